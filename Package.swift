@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// A C library found through pkg-config and installed from Debian.
+func systemLibrary(_ name: String, pkgConfig: String?, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "photocap",
+    products: [
+        .library(name: "PhotoCapture", targets: ["PhotoCapture"]),
+        .executable(name: "photocap", targets: ["photocap"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C libraries, one seam each.
+        systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+        systemLibrary("CHeif", pkgConfig: "libheif", apt: "libheif-dev"),
+        systemLibrary("CExif", pkgConfig: "libexif", apt: "libexif-dev"),
+        systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
+        systemLibrary("CYUV", pkgConfig: nil, apt: "libyuv-dev"),
+        .target(name: "CImagingKernels"),
+
+        // Layers.
+        .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
+        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CHeif", "CExif", "CTIFF"]),
+        .target(
+            name: "PhotoCapture",
+            dependencies: ["Imaging", "Codecs", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "photocap",
+            dependencies: [
+                "PhotoCapture", "Imaging", "Codecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Tests; TestSupport runs and reads the third-party tools that judge our files.
+        .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
+        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
+        .testTarget(name: "photocapTests", dependencies: ["photocap", "Codecs", "Imaging", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,48 @@
+import Imaging
+
+/// Errors of the codec layer; each names the failing library call and carries the library's
+/// own message, so a log line is enough to find the cause.
+public enum CodecError: Error, Sendable, CustomStringConvertible {
+    /// A TurboJPEG call failed.
+    case turboJPEG(function: String, message: String)
+    /// A libheif call failed.
+    case heif(function: String, message: String)
+    /// A libexif call failed or produced no data.
+    case exif(function: String, message: String)
+    /// A libtiff call failed.
+    case tiff(function: String, message: String)
+    /// The bytes are of a known format but malformed or truncated.
+    case corruptFile(format: String, reason: String)
+    /// The bytes are of no format photocap reads, or of a variant it does not handle.
+    case unsupportedFormat(reason: String)
+    /// The file has no EXIF block where one was asked for.
+    case missingEXIF(format: String)
+    /// An argument is out of range (a quality, a size, a buffer that is too small).
+    case invalidArgument(String)
+    /// An image operation of the imaging layer failed.
+    case imaging(ImagingError)
+
+    /// One line for people.
+    public var description: String {
+        switch self {
+        case .turboJPEG(let function, let message):
+            return "TurboJPEG \(function) failed: \(message)"
+        case .heif(let function, let message):
+            return "libheif \(function) failed: \(message)"
+        case .exif(let function, let message):
+            return "libexif \(function) failed: \(message)"
+        case .tiff(let function, let message):
+            return "libtiff \(function) failed: \(message)"
+        case .corruptFile(let format, let reason):
+            return "corrupt \(format) file: \(reason)"
+        case .unsupportedFormat(let reason):
+            return "unsupported image format: \(reason)"
+        case .missingEXIF(let format):
+            return "the \(format) file has no EXIF block"
+        case .invalidArgument(let message):
+            return "invalid argument: \(message)"
+        case .imaging(let error):
+            return "imaging error: \(error)"
+        }
+    }
+}

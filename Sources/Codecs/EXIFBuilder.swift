@@ -1,0 +1,148 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CExif
+import Imaging
+
+/// Builds the EXIF block photocap writes into JPEG and HEIC files.
+public enum EXIFBuilder {
+    /// The longest `ImageUniqueID` EXIF allows (32 hex digits plus the NUL).
+    static let maximumUniqueIDLength = 32
+
+    /// A TIFF-structured EXIF block (starting with "II*\0"), ready to be wrapped as APP1
+    /// ("Exif\0\0" + block) or given to libheif.
+    ///
+    /// Besides the fields of `metadata` it holds everything `exiftool -validate` expects of a
+    /// camera file: ColorSpace = sRGB, ExifVersion 0232, FlashpixVersion 0100,
+    /// ComponentsConfiguration, YCbCrPositioning = centred, 72 dpi resolution. A
+    /// `thumbnailJPEG` (a complete JPEG file) becomes IFD1, with the same orientation as IFD0.
+    public static func tiffBlock(for metadata: EXIFMetadata, thumbnailJPEG: [UInt8]?) throws(CodecError) -> [UInt8] {
+        let exif = try EXIFData()
+        let orientation = UInt16(metadata.orientation.exifValue)
+
+        // IFD0
+        if let make = metadata.make { try exif.addASCII(EXIF_TAG_MAKE, to: EXIF_IFD_0, make) }
+        if let model = metadata.model { try exif.addASCII(EXIF_TAG_MODEL, to: EXIF_IFD_0, model) }
+        try exif.addShort(EXIF_TAG_ORIENTATION, to: EXIF_IFD_0, orientation)
+        try addResolution(to: exif, ifd: EXIF_IFD_0)
+        if let software = metadata.software { try exif.addASCII(EXIF_TAG_SOFTWARE, to: EXIF_IFD_0, software) }
+        let stamp = metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0) }
+        if let stamp { try exif.addASCII(EXIF_TAG_DATE_TIME, to: EXIF_IFD_0, stamp.dateTime) }
+        try exif.addShort(EXIF_TAG_YCBCR_POSITIONING, to: EXIF_IFD_0, 1)
+
+        // Exif sub-IFD
+        if let exposure = metadata.exposureTime {
+            guard exposure > 0, exposure.isFinite else { throw .invalidArgument("exposure time \(exposure) s is not positive") }
+            let (numerator, denominator) = unsignedRational(exposure)
+            try exif.addRational(EXIF_TAG_EXPOSURE_TIME, to: EXIF_IFD_EXIF, numerator, denominator)
+        }
+        if let iso = metadata.isoSpeed {
+            // Values above 65535 are stored as 65535, as the standard says.
+            try exif.addShort(EXIF_TAG_ISO_SPEED_RATINGS, to: EXIF_IFD_EXIF, UInt16(clamping: max(iso, 0)))
+        }
+        try exif.addUndefined(EXIF_TAG_EXIF_VERSION, to: EXIF_IFD_EXIF, Array("0232".utf8))
+        if let stamp {
+            try exif.addASCII(EXIF_TAG_DATE_TIME_ORIGINAL, to: EXIF_IFD_EXIF, stamp.dateTime)
+            try exif.addASCII(EXIF_TAG_OFFSET_TIME, to: EXIF_IFD_EXIF, stamp.offset)
+            try exif.addASCII(EXIF_TAG_OFFSET_TIME_ORIGINAL, to: EXIF_IFD_EXIF, stamp.offset)
+        }
+        // Y, Cb, Cr: the order of the components in the compressed data.
+        try exif.addUndefined(EXIF_TAG_COMPONENTS_CONFIGURATION, to: EXIF_IFD_EXIF, [1, 2, 3, 0])
+        if let bias = metadata.exposureBias {
+            guard bias.isFinite, abs(bias) < 1_000 else { throw .invalidArgument("exposure bias \(bias) EV is out of range") }
+            let (numerator, denominator) = signedRational(bias)
+            try exif.addSignedRational(EXIF_TAG_EXPOSURE_BIAS_VALUE, to: EXIF_IFD_EXIF, numerator, denominator)
+        }
+        if let stamp {
+            try exif.addASCII(EXIF_TAG_SUB_SEC_TIME, to: EXIF_IFD_EXIF, stamp.subseconds)
+            try exif.addASCII(EXIF_TAG_SUB_SEC_TIME_ORIGINAL, to: EXIF_IFD_EXIF, stamp.subseconds)
+        }
+        try exif.addUndefined(EXIF_TAG_FLASH_PIX_VERSION, to: EXIF_IFD_EXIF, Array("0100".utf8))
+        try exif.addShort(EXIF_TAG_COLOR_SPACE, to: EXIF_IFD_EXIF, 1)
+        if let size = metadata.pixelSize {
+            guard !size.isEmpty else { throw .invalidArgument("pixel size \(size) is empty") }
+            try exif.addLong(EXIF_TAG_PIXEL_X_DIMENSION, to: EXIF_IFD_EXIF, UInt32(clamping: size.width))
+            try exif.addLong(EXIF_TAG_PIXEL_Y_DIMENSION, to: EXIF_IFD_EXIF, UInt32(clamping: size.height))
+        }
+        if let identifier = metadata.imageUniqueID {
+            try exif.addASCII(EXIF_TAG_IMAGE_UNIQUE_ID, to: EXIF_IFD_EXIF, String(identifier.prefix(maximumUniqueIDLength)))
+        }
+
+        // IFD1: the thumbnail, oriented like the main image.
+        if let thumbnail = thumbnailJPEG {
+            guard thumbnail.starts(with: [0xFF, 0xD8]) else {
+                throw .invalidArgument("the EXIF thumbnail is not a JPEG file")
+            }
+            try exif.addShort(EXIF_TAG_COMPRESSION, to: EXIF_IFD_1, 6)
+            try exif.addShort(EXIF_TAG_ORIENTATION, to: EXIF_IFD_1, orientation)
+            try addResolution(to: exif, ifd: EXIF_IFD_1)
+            try exif.setThumbnail(thumbnail)
+        }
+        return try exif.tiffBlock()
+    }
+
+    /// XResolution, YResolution = 72 and ResolutionUnit = inches: the values every camera writes.
+    private static func addResolution(to exif: EXIFData, ifd: ExifIfd) throws(CodecError) {
+        try exif.addRational(EXIF_TAG_X_RESOLUTION, to: ifd, 72, 1)
+        try exif.addRational(EXIF_TAG_Y_RESOLUTION, to: ifd, 72, 1)
+        try exif.addShort(EXIF_TAG_RESOLUTION_UNIT, to: ifd, 2)
+    }
+
+    /// A positive value as a rational; exposure times below a second become 1/N, as cameras
+    /// write them, when that is exact to 0.1 %.
+    static func unsignedRational(_ value: Double) -> (UInt32, UInt32) {
+        if value < 1 {
+            let reciprocal = (1 / value).rounded()
+            if reciprocal <= Double(UInt32.max), abs(1 / reciprocal - value) <= value * 0.001 {
+                return (1, UInt32(reciprocal))
+            }
+        }
+        let denominator: UInt64 = value < 4_000 ? 1_000_000 : 1
+        let numerator = UInt64(min((value * Double(denominator)).rounded(), Double(UInt32.max)))
+        let divisor = greatestCommonDivisor(numerator, denominator)
+        return (UInt32(numerator / divisor), UInt32(denominator / divisor))
+    }
+
+    /// A signed value in hundredths, reduced (−0.33 EV → −33/100, 1 EV → 1/1).
+    static func signedRational(_ value: Double) -> (Int32, Int32) {
+        let hundredths = Int64((value * 100).rounded())
+        let divisor = Int64(greatestCommonDivisor(UInt64(abs(hundredths)), 100))
+        return (Int32(hundredths / divisor), Int32(100 / divisor))
+    }
+
+    private static func greatestCommonDivisor(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        var (a, b) = (a, b)
+        while b != 0 { (a, b) = (b, a % b) }
+        return max(a, 1)
+    }
+}
+
+/// The EXIF spelling of a moment in the process's local time zone.
+struct EXIFTimestamp {
+    /// "YYYY:MM:DD HH:MM:SS".
+    let dateTime: String
+    /// Milliseconds, three digits.
+    let subseconds: String
+    /// "+HH:MM" or "-HH:MM".
+    let offset: String
+
+    init(date: Date, timeZone: TimeZone = .current) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func pad(_ value: Int?, _ width: Int) -> String {
+            let digits = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        dateTime = "\(pad(parts.year, 4)):\(pad(parts.month, 2)):\(pad(parts.day, 2)) "
+            + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
+        // Milliseconds from the time itself, so rounding never carries into the seconds field.
+        let seconds = date.timeIntervalSinceReferenceDate
+        let milliseconds = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
+        subseconds = pad(min(max(milliseconds, 0), 999), 3)
+        let offsetMinutes = timeZone.secondsFromGMT(for: date) / 60
+        offset = (offsetMinutes < 0 ? "-" : "+") + pad(abs(offsetMinutes) / 60, 2) + ":" + pad(abs(offsetMinutes) % 60, 2)
+    }
+}

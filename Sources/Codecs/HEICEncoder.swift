@@ -1,0 +1,147 @@
+import CHeif
+import Imaging
+
+/// Encodes planar images as HEIC (HEVC in HEIF) with libheif and x265.
+///
+/// Owns one x265 encoder configured once; each ``encode(_:quality:orientation:thumbnail:exif:)``
+/// builds a fresh file. Not thread-safe: use one encoder per thread.
+public final class HEICEncoder {
+    /// The context the encoder was obtained from; libheif ties encoders to a context.
+    private let encoderContext: HEIFContext
+    private let encoder: OpaquePointer
+
+    /// Creates an encoder using x265's `preset`.
+    public init(preset: HEICEncoderPreset = .medium) throws(CodecError) {
+        encoderContext = try HEIFContext()
+        var encoder: OpaquePointer?
+        try HEIFContext.check(heif_context_get_encoder_for_format(encoderContext.context, heif_compression_HEVC, &encoder),
+                              "heif_context_get_encoder_for_format")
+        guard let encoder else { throw .heif(function: "heif_context_get_encoder_for_format", message: "no HEVC encoder") }
+        self.encoder = encoder
+        try HEIFContext.check(heif_encoder_set_parameter_string(encoder, "preset", preset.rawValue),
+                              "heif_encoder_set_parameter_string(preset)")
+    }
+
+    deinit { heif_encoder_release(encoder) }
+
+    /// Encodes `image` as the primary image of a new HEIC file and returns the file's bytes.
+    ///
+    /// - Parameters:
+    ///   - image: the stored pixels, written as Y'CbCr 4:2:0 with an nclx colour profile saying
+    ///     full range, BT.601 matrix (what the planes are).
+    ///   - quality: 1...100.
+    ///   - orientation: what a viewer must do to show the image upright; written as the
+    ///     `irot`/`imir` properties of the image (and of the thumbnail).
+    ///   - thumbnail: an optional thumbnail, already with the same physical transform as `image`.
+    ///   - exif: an optional TIFF-structured EXIF block (from ``EXIFBuilder``), stored as an
+    ///     Exif item of the primary image. Its orientation should agree with `orientation`.
+    public func encode(_ image: PlanarImage, quality: Int, orientation: Orientation, thumbnail: PlanarImage?,
+                       exif: [UInt8]?) throws(CodecError) -> [UInt8] {
+        guard (1...100).contains(quality) else { throw .invalidArgument("HEIC quality \(quality) is not in 1...100") }
+        try HEIFContext.check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
+        let file = try HEIFContext()
+        guard let options = heif_encoding_options_alloc() else {
+            throw .heif(function: "heif_encoding_options_alloc", message: "out of memory")
+        }
+        defer { heif_encoding_options_free(options) }
+        // image_orientation arrived with version 5 of the struct (libheif 1.14).
+        guard options.pointee.version >= 5 else {
+            throw .heif(function: "heif_encoding_options_alloc", message: "options version \(options.pointee.version) has no image_orientation (libheif < 1.14)")
+        }
+        options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation.exifValue))
+        // libheif leaves the nclx colr box out by default (a macOS workaround); readers then
+        // guess the range and matrix. Write it: the planes are full-range BT.601.
+        options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
+
+        let primary = try encodeImage(image, into: file, options: options)
+        if let thumbnail {
+            let thumbnailHandle = try encodeImage(thumbnail, into: file, options: options)
+            // libheif's C function passes its two handles to the C++ side in swapped order (true
+            // in 1.15 and still upstream), so the thumbnail goes first to get "thmb" from the
+            // thumbnail to the primary image, as heif-info and the test check.
+            try HEIFContext.check(heif_context_assign_thumbnail(file.context, thumbnailHandle.handle, primary.handle),
+                                  "heif_context_assign_thumbnail")
+        }
+        if let exif {
+            guard TIFFHeader(exif) != nil else { throw .invalidArgument("the EXIF block does not start with a TIFF header") }
+            let error = exif.withUnsafeBytes {
+                heif_context_add_exif_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count))
+            }
+            try HEIFContext.check(error, "heif_context_add_exif_metadata")
+        }
+        // libheif 1.15 writes the rotated size into ispe for quarter turns; put the stored one back.
+        let sizes = [image.size] + (thumbnail.map { [$0.size] } ?? [])
+        return try HEIFPropertyMap.repairingRotatedExtents(in: try write(file), storedSizes: sizes)
+    }
+
+    /// Copies the planes into a libheif image and encodes it into `file`.
+    private func encodeImage(_ image: PlanarImage, into file: HEIFContext,
+                             options: UnsafeMutablePointer<heif_encoding_options>) throws(CodecError) -> HEIFImageHandle {
+        var created: OpaquePointer?
+        try HEIFContext.check(heif_image_create(Int32(image.size.width), Int32(image.size.height), heif_colorspace_YCbCr,
+                                                heif_chroma_420, &created), "heif_image_create")
+        guard let heifImage = created else { throw .heif(function: "heif_image_create", message: "no image") }
+        defer { heif_image_release(heifImage) }
+        let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+        for (plane, channel) in channels.enumerated() {
+            let planeSize = image.size(ofPlane: plane)
+            try HEIFContext.check(heif_image_add_plane(heifImage, channel, Int32(planeSize.width), Int32(planeSize.height), 8),
+                                  "heif_image_add_plane")
+            var stride: Int32 = 0
+            guard let target = heif_image_get_plane(heifImage, channel, &stride) else {
+                throw .heif(function: "heif_image_get_plane", message: "plane \(plane) missing")
+            }
+            let source = image.baseAddress(ofPlane: plane)
+            let sourceStride = image.stride(ofPlane: plane)
+            for row in 0..<planeSize.height {
+                (target + row * Int(stride)).update(from: source + row * sourceStride, count: planeSize.width)
+            }
+        }
+        try setColourProfile(of: heifImage)
+        var handle: OpaquePointer?
+        try HEIFContext.check(heif_context_encode_image(file.context, heifImage, encoder, options, &handle),
+                              "heif_context_encode_image")
+        guard let handle else { throw .heif(function: "heif_context_encode_image", message: "no image handle") }
+        return HEIFImageHandle(handle)
+    }
+
+    /// Full-range BT.601 Y'CbCr with sRGB primaries and transfer: JFIF's colour space.
+    private func setColourProfile(of image: OpaquePointer) throws(CodecError) {
+        guard let nclx = heif_nclx_color_profile_alloc() else {
+            throw .heif(function: "heif_nclx_color_profile_alloc", message: "out of memory")
+        }
+        defer { heif_nclx_color_profile_free(nclx) }
+        nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
+        nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+        nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
+        nclx.pointee.full_range_flag = 1
+        try HEIFContext.check(heif_image_set_nclx_color_profile(image, nclx), "heif_image_set_nclx_color_profile")
+    }
+
+    /// Serialises `file` into memory through a `heif_writer`.
+    private func write(_ file: HEIFContext) throws(CodecError) -> [UInt8] {
+        let sink = HEIFMemorySink()
+        var writer = heif_writer(writer_api_version: 1) { _, data, size, userData in
+            let sink = Unmanaged<HEIFMemorySink>.fromOpaque(userData!).takeUnretainedValue()
+            if let data, size > 0 {
+                sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size))
+            }
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: HEIFMemorySink.success)
+        }
+        try withExtendedLifetime(sink) { () throws(CodecError) in
+            try HEIFContext.check(heif_context_write(file.context, &writer, Unmanaged.passUnretained(sink).toOpaque()),
+                                  "heif_context_write")
+        }
+        guard !sink.bytes.isEmpty else { throw .heif(function: "heif_context_write", message: "wrote nothing") }
+        return sink.bytes
+    }
+}
+
+/// The growable buffer `heif_context_write` writes into.
+private final class HEIFMemorySink {
+    var bytes: [UInt8] = []
+    /// The message of a successful `heif_error`; a static string, as libheif expects.
+    static var success: UnsafePointer<CChar> {
+        UnsafeRawPointer(("Success" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+}

@@ -1,0 +1,113 @@
+import Imaging
+
+/// What an image file says about its pixels and orientation, read without decoding the image.
+public struct ImageFileInfo: Sendable {
+    /// The format, from the file's magic bytes.
+    public var format: ImageFileFormat
+    /// Size of the pixels as stored.
+    public var storedSize: PixelSize
+    /// What a viewer does to show the image upright: the EXIF/TIFF `Orientation` for JPEG, TIFF
+    /// and DNG (absent → `.up`); the `irot`/`imir` properties for HEIC.
+    public var orientation: Orientation
+    /// The EXIF `Orientation` when the file has one (for HEIC, the one inside its Exif item;
+    /// for TIFF/DNG, the IFD0 tag).
+    public var exifOrientation: Orientation?
+    /// Size as a viewer shows it: `orientation` applied to `storedSize`.
+    public var displayedSize: PixelSize
+    /// Stored size of the thumbnail: the EXIF IFD1 thumbnail of a JPEG, the thumbnail item of
+    /// a HEIC.
+    public var thumbnailSize: PixelSize?
+    /// Every EXIF tag (``EXIFReader/entries``); empty when the file has no EXIF.
+    public var exif: [String: String]
+
+    /// Sniffs the format of `data` from its magic bytes and reads the fields.
+    ///
+    /// Throws ``CodecError/unsupportedFormat(reason:)`` for anything but JPEG, HEIC, TIFF and
+    /// DNG, and ``CodecError/corruptFile(format:reason:)`` when the file is truncated or malformed.
+    public init(data: [UInt8]) throws(CodecError) {
+        if data.starts(with: [0xFF, 0xD8, 0xFF]) {
+            try self.init(jpeg: data)
+        } else if let brands = Self.ftypBrands(data) {
+            let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
+            guard !brands.isDisjoint(with: hevcBrands) else {
+                let kind = brands.contains("avif") || brands.contains("avis") ? "AVIF" : "an ISO media file"
+                throw .unsupportedFormat(reason: "\(kind) (brands \(brands.sorted().joined(separator: ", "))), not HEIC")
+            }
+            try self.init(heic: data)
+        } else if let ifd0 = TIFFHeader.firstIFDIntegers(data) {
+            try self.init(tiff: data, ifd0: ifd0)
+        } else if TIFFHeader(data) != nil {
+            throw .corruptFile(format: "TIFF", reason: "IFD0 lies outside the file")
+        } else {
+            let head = data.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
+            throw .unsupportedFormat(reason: "unknown magic bytes [\(head)]: not JPEG, HEIC or TIFF")
+        }
+    }
+
+    private init(jpeg data: [UInt8]) throws(CodecError) {
+        let segments = try JPEGFile.headerSegments(of: data)
+        // EOI cannot occur inside entropy-coded data (0xFF is stuffed there), so its absence
+        // after the first scan means the file was cut short.
+        let scan = data[segments.scanStart...]
+        guard zip(scan, scan.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
+            throw .corruptFile(format: "JPEG", reason: "no EOI marker after the image data: the file is truncated")
+        }
+        let decoder = try JPEGDecoder()
+        format = .jpeg
+        storedSize = try decoder.header(data).size
+        if let block = try JPEGFile.exifBlock(in: data) {
+            let reader = try EXIFReader(data: block)
+            exif = reader.entries
+            exifOrientation = reader.orientation
+            thumbnailSize = try reader.thumbnailJPEG.map { (thumbnail) throws(CodecError) in try decoder.header(thumbnail).size }
+        } else {
+            exif = [:]
+        }
+        orientation = exifOrientation ?? .up
+        displayedSize = orientation.apply(to: storedSize)
+    }
+
+    private init(heic data: [UInt8]) throws(CodecError) {
+        let info = try HEICFileInfo(data: data)
+        format = .heic
+        storedSize = info.storedSize
+        orientation = info.orientation
+        thumbnailSize = info.thumbnailSize
+        if let block = info.exifBlock {
+            let reader = try EXIFReader(data: block)
+            exif = reader.entries
+            exifOrientation = reader.orientation
+        } else {
+            exif = [:]
+        }
+        displayedSize = orientation.apply(to: storedSize)
+    }
+
+    private init(tiff data: [UInt8], ifd0: [Int: Int]) throws(CodecError) {
+        // Tags: 256 ImageWidth, 257 ImageLength, 274 Orientation, 50706 DNGVersion.
+        guard let width = ifd0[256], let height = ifd0[257], width > 0, height > 0 else {
+            throw .corruptFile(format: "TIFF", reason: "IFD0 has no ImageWidth/ImageLength")
+        }
+        format = ifd0[50706] != nil ? .dng : .tiff
+        storedSize = PixelSize(width: width, height: height)
+        exifOrientation = ifd0[274].map(Orientation.init(exifValue:))
+        orientation = exifOrientation ?? .up
+        displayedSize = orientation.apply(to: storedSize)
+        // A TIFF file is itself an EXIF structure; tags libexif cannot read are not an error here.
+        exif = (try? EXIFReader(data: data))?.entries ?? [:]
+    }
+
+    /// The major and compatible brands of an ISO media file's leading `ftyp` box.
+    private static func ftypBrands(_ data: [UInt8]) -> Set<String>? {
+        guard data.count >= 16, data[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+        let size = data[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        let end = min(max(size, 16), data.count)
+        var brands: Set<String> = [String(decoding: data[8..<12], as: UTF8.self)]
+        var position = 16
+        while position + 4 <= end {
+            brands.insert(String(decoding: data[position..<(position + 4)], as: UTF8.self))
+            position += 4
+        }
+        return brands
+    }
+}

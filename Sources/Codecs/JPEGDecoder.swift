@@ -1,0 +1,90 @@
+import CTurboJPEG
+import Imaging
+
+/// Decodes JPEG files with TurboJPEG, ignoring any orientation metadata.
+public final class JPEGDecoder {
+    private let decompressor: JPEGHandle
+
+    /// Creates a decoder.
+    public init() throws(CodecError) {
+        decompressor = try JPEGHandle(decompressing: ())
+    }
+
+    /// The stored size and chroma subsampling ("4:2:0", "4:4:4", …) of `jpeg`.
+    public func header(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: String) {
+        let header = try readHeader(jpeg)
+        return (header.size, Self.name(ofSubsampling: header.subsampling))
+    }
+
+    /// Decodes `jpeg` to packed RGB (R, G, B), rows without padding, as stored: no
+    /// orientation is applied.
+    public func decodeRGB(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
+        let header = try readHeader(jpeg)
+        let size = header.size
+        var rgb = [UInt8](repeating: 0, count: size.area * 3)
+        let code = jpeg.withUnsafeBufferPointer { source in
+            rgb.withUnsafeMutableBufferPointer { target in
+                tjDecompress2(decompressor.handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                              Int32(size.width), Int32(size.width * 3), Int32(size.height), Int32(TJPF_RGB.rawValue),
+                              TJFLAG_ACCURATEDCT)
+            }
+        }
+        try check(code, "tjDecompress2")
+        return (size, rgb)
+    }
+
+    /// Decodes `jpeg` to a J420 planar image. 4:2:0 Y'CbCr files are decoded straight into
+    /// the planes; anything else goes through RGB.
+    public func decodePlanar(_ jpeg: [UInt8]) throws(CodecError) -> PlanarImage {
+        let header = try readHeader(jpeg)
+        guard header.subsampling == Int32(TJSAMP_420.rawValue), header.colorspace == Int32(TJCS_YCbCr.rawValue) else {
+            let decoded = try decodeRGB(jpeg)
+            do {
+                return try decoded.rgb.withUnsafeBufferPointer { buffer throws(ImagingError) in
+                    try PlanarImage(rgb: buffer, size: decoded.size)
+                }
+            } catch {
+                throw .imaging(error)
+            }
+        }
+        let image: PlanarImage
+        do { image = try PlanarImage(size: header.size) } catch { throw .imaging(error) }
+        let planes = image.planes
+        var targets: [UnsafeMutablePointer<UInt8>?] = [planes.y, planes.cb, planes.cr]
+        var strides: [Int32] = [Int32(image.lumaStride), Int32(image.chromaStride), Int32(image.chromaStride)]
+        let code = jpeg.withUnsafeBufferPointer { source in
+            tjDecompressToYUVPlanes(decompressor.handle, source.baseAddress, UInt(source.count), &targets,
+                                    Int32(header.size.width), &strides, Int32(header.size.height), TJFLAG_ACCURATEDCT)
+        }
+        try check(code, "tjDecompressToYUVPlanes")
+        return image
+    }
+
+    private func readHeader(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: Int32, colorspace: Int32) {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let code = jpeg.withUnsafeBufferPointer { source in
+            tjDecompressHeader3(decompressor.handle, source.baseAddress, UInt(source.count),
+                                &width, &height, &subsampling, &colorspace)
+        }
+        guard code == 0 else { throw decompressor.error("tjDecompressHeader3") }
+        return (PixelSize(width: Int(width), height: Int(height)), subsampling, colorspace)
+    }
+
+    /// Fails on errors; a warning (for example a truncated file) is an error too, because the
+    /// pixels would be incomplete.
+    private func check(_ code: Int32, _ function: String) throws(CodecError) {
+        guard code == 0 else { throw decompressor.error(function) }
+    }
+
+    private static func name(ofSubsampling subsampling: Int32) -> String {
+        switch subsampling {
+        case Int32(TJSAMP_444.rawValue): return "4:4:4"
+        case Int32(TJSAMP_422.rawValue): return "4:2:2"
+        case Int32(TJSAMP_420.rawValue): return "4:2:0"
+        case Int32(TJSAMP_GRAY.rawValue): return "grey"
+        case Int32(TJSAMP_440.rawValue): return "4:4:0"
+        case Int32(TJSAMP_411.rawValue): return "4:1:1"
+        default: return "unknown"
+        }
+    }
+}

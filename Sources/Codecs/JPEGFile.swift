@@ -1,0 +1,106 @@
+/// Reads and rewrites the marker segments of a JPEG file without decoding it.
+public enum JPEGFile {
+    /// The largest APP1 payload ("Exif\0\0" + block): 65535 minus the 2 length bytes.
+    static let maximumAPP1Payload = 65533
+
+    /// Inserts an APP1 EXIF segment ("Exif\0\0" + `tiffBlock`) right after SOI and the JFIF
+    /// APP0 (if any), replacing any existing EXIF APP1.
+    ///
+    /// Throws when `jpeg` is not a JPEG file or when "Exif\0\0" + `tiffBlock` exceeds the
+    /// 65533 bytes a segment can hold.
+    public static func insertingEXIF(_ tiffBlock: [UInt8], into jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        guard TIFFHeader(tiffBlock) != nil else {
+            throw .invalidArgument("the EXIF block does not start with a TIFF header")
+        }
+        let payloadCount = EXIFData.app1Header.count + tiffBlock.count
+        guard payloadCount <= maximumAPP1Payload else {
+            throw .invalidArgument("an EXIF block of \(tiffBlock.count) bytes does not fit in one APP1 segment (at most \(maximumAPP1Payload - EXIFData.app1Header.count))")
+        }
+        let segments = try headerSegments(of: jpeg)
+        var output: [UInt8] = []
+        output.reserveCapacity(jpeg.count + payloadCount + 4)
+        output += [0xFF, 0xD8]
+        var remaining = segments.list[...]
+        // JFIF wants its APP0 first; EXIF readers accept APP1 after it.
+        if let first = remaining.first, first.isJFIF(in: jpeg) {
+            output += jpeg[first.range]
+            remaining = remaining.dropFirst()
+        }
+        let length = payloadCount + 2
+        output += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]
+        output += EXIFData.app1Header
+        output += tiffBlock
+        for segment in remaining where !segment.isEXIF(in: jpeg) {
+            output += jpeg[segment.range]
+        }
+        output += jpeg[segments.scanStart...]
+        return output
+    }
+
+    /// The TIFF-structured EXIF block of a JPEG file, nil if it has none.
+    public static func exifBlock(in jpeg: [UInt8]) throws(CodecError) -> [UInt8]? {
+        let segments = try headerSegments(of: jpeg)
+        guard let segment = segments.list.first(where: { $0.isEXIF(in: jpeg) }) else { return nil }
+        return Array(jpeg[(segment.payloadStart + EXIFData.app1Header.count)..<segment.range.upperBound])
+    }
+
+    /// One marker segment before the scan.
+    struct Segment {
+        /// The marker's second byte (0xE1 for APP1).
+        let marker: UInt8
+        /// Marker, length and payload.
+        let range: Range<Int>
+        /// Where the payload starts (after the length).
+        var payloadStart: Int { range.lowerBound + 4 }
+
+        func payloadStarts(with prefix: [UInt8], in jpeg: [UInt8]) -> Bool {
+            range.upperBound - payloadStart >= prefix.count
+                && jpeg[payloadStart..<(payloadStart + prefix.count)].elementsEqual(prefix)
+        }
+
+        func isEXIF(in jpeg: [UInt8]) -> Bool {
+            marker == 0xE1 && payloadStarts(with: EXIFData.app1Header, in: jpeg)
+        }
+
+        func isJFIF(in jpeg: [UInt8]) -> Bool {
+            marker == 0xE0 && payloadStarts(with: Array("JFIF".utf8) + [0], in: jpeg)
+        }
+    }
+
+    /// The segments between SOI and the first SOS, and where that SOS starts.
+    static func headerSegments(of jpeg: [UInt8]) throws(CodecError) -> (list: [Segment], scanStart: Int) {
+        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else {
+            throw .corruptFile(format: "JPEG", reason: "no SOI marker (FF D8) at the start")
+        }
+        var list: [Segment] = []
+        var position = 2
+        while true {
+            guard position + 1 < jpeg.count else {
+                throw .corruptFile(format: "JPEG", reason: "the file ends at byte \(jpeg.count) before the image data (no SOS marker)")
+            }
+            guard jpeg[position] == 0xFF else {
+                throw .corruptFile(format: "JPEG", reason: "expected a marker at byte \(position), found 0x\(String(jpeg[position], radix: 16))")
+            }
+            let marker = jpeg[position + 1]
+            if marker == 0xFF { position += 1; continue }  // fill byte
+            if marker == 0xD9 {
+                throw .corruptFile(format: "JPEG", reason: "EOI before any image data")
+            }
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {  // no length field
+                position += 2
+                continue
+            }
+            guard position + 3 < jpeg.count else {
+                throw .corruptFile(format: "JPEG", reason: "the file ends inside the header of segment 0xFF\(String(marker, radix: 16, uppercase: true))")
+            }
+            if marker == 0xDA { return (list, position) }
+            let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
+            let end = position + 2 + length
+            guard length >= 2, end <= jpeg.count else {
+                throw .corruptFile(format: "JPEG", reason: "segment 0xFF\(String(marker, radix: 16, uppercase: true)) at byte \(position) runs past the end of the file: the file is truncated")
+            }
+            list.append(Segment(marker: marker, range: position..<end))
+            position = end
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CTIFF
+import Imaging
+
+/// Writes and reads baseline RGB TIFF files in memory with libtiff.
+public enum TIFFFile {
+    /// Strips of about this many bytes: a few strips for a photo, one for a thumbnail.
+    static let stripByteTarget = 1 << 20
+
+    /// Encodes packed RGB (R, G, B, rows without padding) as a baseline TIFF: 8-bit,
+    /// contiguous, LZW-compressed strips with the horizontal predictor, `Orientation` =
+    /// `metadata.orientation`, Make/Model/Software/DateTime in IFD0, and an EXIF sub-IFD with
+    /// the capture time (DateTimeOriginal, SubSecTimeOriginal, OffsetTimeOriginal), exposure,
+    /// ISO, exposure bias, unique ID, ColorSpace and ExifVersion.
+    ///
+    /// LZW rather than Deflate because `exiftool -validate` flags Deflate (8) as an invalid
+    /// TIFF 6 Compression; PixelX/YDimension are left out because EXIF does not allow them in
+    /// TIFF files (ImageWidth/ImageLength say it).
+    public static func encode(rgb: [UInt8], size: PixelSize, metadata: EXIFMetadata) throws(CodecError) -> [UInt8] {
+        guard !size.isEmpty, size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
+            throw .invalidArgument("invalid TIFF size \(size)")
+        }
+        let rowBytes = size.width * 3
+        guard rgb.count == rowBytes * size.height else {
+            throw .invalidArgument("\(rgb.count) bytes are not \(size) packed RGB (\(rowBytes * size.height) bytes)")
+        }
+        let stream = TIFFMemoryStream()
+        let file = try stream.open(mode: "wl")  // little-endian classic TIFF
+        let stamp = metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0) }
+
+        // IFD0: the image.
+        try file.set(UInt32(TIFFTAG_IMAGEWIDTH), UInt32(size.width))
+        try file.set(UInt32(TIFFTAG_IMAGELENGTH), UInt32(size.height))
+        try file.set(UInt32(TIFFTAG_BITSPERSAMPLE), Int32(8))
+        try file.set(UInt32(TIFFTAG_SAMPLESPERPIXEL), Int32(3))
+        try file.set(UInt32(TIFFTAG_PHOTOMETRIC), Int32(PHOTOMETRIC_RGB))
+        try file.set(UInt32(TIFFTAG_PLANARCONFIG), Int32(PLANARCONFIG_CONTIG))
+        try file.set(UInt32(TIFFTAG_COMPRESSION), Int32(COMPRESSION_LZW))
+        try file.set(UInt32(TIFFTAG_PREDICTOR), Int32(PREDICTOR_HORIZONTAL))
+        try file.set(UInt32(TIFFTAG_ORIENTATION), Int32(metadata.orientation.exifValue))
+        let rowsPerStrip = min(size.height, max(1, stripByteTarget / rowBytes))
+        try file.set(UInt32(TIFFTAG_ROWSPERSTRIP), UInt32(rowsPerStrip))
+        try file.set(UInt32(TIFFTAG_XRESOLUTION), Double(72))
+        try file.set(UInt32(TIFFTAG_YRESOLUTION), Double(72))
+        try file.set(UInt32(TIFFTAG_RESOLUTIONUNIT), Int32(RESUNIT_INCH))
+        try setText(TIFFTAG_MAKE, metadata.make, in: file)
+        try setText(TIFFTAG_MODEL, metadata.model, in: file)
+        try setText(TIFFTAG_SOFTWARE, metadata.software, in: file)
+        try setText(TIFFTAG_DATETIME, stamp?.dateTime, in: file)
+        // A placeholder, so IFD0 keeps its size when the real offset is filled in below.
+        try file.set(UInt32(TIFFTAG_EXIFIFD), UInt64(0))
+
+        var pixels = rgb  // libtiff's encoders may modify the buffer they are given (predictor)
+        let stripCount = (size.height + rowsPerStrip - 1) / rowsPerStrip
+        for strip in 0..<stripCount {
+            let start = strip * rowsPerStrip * rowBytes
+            let count = min(rowsPerStrip, size.height - strip * rowsPerStrip) * rowBytes
+            let written = pixels.withUnsafeMutableBytes {
+                TIFFWriteEncodedStrip(file.tiff, UInt32(strip), $0.baseAddress! + start, tmsize_t(count))
+            }
+            guard written == count else { throw .tiff(function: "TIFFWriteEncodedStrip", message: stream.lastError) }
+        }
+        try file.check(TIFFWriteDirectory(file.tiff), "TIFFWriteDirectory")
+
+        // The EXIF sub-IFD, then its offset into IFD0.
+        // TIFFCreateEXIFDirectory returns 0 on success (unlike most of libtiff) and cannot fail.
+        _ = TIFFCreateEXIFDirectory(file.tiff)
+        if let exposure = metadata.exposureTime {
+            guard exposure > 0, exposure.isFinite else { throw .invalidArgument("exposure time \(exposure) s is not positive") }
+            try file.set(UInt32(EXIFTAG_EXPOSURETIME), exposure)
+        }
+        if let iso = metadata.isoSpeed {
+            var value = UInt16(clamping: max(iso, 0))
+            let ok = withUnsafeMutablePointer(to: &value) { file.setField(UInt32(EXIFTAG_ISOSPEEDRATINGS), [Int32(1), $0]) }
+            try file.check(ok, tag: UInt32(EXIFTAG_ISOSPEEDRATINGS))
+        }
+        try setBytes(EXIFTAG_EXIFVERSION, Array("0232".utf8), in: file)
+        if let stamp {
+            try setText(EXIFTAG_DATETIMEORIGINAL, stamp.dateTime, in: file)
+            if file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) {
+                try setText(EXIFTAG_OFFSETTIMEORIGINAL, stamp.offset, in: file)
+            }
+            try setText(EXIFTAG_SUBSECTIMEORIGINAL, stamp.subseconds, in: file)
+        }
+        if let bias = metadata.exposureBias {
+            guard bias.isFinite else { throw .invalidArgument("exposure bias \(bias) EV is not finite") }
+            try file.set(UInt32(EXIFTAG_EXPOSUREBIASVALUE), bias)
+        }
+        try setBytes(EXIFTAG_FLASHPIXVERSION, Array("0100".utf8), in: file)
+        try file.set(UInt32(EXIFTAG_COLORSPACE), Int32(1))
+        if let identifier = metadata.imageUniqueID {
+            try setText(EXIFTAG_IMAGEUNIQUEID, String(identifier.prefix(EXIFBuilder.maximumUniqueIDLength)), in: file)
+        }
+        var exifOffset: UInt64 = 0
+        try file.check(TIFFWriteCustomDirectory(file.tiff, &exifOffset), "TIFFWriteCustomDirectory")
+        try file.check(TIFFSetDirectory(file.tiff, 0), "TIFFSetDirectory")
+        try file.set(UInt32(TIFFTAG_EXIFIFD), exifOffset)
+        try file.check(TIFFRewriteDirectory(file.tiff), "TIFFRewriteDirectory")
+        file.close()
+        guard stream.errors.isEmpty else { throw .tiff(function: "TIFFClose", message: stream.lastError) }
+        return stream.bytes
+    }
+
+    /// Reads an RGB(A) TIFF: its stored size, its `Orientation` tag (absent → `.up`) and its
+    /// stored pixels as packed RGB (alpha dropped). Any layout libtiff's RGBA reader
+    /// understands is accepted.
+    public static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8]) {
+        guard TIFFHeader(data) != nil else {
+            throw .corruptFile(format: "TIFF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\")")
+        }
+        let stream = TIFFMemoryStream(bytes: data)
+        let file = try stream.open(mode: "rm")
+        var width: UInt32 = 0, height: UInt32 = 0, tag: UInt16 = 0
+        guard withUnsafeMutablePointer(to: &width, { file.get(UInt32(TIFFTAG_IMAGEWIDTH), $0) }),
+              withUnsafeMutablePointer(to: &height, { file.get(UInt32(TIFFTAG_IMAGELENGTH), $0) }),
+              width > 0, height > 0 else {
+            throw .corruptFile(format: "TIFF", reason: "no image width or height in IFD0")
+        }
+        let hasOrientation = withUnsafeMutablePointer(to: &tag) { file.get(UInt32(TIFFTAG_ORIENTATION), $0) }
+        let orientationTag = hasOrientation ? Int(tag) : Int(ORIENTATION_TOPLEFT)
+        let size = PixelSize(width: Int(width), height: Int(height))
+        var raster = [UInt32](repeating: 0, count: size.area)
+        // Asking for the file's own orientation makes libtiff copy the rows as stored (it
+        // would otherwise flip some orientations, and it never transposes).
+        let requested = (1...8).contains(orientationTag) ? orientationTag : Int(ORIENTATION_TOPLEFT)
+        let ok = raster.withUnsafeMutableBufferPointer {
+            TIFFReadRGBAImageOriented(file.tiff, width, height, $0.baseAddress, Int32(requested), 1)
+        }
+        try file.check(ok, "TIFFReadRGBAImageOriented")
+        var rgb = [UInt8](repeating: 0, count: size.area * 3)
+        for (index, pixel) in raster.enumerated() {  // ABGR in a native uint32: R is the low byte
+            rgb[index * 3] = UInt8(truncatingIfNeeded: pixel)
+            rgb[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+            rgb[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
+        }
+        return (size, Orientation(exifValue: orientationTag), rgb)
+    }
+
+    private static func setText(_ tag: Int32, _ text: String?, in file: TIFFHandle) throws(CodecError) {
+        guard let text else { return }
+        let ascii = String(decoding: text.utf8.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        let ok = ascii.withCString { file.setField(UInt32(tag), [$0]) }
+        try file.check(ok, tag: UInt32(tag))
+    }
+
+    /// A fixed-count byte field (version numbers): libtiff takes only the pointer.
+    private static func setBytes(_ tag: Int32, _ bytes: [UInt8], in file: TIFFHandle) throws(CodecError) {
+        var bytes = bytes
+        let ok = bytes.withUnsafeMutableBufferPointer { file.setField(UInt32(tag), [$0.baseAddress!]) }
+        try file.check(ok, tag: UInt32(tag))
+    }
+}

@@ -1,0 +1,53 @@
+/// The 8-byte header of a TIFF structure (TIFF files, EXIF blocks, DNG).
+struct TIFFHeader {
+    /// Whether multi-byte values are little-endian ("II").
+    let isLittleEndian: Bool
+    /// Offset of IFD0 from the start of the structure.
+    let firstIFDOffset: Int
+
+    /// Reads the header; nil when `bytes` does not start with "II*\0" or "MM\0*".
+    init?(_ bytes: some Collection<UInt8>) {
+        let head = Array(bytes.prefix(8))
+        guard head.count == 8 else { return nil }
+        if head[0...3] == [0x49, 0x49, 0x2A, 0x00] {
+            isLittleEndian = true
+        } else if head[0...3] == [0x4D, 0x4D, 0x00, 0x2A] {
+            isLittleEndian = false
+        } else {
+            return nil
+        }
+        firstIFDOffset = TIFFHeader.integer(head, at: 4, count: 4, littleEndian: isLittleEndian)
+    }
+
+    /// An unsigned integer of `count` bytes at `offset`.
+    static func integer(_ bytes: [UInt8], at offset: Int, count: Int, littleEndian: Bool) -> Int {
+        var value = 0
+        for index in 0..<count {
+            let byte = Int(bytes[offset + (littleEndian ? count - 1 - index : index)])
+            value = value << 8 | byte
+        }
+        return value
+    }
+
+    /// The tags of IFD0 of a whole TIFF structure, with their first value when it is a
+    /// SHORT or LONG; nil when the IFD lies outside the bytes.
+    static func firstIFDIntegers(_ bytes: [UInt8]) -> [Int: Int]? {
+        guard let header = TIFFHeader(bytes) else { return nil }
+        let start = header.firstIFDOffset
+        guard start >= 8, start + 2 <= bytes.count else { return nil }
+        let count = integer(bytes, at: start, count: 2, littleEndian: header.isLittleEndian)
+        guard start + 2 + count * 12 <= bytes.count else { return nil }
+        var values: [Int: Int] = [:]
+        for index in 0..<count {
+            let entry = start + 2 + index * 12
+            let tag = integer(bytes, at: entry, count: 2, littleEndian: header.isLittleEndian)
+            let type = integer(bytes, at: entry + 2, count: 2, littleEndian: header.isLittleEndian)
+            switch type {
+            case 3: values[tag] = integer(bytes, at: entry + 8, count: 2, littleEndian: header.isLittleEndian)
+            case 4: values[tag] = integer(bytes, at: entry + 8, count: 4, littleEndian: header.isLittleEndian)
+            default: values[tag] = -1  // present, value not an inline integer
+            }
+        }
+        return values
+    }
+}

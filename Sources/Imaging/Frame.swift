@@ -1,0 +1,101 @@
+/// The quantisation range of Y'CbCr samples.
+public enum YCbCrRange: String, Hashable, Sendable {
+    /// Studio swing: luma 16...235, chroma 16...240 (the V4L2 default for Y'CbCr formats).
+    case limited
+    /// Full swing: 0...255, as JPEG/JFIF stores it.
+    case full
+}
+
+/// One image as a camera delivered it, before any conversion.
+///
+/// A frame borrows or owns its bytes through ``FrameStorage``; it stays valid for as long as it
+/// is referenced.
+public struct Frame: Sendable {
+    /// How the bytes are laid out.
+    public let format: FramePixelFormat
+    /// Width and height in pixels.
+    public let size: PixelSize
+    /// Bytes per row of the first plane (chroma planes follow the V4L2 single-plane convention).
+    public let bytesPerRow: Int
+    /// The quantisation range of Y'CbCr samples; RGB and grey frames are full range.
+    public let range: YCbCrRange
+    /// The bytes.
+    public let storage: FrameStorage
+    /// The camera's frame counter.
+    public let sequence: UInt64
+    /// When the exposure started, on the monotonic clock, in nanoseconds.
+    public let timestampNanoseconds: UInt64
+
+    /// Creates a frame over `storage`; fails when the storage is too small for the layout.
+    public init(
+        format: FramePixelFormat, size: PixelSize, bytesPerRow: Int? = nil,
+        range: YCbCrRange? = nil, storage: FrameStorage, sequence: UInt64 = 0,
+        timestampNanoseconds: UInt64 = 0
+    ) throws(ImagingError) {
+        let stride = bytesPerRow ?? format.minimumBytesPerRow(width: size.width)
+        guard !size.isEmpty else { throw .invalidSize(size) }
+        guard stride >= format.minimumBytesPerRow(width: size.width) else {
+            throw .strideTooSmall(bytesPerRow: stride, format: format, width: size.width)
+        }
+        let needed = format.frameByteCount(size: size, bytesPerRow: stride)
+        guard storage.count >= needed else {
+            throw .frameTooSmall(expected: needed, actual: storage.count, format: format, size: size)
+        }
+        self.format = format
+        self.size = size
+        self.bytesPerRow = stride
+        self.range = range ?? (format.isYUV ? .limited : .full)
+        self.storage = storage
+        self.sequence = sequence
+        self.timestampNanoseconds = timestampNanoseconds
+    }
+}
+
+/// Bytes of a frame: owned, or borrowed from a driver buffer and handed back when released.
+public final class FrameStorage: @unchecked Sendable {
+    // Immutable after init; the bytes are only read while the storage is alive.
+    private let pointer: UnsafeRawBufferPointer
+    private let release: @Sendable (UnsafeRawBufferPointer) -> Void
+
+    /// Borrows `pointer`; `release` runs once when the storage is deallocated.
+    public init(borrowing pointer: UnsafeRawBufferPointer,
+                release: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+        self.pointer = pointer
+        self.release = release
+    }
+
+    /// Copies `bytes` into memory the storage owns.
+    public convenience init(copying bytes: some Collection<UInt8>) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
+        _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        self.init(borrowing: UnsafeRawBufferPointer(buffer)) { $0.deallocate() }
+    }
+
+    /// Allocates `count` bytes and lets `fill` write them once.
+    public convenience init<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
+    ) throws(Failure) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 64)
+        do {
+            try fill(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
+        } catch {
+            buffer.deallocate()
+            throw error
+        }
+        self.init(borrowing: UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
+            UnsafeMutableRawBufferPointer(mutating: $0).deallocate()
+        }
+    }
+
+    deinit { release(pointer) }
+
+    /// Number of bytes.
+    public var count: Int { pointer.count }
+
+    /// Calls `body` with the bytes.
+    public func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(pointer)
+    }
+}

@@ -1,0 +1,193 @@
+import CImagingKernels
+import CYUV
+
+/// Converts a camera frame to a ``PlanarImage`` in one pass: format conversion, crop, range
+/// expansion, mirror and rotation together.
+///
+/// The frame is read once, in strips of a few rows. Each strip is converted into a small
+/// cache-resident buffer and rotated from there into the destination, so a rotated photo costs
+/// one read of the frame and one write of the image — not a full-size conversion followed by a
+/// full-size rotation.
+public struct FrameConverter: Sendable {
+    /// Rows converted per strip: small enough for the strip to stay in L2, even for 4:2:0.
+    public var stripHeight: Int
+
+    /// Creates a converter; `stripHeight` is rounded up to an even number.
+    public init(stripHeight: Int = 32) {
+        self.stripHeight = max(2, (stripHeight + 1) & ~1)
+    }
+
+    /// The crop that will really be used for `requested` on `frame`: clamped origin and size
+    /// made even, because 4:2:0 chroma covers 2×2 pixels.
+    public static func effectiveCrop(_ requested: PixelRect?, frameSize: PixelSize) throws(ImagingError) -> PixelRect {
+        let rect = requested ?? PixelRect(covering: frameSize)
+        guard rect.x >= 0, rect.y >= 0, !rect.size.isEmpty,
+              rect.x + rect.size.width <= frameSize.width,
+              rect.y + rect.size.height <= frameSize.height
+        else { throw .cropOutsideFrame(rect, frame: frameSize) }
+        let x = rect.x & ~1, y = rect.y & ~1
+        let width = (rect.size.width + (rect.x - x)) & ~1
+        let height = (rect.size.height + (rect.y - y)) & ~1
+        guard width >= 2, height >= 2 else { throw .invalidSize(PixelSize(width: width, height: height)) }
+        return PixelRect(x: x, y: y, size: PixelSize(width: width, height: height))
+    }
+
+    /// Converts `frame` (cropped to `crop`, by default the whole frame, made even as
+    /// ``effectiveCrop(_:frameSize:)`` says) and applies `transform` to the pixels.
+    ///
+    /// The result's size is `transform.apply(to: crop.size)`.
+    public func convert(_ frame: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> PlanarImage {
+        let rect = try Self.effectiveCrop(crop, frameSize: frame.size)
+        let output = try PlanarImage(size: transform.apply(to: rect.size))
+        // Any orientation is a vertical flip (free: read rows bottom-up) followed by a rotation.
+        let flipsVertically = transform.isMirrored
+        let rotation = (transform.clockwiseQuarterTurns - (flipsVertically ? 2 : 0) + 4) % 4
+        let strip = rotation == 0 ? nil : try PlanarImage(size: PixelSize(width: rect.size.width, height: stripHeight))
+        let expandRange = frame.range == .limited && frame.format != .rgb24 && frame.format != .bgr24
+        let width = rect.size.width, height = rect.size.height
+
+        try frame.storage.withUnsafeBytes { (bytes) throws(ImagingError) in
+            let source = SourcePlanes(frame: frame, base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            var row = 0
+            while row < height {
+                let rows = min(stripHeight, height - row)
+                // Where this strip of the (flipped) crop comes from in the frame.
+                let firstSourceRow = flipsVertically ? rect.y + height - 1 - row : rect.y + row
+                let target: Destination
+                if let strip {
+                    target = Destination(image: strip, row: 0)
+                } else {
+                    target = Destination(image: output, row: row)
+                }
+                try source.convertRows(startingAt: firstSourceRow, upward: flipsVertically,
+                                       x: rect.x, width: width, rows: rows, into: target)
+                if expandRange { target.expandRange(width: width, rows: rows, format: frame.format) }
+                if let strip {
+                    try Self.rotate(strip: strip, rows: rows, firstRow: row, cropSize: rect.size,
+                                    quarterTurns: rotation, into: output)
+                }
+                row += rows
+            }
+        }
+        return output
+    }
+
+    /// Rotates the first `rows` rows of `strip` (rows `firstRow...` of the flipped crop) into
+    /// their place in `output`.
+    private static func rotate(strip: PlanarImage, rows: Int, firstRow: Int, cropSize: PixelSize,
+                               quarterTurns: Int, into output: PlanarImage) throws(ImagingError) {
+        let (x, y): (Int, Int)
+        let mode: RotationMode
+        switch quarterTurns {
+        case 1: (x, y, mode) = (cropSize.height - firstRow - rows, 0, kRotate90)   // rows become columns from the right
+        case 2: (x, y, mode) = (0, cropSize.height - firstRow - rows, kRotate180)  // rows land at the bottom
+        default: (x, y, mode) = (firstRow, 0, kRotate270)                          // rows become columns from the left
+        }
+        let source = strip.planes, target = output.planes
+        let lumaOffset = y * output.lumaStride + x
+        let chromaOffset = (y / 2) * output.chromaStride + x / 2
+        let code = I420Rotate(
+            source.y, Int32(strip.lumaStride), source.cb, Int32(strip.chromaStride), source.cr, Int32(strip.chromaStride),
+            target.y + lumaOffset, Int32(output.lumaStride),
+            target.cb + chromaOffset, Int32(output.chromaStride),
+            target.cr + chromaOffset, Int32(output.chromaStride),
+            Int32(cropSize.width), Int32(rows), mode)
+        guard code == 0 else { throw .libyuvFailed(function: "I420Rotate", code: code) }
+    }
+}
+
+/// Rows of a destination image, starting at `row`.
+private struct Destination {
+    let image: PlanarImage
+    let row: Int
+
+    var y: UnsafeMutablePointer<UInt8> { image.baseAddress(ofPlane: 0) + row * image.lumaStride }
+    var cb: UnsafeMutablePointer<UInt8> { image.baseAddress(ofPlane: 1) + (row / 2) * image.chromaStride }
+    var cr: UnsafeMutablePointer<UInt8> { image.baseAddress(ofPlane: 2) + (row / 2) * image.chromaStride }
+    var lumaStride: Int32 { Int32(image.lumaStride) }
+    var chromaStride: Int32 { Int32(image.chromaStride) }
+
+    /// Stretches studio-swing samples to full range while the strip is still in cache.
+    func expandRange(width: Int, rows: Int, format: FramePixelFormat) {
+        for line in 0..<rows {
+            pc_expand_luma_range(y + line * image.lumaStride, width)
+        }
+        guard format != .grey else { return }
+        for line in 0..<(rows + 1) / 2 {
+            pc_expand_chroma_range(cb + line * image.chromaStride, (width + 1) / 2)
+            pc_expand_chroma_range(cr + line * image.chromaStride, (width + 1) / 2)
+        }
+    }
+}
+
+/// The planes of a frame as V4L2 lays out a single-plane buffer.
+private struct SourcePlanes {
+    let frame: Frame
+    let base: UnsafePointer<UInt8>
+
+    private var stride: Int { frame.bytesPerRow }
+    private var planarChromaStride: Int { (frame.bytesPerRow + 1) / 2 }
+    private var chromaRows: Int { (frame.size.height + 1) / 2 }
+
+    /// Converts `rows` rows of `width` pixels from column `x`, starting at frame row `firstRow`
+    /// and going down (or up, for a vertical flip), into `target`.
+    func convertRows(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int,
+                     into target: Destination) throws(ImagingError) {
+        let direction = upward ? -1 : 1
+        let lumaStride = Int32(direction * stride)
+        let lumaRow = base + firstRow * stride
+        // With an even crop origin and even strips, chroma rows pair up with luma rows exactly.
+        let chromaRow = firstRow / 2
+        let (w, h) = (Int32(width), Int32(rows))
+        let code: Int32
+        let function: String
+        switch frame.format {
+        case .yuyv, .uyvy:
+            let packed = lumaRow + x * 2
+            if frame.format == .yuyv {
+                function = "YUY2ToI420"
+                code = YUY2ToI420(packed, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                  target.cr, target.chromaStride, w, h)
+            } else {
+                function = "UYVYToI420"
+                code = UYVYToI420(packed, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                  target.cr, target.chromaStride, w, h)
+            }
+        case .nv12, .nv21:
+            let chroma = base + stride * frame.size.height + chromaRow * stride + x
+            let chromaStride = Int32(direction * stride)
+            if frame.format == .nv12 {
+                function = "NV12ToI420"
+                code = NV12ToI420(lumaRow + x, lumaStride, chroma, chromaStride, target.y, target.lumaStride,
+                                  target.cb, target.chromaStride, target.cr, target.chromaStride, w, h)
+            } else {
+                function = "NV21ToI420"
+                code = NV21ToI420(lumaRow + x, lumaStride, chroma, chromaStride, target.y, target.lumaStride,
+                                  target.cb, target.chromaStride, target.cr, target.chromaStride, w, h)
+            }
+        case .i420, .yv12:
+            let firstChroma = base + stride * frame.size.height
+            let secondChroma = firstChroma + planarChromaStride * chromaRows
+            let offset = chromaRow * planarChromaStride + x / 2
+            let (cb, cr) = frame.format == .i420 ? (firstChroma, secondChroma) : (secondChroma, firstChroma)
+            let chromaStride = Int32(direction * planarChromaStride)
+            function = "I420Copy"
+            code = I420Copy(lumaRow + x, lumaStride, cb + offset, chromaStride, cr + offset, chromaStride,
+                            target.y, target.lumaStride, target.cb, target.chromaStride, target.cr, target.chromaStride,
+                            w, h)
+        case .rgb24:
+            function = "RAWToJ420"  // libyuv's "RAW" is R, G, B in memory
+            code = RAWToJ420(lumaRow + x * 3, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                             target.cr, target.chromaStride, w, h)
+        case .bgr24:
+            function = "RGB24ToJ420"  // libyuv's "RGB24" is B, G, R in memory
+            code = RGB24ToJ420(lumaRow + x * 3, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                               target.cr, target.chromaStride, w, h)
+        case .grey:
+            function = "I400ToI420"
+            code = I400ToI420(lumaRow + x, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                              target.cr, target.chromaStride, w, h)
+        }
+        guard code == 0 else { throw .libyuvFailed(function: function, code: code) }
+    }
+}

@@ -1,0 +1,29 @@
+/// Errors of the imaging layer; each names the size, format or libyuv call that failed.
+public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A width or height was zero or negative.
+    case invalidSize(PixelSize)
+    /// A row stride shorter than one row of pixels.
+    case strideTooSmall(bytesPerRow: Int, format: FramePixelFormat, width: Int)
+    /// The frame has fewer bytes than its format and size need.
+    case frameTooSmall(expected: Int, actual: Int, format: FramePixelFormat, size: PixelSize)
+    /// A crop rectangle outside the frame.
+    case cropOutsideFrame(PixelRect, frame: PixelSize)
+    /// A libyuv function returned an error code.
+    case libyuvFailed(function: String, code: Int32)
+
+    /// One line for people.
+    public var description: String {
+        switch self {
+        case .invalidSize(let size):
+            return "invalid image size \(size)"
+        case .strideTooSmall(let stride, let format, let width):
+            return "row stride \(stride) is too small for \(format) at width \(width)"
+        case .frameTooSmall(let expected, let actual, let format, let size):
+            return "a \(size) \(format) frame needs \(expected) bytes, got \(actual)"
+        case .cropOutsideFrame(let rect, let frame):
+            return "crop rectangle \(rect) lies outside the \(frame) frame"
+        case .libyuvFailed(let function, let code):
+            return "libyuv \(function) failed with code \(code)"
+        }
+    }
+}

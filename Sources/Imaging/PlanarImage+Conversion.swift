@@ -1,0 +1,42 @@
+import CYUV
+
+extension PlanarImage {
+    /// A copy scaled to `size` with an area (box) filter, which averages every source pixel
+    /// and so does not alias when shrinking.
+    public func scaled(to target: PixelSize) throws(ImagingError) -> PlanarImage {
+        let output = try PlanarImage(size: target)
+        let source = planes, destination = output.planes
+        let code = I420Scale(
+            source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
+            Int32(size.width), Int32(size.height),
+            destination.y, Int32(output.lumaStride), destination.cb, Int32(output.chromaStride),
+            destination.cr, Int32(output.chromaStride), Int32(target.width), Int32(target.height), kFilterBox)
+        guard code == 0 else { throw .libyuvFailed(function: "I420Scale", code: code) }
+        return output
+    }
+
+    /// The pixels as packed 8-bit RGB (R, G, B in memory), rows without padding.
+    public func rgbBytes() throws(ImagingError) -> [UInt8] {
+        let source = planes
+        var rgb = [UInt8](repeating: 0, count: size.area * 3)
+        let code = rgb.withUnsafeMutableBufferPointer { buffer in
+            J420ToRAW(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
+                      buffer.baseAddress, Int32(size.width * 3), Int32(size.width), Int32(size.height))
+        }
+        guard code == 0 else { throw .libyuvFailed(function: "J420ToRAW", code: code) }
+        return rgb
+    }
+
+    /// Converts packed RGB (R, G, B in memory, `bytesPerRow` per row) to a planar image.
+    public convenience init(rgb: UnsafeBufferPointer<UInt8>, size: PixelSize, bytesPerRow: Int? = nil) throws(ImagingError) {
+        let stride = bytesPerRow ?? size.width * 3
+        guard rgb.count >= stride * size.height else {
+            throw .frameTooSmall(expected: stride * size.height, actual: rgb.count, format: .rgb24, size: size)
+        }
+        try self.init(size: size)
+        let target = planes
+        let code = RAWToJ420(rgb.baseAddress, Int32(stride), target.y, Int32(lumaStride), target.cb, Int32(chromaStride),
+                             target.cr, Int32(chromaStride), Int32(size.width), Int32(size.height))
+        guard code == 0 else { throw .libyuvFailed(function: "RAWToJ420", code: code) }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Imaging
+
+/// One photo a request produced, modelled on `AVCapturePhoto`.
+public struct CapturePhoto: Sendable {
+    /// What the pipeline did; `resolvedSettings.uniqueID` names the request.
+    public let resolvedSettings: ResolvedPhotoSettings
+    /// 1-based position of this photo within its request.
+    public let sequenceCount: Int
+    /// Photos the request delivers.
+    public let photoCount: Int
+    /// The camera's sequence number of the frame used.
+    public let frameSequence: UInt64
+    /// When the frame's exposure started (monotonic clock, nanoseconds).
+    public let timestamp: UInt64
+    /// When the frame's exposure started (wall clock).
+    public let captureDate: Date
+    /// The processed pixels (after the physical transform).
+    public let pixelBuffer: PixelBuffer
+    /// The preview, when requested: the same transform, scaled with an area filter.
+    public let previewPixelBuffer: PixelBuffer?
+    /// The embedded thumbnail's stored size, when one was embedded.
+    public let embeddedThumbnailDimensions: PixelSize?
+    /// The EXIF metadata written, as tag name → readable value (read back from the file's own
+    /// EXIF block with libexif).
+    public let metadata: [String: String]
+    /// Whether the sensor mounting was compensated in this photo's pixels.
+    public let isSensorOrientationCompensationApplied: Bool
+    /// The orientation written into this photo's metadata.
+    public let writtenOrientation: Orientation
+    /// Where the time went.
+    public let timings: ProcessingTimings
+    let fileData: Data?
+
+    /// The encoded file (JPEG, HEIC or TIFF), nil for ``PhotoFormat/uncompressed``.
+    public func fileDataRepresentation() -> Data? { fileData }
+
+    /// Writes the file to `path` atomically (temporary file + rename in the same folder); an
+    /// existing file is replaced only when `overwrite` is true.
+    public func write(to path: String, overwrite: Bool = false) throws(PhotoCaptureError) {
+        guard let fileData else { throw PhotoCaptureError(.encoding("an uncompressed photo has no file representation"),
+                                                          uniqueID: resolvedSettings.uniqueID) }
+        try AtomicFileWriter.write(fileData, to: path, overwrite: overwrite)
+    }
+}
+
+/// Durations of the processing steps of one photo, in seconds.
+public struct ProcessingTimings: Sendable, Equatable {
+    /// Format conversion, crop and transform (the one pass over the frame).
+    public let conversion: Double
+    /// Preview and thumbnail scaling.
+    public let scaling: Double
+    /// Encoding and metadata.
+    public let encoding: Double
+}

@@ -1,0 +1,46 @@
+import Codecs
+import Foundation
+import Imaging
+
+/// JPEG encoders kept between captures, so a capture does not pay for creating one, and HEIF
+/// encoder plug-ins loaded ahead when a HEIC request is prepared.
+///
+/// A TurboJPEG handle is not thread-safe; the pool hands each one to one capture at a time.
+final class EncoderPool: @unchecked Sendable {
+    // Guarded by `lock`; encoders leave the array while in use.
+    private let lock = NSLock()
+    private var idleJPEGEncoders: [JPEGEncoder] = []
+
+    /// Runs `body` with an encoder no other capture is using.
+    func withJPEGEncoder<Result>(_ body: (JPEGEncoder) throws(CodecError) -> Result) throws(CodecError) -> Result {
+        let idle = lock.withLock { idleJPEGEncoders.popLast() }
+        let encoder: JPEGEncoder
+        if let idle { encoder = idle } else { encoder = try JPEGEncoder() }
+        defer { lock.withLock { idleJPEGEncoders.append(encoder) } }
+        return try body(encoder)
+    }
+
+    /// Creates what `resolved` will need.
+    func prepare(for resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) {
+        do {
+            switch resolved.format {
+            case .jpeg:
+                let encoder = try JPEGEncoder()
+                lock.withLock { idleJPEGEncoders.append(encoder) }
+            case .heic:
+                // Loading the x265 plug-in is the expensive first step.
+                _ = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
+            case .tiff, .uncompressed:
+                break
+            }
+        } catch {
+            throw PhotoCaptureError(.encoding("\(error)"), uniqueID: resolved.uniqueID)
+        }
+    }
+}
+
+extension HEICEncoderPreset {
+    init(_ speed: HEICEncodingSpeed) {
+        self = HEICEncoderPreset(rawValue: speed.rawValue) ?? .medium
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Imaging
+
+extension CaptureDevice {
+    /// A camera that replays one raw frame from a file, for machines without a camera and for
+    /// reproducing what a sensor delivered.
+    ///
+    /// The file must hold exactly one frame of `format` and `size` with rows packed (no padding);
+    /// anything else is rejected here, before any capture.
+    public static func frameFile(path: String, format: FramePixelFormat, size: PixelSize,
+                                 mounting: SensorMounting = .upright) throws(PhotoCaptureError) -> CaptureDevice {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? error.localizedDescription
+            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: FileManager.default.fileExists(atPath: path)
+                                                          ? reason : "no such file"))
+        }
+        let stride = format.minimumBytesPerRow(width: size.width)
+        let expected = format.frameByteCount(size: size, bytesPerRow: stride)
+        guard bytes.count == expected else {
+            throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expected, actual: bytes.count))
+        }
+        let storage = FrameStorage(copying: bytes)
+        let picture: Frame
+        do {
+            picture = try Frame(format: format, size: size, bytesPerRow: stride, storage: storage)
+        } catch {
+            throw PhotoCaptureError(.imaging(error))
+        }
+        let source = StillFrameSource { (_, _) throws(PhotoCaptureError) in picture }
+        return CaptureDevice(
+            uniqueID: "file:\(path)", localizedName: "frame file \((path as NSString).lastPathComponent)",
+            kind: .frameFile, formats: [Format(pixelFormat: format, sizes: .discrete([size]))],
+            sensorMounting: mounting, source: source)
+    }
+}

@@ -1,0 +1,108 @@
+import Imaging
+
+/// Why a request was rejected or a capture failed.
+///
+/// Errors raised for a request carry its ``PhotoSettings/uniqueID``, so an app that has several
+/// requests in flight knows which one ended.
+public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request this error ends, when it belongs to one.
+    public let uniqueID: Int64?
+    /// What went wrong.
+    public let code: Code
+
+    /// Creates an error for `code`, attributed to the request `uniqueID` if any.
+    public init(_ code: Code, uniqueID: Int64? = nil) {
+        self.code = code
+        self.uniqueID = uniqueID
+    }
+
+    /// The same error attributed to request `uniqueID`.
+    public func attributed(to uniqueID: Int64) -> PhotoCaptureError {
+        PhotoCaptureError(code, uniqueID: self.uniqueID ?? uniqueID)
+    }
+
+    /// The kinds of failure.
+    public enum Code: Sendable, Equatable {
+        // Rejected before capture.
+        /// These settings (this uniqueID) were already submitted; make new settings or copy them.
+        case settingsReused
+        /// JPEG/HEIC quality must be 1...100.
+        case qualityOutOfRange(Int)
+        /// The device has no flash, so `.on` cannot be honoured.
+        case flashUnavailable
+        /// Rotation angles are multiples of 90 degrees.
+        case invalidRotationAngle(Int)
+        /// The device does not deliver frames in this pixel format.
+        case pixelFormatUnavailable(requested: FramePixelFormat, available: [FramePixelFormat])
+        /// A requested size has a zero or negative side.
+        case invalidDimensions(PixelSize)
+        /// The preview box exceeds the photo.
+        case previewLargerThanPhoto(preview: PixelSize, photo: PixelSize)
+        /// The thumbnail box exceeds the photo or what the format can embed.
+        case thumbnailTooLarge(requested: PixelSize, limit: PixelSize)
+        /// The photo format cannot embed a thumbnail.
+        case thumbnailUnsupported(PhotoFormat)
+        /// The output is not attached to a session with an input device.
+        case notConnected
+        /// The session is not running.
+        case sessionNotRunning
+        /// A session takes one input device.
+        case inputAlreadySet
+        /// The output is already attached to a session.
+        case outputAlreadyAttached
+
+        // Devices.
+        /// The frame file cannot be read.
+        case frameFileUnreadable(path: String, reason: String)
+        /// The frame file's length does not match its declared format and size.
+        case frameFileSizeMismatch(path: String, expected: Int, actual: Int)
+        /// No frame arrived within the time limit.
+        case frameTimeout(milliseconds: Int)
+        /// The camera failed.
+        case deviceFailure(String)
+
+        // Processing and files.
+        /// Converting or scaling the frame failed.
+        case imaging(ImagingError)
+        /// Encoding or metadata failed; the text names the codec call.
+        case encoding(String)
+        /// The target file exists and overwriting was not requested.
+        case fileExists(path: String)
+        /// Writing a file failed in `call`.
+        case fileWriteFailed(path: String, call: String, reason: String)
+    }
+
+    /// One line for people, naming the request.
+    public var description: String {
+        let prefix = uniqueID.map { "request \($0): " } ?? ""
+        return prefix + codeDescription
+    }
+
+    private var codeDescription: String {
+        switch code {
+        case .settingsReused: return "these photo settings were already used; create new settings (or copy them with PhotoSettings(from:))"
+        case .qualityOutOfRange(let q): return "quality \(q) is out of range (1...100)"
+        case .flashUnavailable: return "flash mode .on requested but the device has no flash"
+        case .invalidRotationAngle(let a): return "rotation angle \(a) is not a multiple of 90 degrees"
+        case .pixelFormatUnavailable(let requested, let available):
+            return "pixel format \(requested) is not offered by the device (available: \(available.map(\.fourCC).joined(separator: ", ")))"
+        case .invalidDimensions(let size): return "invalid dimensions \(size)"
+        case .previewLargerThanPhoto(let preview, let photo): return "preview \(preview) is larger than the photo \(photo)"
+        case .thumbnailTooLarge(let requested, let limit): return "thumbnail \(requested) exceeds the limit \(limit)"
+        case .thumbnailUnsupported(let format): return "\(format) files cannot embed a thumbnail"
+        case .notConnected: return "the photo output is not attached to a session with an input device"
+        case .sessionNotRunning: return "the capture session is not running"
+        case .inputAlreadySet: return "the session already has an input device"
+        case .outputAlreadyAttached: return "the photo output is already attached to a session"
+        case .frameFileUnreadable(let path, let reason): return "cannot read frame file \(path): \(reason)"
+        case .frameFileSizeMismatch(let path, let expected, let actual):
+            return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
+        case .frameTimeout(let ms): return "no frame arrived within \(ms) ms"
+        case .deviceFailure(let text): return "camera failure: \(text)"
+        case .imaging(let error): return "image conversion failed: \(error)"
+        case .encoding(let text): return "encoding failed: \(text)"
+        case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
+        case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
+        }
+    }
+}

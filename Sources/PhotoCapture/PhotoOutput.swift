@@ -1,0 +1,203 @@
+import Imaging
+import Synchronization
+
+/// Captures still photos from a session's camera, modelled on `AVCapturePhotoOutput`.
+///
+/// Each request is a ``PhotoSettings`` value, resolved against the camera before any frame is
+/// taken (invalid requests throw at once, with the reason), then captured from the running
+/// stream, processed in one conversion pass, encoded once and delivered to a delegate or an
+/// async sequence.
+public final class PhotoOutput: Sendable {
+    /// A weak link back to the session, so session and output do not keep each other alive.
+    private struct SessionLink { weak var session: CaptureSession? }
+    private struct State {
+        var link = SessionLink()
+        var usedIDs: Set<Int64> = []
+        var compensation: OrientationCompensation = .sensor
+        var prepared: [PhotoSettings] = []
+        var frameTimeout: Duration = .seconds(5)
+    }
+    private let state = Mutex(State())
+    let encoders = EncoderPool()
+
+    /// An output not yet attached to a session.
+    public init() {}
+
+    func attach(to session: CaptureSession) throws(PhotoCaptureError) {
+        try state.withLock { (state) throws(PhotoCaptureError) in
+            guard state.link.session == nil else { throw PhotoCaptureError(.outputAlreadyAttached) }
+            state.link.session = session
+        }
+    }
+
+    private var session: CaptureSession? { state.withLock { $0.link.session } }
+
+    // MARK: Capabilities
+
+    /// File formats this output can produce (`uncompressed` is pixel-buffer only).
+    public var availablePhotoFormats: [PhotoFormat] { PhotoFormat.allCases }
+
+    /// Codecs for compressed photos: JPEG and HEVC (in HEIC).
+    public var availablePhotoCodecTypes: [PhotoCodecType] { PhotoCodecType.allCases }
+
+    /// Camera pixel formats a request can capture in (``PhotoSettings/framePixelFormat``); empty
+    /// until the output is attached to a session with an input.
+    public var availablePhotoPixelFormatTypes: [FramePixelFormat] {
+        session?.input?.formats.map(\.pixelFormat) ?? []
+    }
+
+    /// RAW (Bayer) pixel formats for DNG capture. Empty: RAW capture is not supported yet.
+    public var availableRawPhotoPixelFormatTypes: [FramePixelFormat] { [] }
+
+    /// The most photos one request may produce. 1: bracketed capture is not supported yet.
+    public var maxBracketedCapturePhotoCount: Int { 1 }
+
+    /// Whether ``isCameraSensorOrientationCompensationEnabled`` can be changed: always.
+    public var isCameraSensorOrientationCompensationSupported: Bool { true }
+
+    // MARK: Orientation
+
+    /// How processed photos treat the sensor's mounting; ``OrientationCompensation/sensor`` by
+    /// default. RAW output is never compensated.
+    public var orientationCompensation: OrientationCompensation {
+        get { state.withLock { $0.compensation } }
+        set { state.withLock { $0.compensation = newValue } }
+    }
+
+    /// Whether the pixels of JPEG, HEIC and uncompressed photos are turned to undo the sensor's
+    /// mounting (true, the default) or left as delivered with the whole correction in the
+    /// metadata (false, the fast path).
+    public var isCameraSensorOrientationCompensationEnabled: Bool {
+        get { orientationCompensation != .none }
+        set { orientationCompensation = newValue ? .sensor : .none }
+    }
+
+    /// How long a capture waits for a frame before failing with
+    /// ``PhotoCaptureError/Code/frameTimeout(milliseconds:)``. 5 seconds by default.
+    public var frameTimeout: Duration {
+        get { state.withLock { $0.frameTimeout } }
+        set { state.withLock { $0.frameTimeout = newValue } }
+    }
+
+    // MARK: Requests
+
+    /// What `settings` would resolve to on the attached camera, without capturing or using up the
+    /// settings' uniqueID. Throws the same errors a capture would.
+    public func resolvedSettings(for settings: PhotoSettings) throws(PhotoCaptureError) -> ResolvedPhotoSettings {
+        guard let device = session?.input else { throw PhotoCaptureError(.notConnected, uniqueID: settings.uniqueID) }
+        return try SettingsResolver(device: device, defaultCompensation: orientationCompensation).resolve(settings)
+    }
+
+    /// Prepares for captures like `settingsArray`: validates them, switches the stream to their
+    /// format and size, and creates encoder state ahead of time so the next such capture starts
+    /// sooner. The uniqueIDs are not used up.
+    public func setPreparedPhotoSettingsArray(_ settingsArray: [PhotoSettings]) async throws(PhotoCaptureError) {
+        guard let session, let device = session.input else { throw PhotoCaptureError(.notConnected) }
+        let resolver = SettingsResolver(device: device, defaultCompensation: orientationCompensation)
+        var resolved: [ResolvedPhotoSettings] = []
+        for settings in settingsArray { resolved.append(try resolver.resolve(settings)) }
+        if let first = resolved.first, session.isRunning {
+            try await device.source.startStreaming(format: first.framePixelFormat, size: first.frameDimensions)
+        }
+        for item in resolved { try encoders.prepare(for: item) }
+        state.withLock { $0.prepared = settingsArray }
+    }
+
+    /// The settings last given to ``setPreparedPhotoSettingsArray(_:)``.
+    public var preparedPhotoSettingsArray: [PhotoSettings] { state.withLock { $0.prepared } }
+
+    /// Captures a photo as `settings` asks and reports progress to `delegate`.
+    ///
+    /// Throws — before anything is captured and without calling the delegate — when the settings
+    /// were already used, cannot be met, or the session is not running. Otherwise the delegate
+    /// receives its calls in order and exactly one `didFinishCapture`.
+    public func capturePhoto(with settings: PhotoSettings, delegate: any PhotoCaptureDelegate) throws(PhotoCaptureError) {
+        let (session, resolved) = try accept(settings)
+        let requested = MonotonicClock.now()
+        let timeout = frameTimeout
+        Task.detached {
+            await self.run(resolved, session: session, requestedAt: requested, timeout: timeout, delegate: delegate)
+        }
+    }
+
+    /// Captures as `settings` asks and yields each photo; the sequence ends after the last photo
+    /// or throws the capture's ``PhotoCaptureError``. Invalid settings throw at once.
+    public func capturePhotos(with settings: PhotoSettings) throws(PhotoCaptureError) -> AsyncThrowingStream<CapturePhoto, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<CapturePhoto, any Error>.makeStream()
+        try capturePhoto(with: settings, delegate: StreamDelegate(continuation: continuation))
+        return stream
+    }
+
+    /// Captures one photo as `settings` asks.
+    public func capturePhoto(with settings: PhotoSettings) async throws(PhotoCaptureError) -> CapturePhoto {
+        let photos = try capturePhotos(with: settings)
+        do {
+            for try await photo in photos { return photo }
+        } catch let error as PhotoCaptureError {
+            throw error
+        } catch {
+            throw PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: settings.uniqueID)
+        }
+        throw PhotoCaptureError(.deviceFailure("the capture ended without a photo"), uniqueID: settings.uniqueID)
+    }
+
+    /// Checks the session and the uniqueID, resolves, and marks the ID used — atomically, so two
+    /// submissions of one ID cannot both pass.
+    private func accept(_ settings: PhotoSettings) throws(PhotoCaptureError) -> (CaptureSession, ResolvedPhotoSettings) {
+        let id = settings.uniqueID
+        return try state.withLock { (state) throws(PhotoCaptureError) in
+            guard !state.usedIDs.contains(id) else { throw PhotoCaptureError(.settingsReused, uniqueID: id) }
+            guard let session = state.link.session, let device = session.input else {
+                throw PhotoCaptureError(.notConnected, uniqueID: id)
+            }
+            guard session.isRunning else { throw PhotoCaptureError(.sessionNotRunning, uniqueID: id) }
+            let resolved = try SettingsResolver(device: device, defaultCompensation: state.compensation).resolve(settings)
+            state.usedIDs.insert(id)
+            return (session, resolved)
+        }
+    }
+
+    private func run(_ resolved: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
+                     timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+        delegate.photoOutput(self, willBeginCaptureFor: resolved)
+        do {
+            delegate.photoOutput(self, willCapturePhotoFor: resolved)
+            let frame = try await session.frame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
+                                                startedAfter: instant, timeout: timeout)
+            delegate.photoOutput(self, didCapturePhotoFor: resolved)
+            let device = session.input
+            let photo = try PhotoProcessor(encoders: encoders).process(
+                frame, resolved: resolved, cameraName: device?.localizedName ?? "camera")
+            delegate.photoOutput(self, didFinishProcessingPhoto: photo)
+            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: nil)
+        } catch {
+            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error.attributed(to: resolved.uniqueID))
+        }
+    }
+}
+
+/// Codecs for compressed photos.
+public enum PhotoCodecType: String, CaseIterable, Hashable, Sendable {
+    /// JPEG.
+    case jpeg
+    /// HEVC, stored in a HEIC file.
+    case hevc
+}
+
+/// Feeds delegate calls into an async sequence.
+private final class StreamDelegate: PhotoCaptureDelegate {
+    let continuation: AsyncThrowingStream<CapturePhoto, any Error>.Continuation
+
+    init(continuation: AsyncThrowingStream<CapturePhoto, any Error>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto) {
+        continuation.yield(photo)
+    }
+
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
+                     error: PhotoCaptureError?) {
+        continuation.finish(throwing: error)
+    }
+}

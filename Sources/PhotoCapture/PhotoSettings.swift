@@ -1,0 +1,52 @@
+import Synchronization
+
+/// The source of ``PhotoSettings/uniqueID``: process-wide, starting at 1, only ever increasing.
+private let nextUniqueID = Atomic<Int64>(1)
+
+/// What one photo request asks for, modelled on `AVCapturePhotoSettings`.
+///
+/// Every settings value gets a fresh, process-unique, monotonically increasing ``uniqueID`` when
+/// it is created. A request may be submitted once: submitting the same `uniqueID` again is
+/// rejected with ``PhotoCaptureError/Code/settingsReused``. To repeat a request, make a copy with
+/// ``init(from:)``, which gets a new ID.
+public struct PhotoSettings: Sendable {
+    /// Identifies this request in resolved settings, photos, delegate calls and errors.
+    public private(set) var uniqueID: Int64
+
+    /// The output format.
+    public var format: PhotoFormat
+    /// JPEG and HEIC quality, 1...100.
+    public var quality: Int = 90
+    /// The x265 preset for HEIC.
+    public var heicEncodingSpeed: HEICEncodingSpeed = .medium
+    /// The largest frame (sensor orientation) to capture; nil captures at the device's largest
+    /// size. The nearest achievable size is chosen and reported as an adjustment.
+    public var maxPhotoDimensions: PixelSize?
+    /// The camera pixel format to capture in; nil lets the device choose.
+    public var framePixelFormat: FramePixelFormat?
+    /// A box for a preview image delivered with the photo as a pixel buffer; nil for none.
+    /// The preview keeps the photo's aspect ratio and gets the same physical transform.
+    public var previewDimensions: PixelSize?
+    /// A box for a thumbnail embedded in the file (JPEG: EXIF IFD1; HEIC: thumbnail item).
+    public var embeddedThumbnailDimensions: PixelSize?
+    /// Flash; devices without one resolve `.auto` to off and reject `.on`.
+    public var flashMode: FlashMode = .off
+    /// How the device is held, as the clockwise rotation in degrees that makes the compensated
+    /// image upright (like `AVCaptureConnection.videoRotationAngle`): 0, 90, 180 or 270.
+    public var rotationAngle: Int = 0
+    /// Overrides the output's orientation handling for this request; nil follows
+    /// ``PhotoOutput/orientationCompensation``.
+    public var orientationCompensation: OrientationCompensation?
+
+    /// New settings for `format` with a fresh ``uniqueID``.
+    public init(format: PhotoFormat = .jpeg) {
+        uniqueID = nextUniqueID.add(1, ordering: .relaxed).oldValue
+        self.format = format
+    }
+
+    /// A copy of `other` with a fresh ``uniqueID``, for repeating a request.
+    public init(from other: PhotoSettings) {
+        self = other
+        uniqueID = nextUniqueID.add(1, ordering: .relaxed).oldValue
+    }
+}

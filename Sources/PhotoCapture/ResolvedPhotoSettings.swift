@@ -1,0 +1,77 @@
+import Imaging
+
+/// What the pipeline will do — and did — for one request, modelled on
+/// `AVCaptureResolvedPhotoSettings` and libcamera's validated configuration.
+///
+/// Immutable; carries the same ``uniqueID`` as the ``PhotoSettings`` it was resolved from.
+/// Every value that differs from what was asked is listed in ``adjustments``.
+public struct ResolvedPhotoSettings: Sendable, Equatable {
+    /// The request's ID, equal to ``PhotoSettings/uniqueID``.
+    public let uniqueID: Int64
+    /// The output format.
+    public let format: PhotoFormat
+    /// JPEG/HEIC quality used.
+    public let quality: Int
+    /// The x265 preset used for HEIC.
+    public let heicEncodingSpeed: HEICEncodingSpeed
+    /// The camera pixel format captured.
+    public let framePixelFormat: FramePixelFormat
+    /// The frame size captured (sensor orientation).
+    public let frameDimensions: PixelSize
+    /// The part of the frame used (even-aligned for 4:2:0).
+    public let cropRect: PixelRect
+    /// The stored photo's pixel size (after any physical rotation).
+    public let photoDimensions: PixelSize
+    /// The size a viewer shows after applying ``writtenOrientation``.
+    public let displayedPhotoDimensions: PixelSize
+    /// The preview pixel buffer's size, nil when none was asked for.
+    public let previewDimensions: PixelSize?
+    /// The embedded thumbnail's stored size, nil when none.
+    public let embeddedThumbnailDimensions: PixelSize?
+    /// Photos this request delivers.
+    public let expectedPhotoCount: Int
+    /// Whether the flash fires (`.auto` resolved).
+    public let isFlashEnabled: Bool
+    /// The device rotation angle (clockwise degrees, 0..<360).
+    public let rotationAngle: Int
+    /// The sensor mounting the pipeline compensated for.
+    public let sensorMounting: SensorMounting
+    /// The orientation mode used.
+    public let orientationCompensation: OrientationCompensation
+    /// The transform applied to the pixels.
+    public let pixelTransform: Orientation
+    /// The orientation written into the file's metadata.
+    public let writtenOrientation: Orientation
+    /// Whether the sensor mounting was compensated in the pixels.
+    public let isSensorOrientationCompensationApplied: Bool
+    /// Every value chosen differently from the request, with the reason.
+    public let adjustments: [SettingsAdjustment]
+}
+
+/// A value the resolution chose differently from the request.
+public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
+    /// The nearest frame size the device offers.
+    case frameDimensions(requested: PixelSize, chosen: PixelSize)
+    /// The preview keeps the photo's aspect ratio inside the requested box.
+    case previewDimensions(requested: PixelSize, chosen: PixelSize)
+    /// The thumbnail keeps the photo's aspect ratio inside the requested box.
+    case thumbnailDimensions(requested: PixelSize, chosen: PixelSize)
+    /// `.auto` flash resolved to this value.
+    case flashMode(requested: FlashMode, enabled: Bool)
+    /// Rotation angle normalised to 0..<360.
+    case rotationAngle(requested: Int, chosen: Int)
+    /// The frame format chosen by the device when none was requested.
+    case framePixelFormat(chosen: FramePixelFormat)
+
+    /// One line for people.
+    public var description: String {
+        switch self {
+        case .frameDimensions(let r, let c): return "frame size \(r) → \(c) (nearest the device offers)"
+        case .previewDimensions(let r, let c): return "preview \(r) → \(c) (photo aspect ratio)"
+        case .thumbnailDimensions(let r, let c): return "thumbnail \(r) → \(c) (photo aspect ratio)"
+        case .flashMode(let r, let e): return "flash \(r.rawValue) → \(e ? "on" : "off")"
+        case .rotationAngle(let r, let c): return "rotation angle \(r) → \(c)"
+        case .framePixelFormat(let c): return "frame pixel format → \(c) (device default)"
+        }
+    }
+}

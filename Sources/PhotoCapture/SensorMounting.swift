@@ -1,0 +1,57 @@
+import Imaging
+
+/// How a camera's sensor is mounted relative to the device's natural upright orientation.
+public struct SensorMounting: Hashable, Sendable, CustomStringConvertible {
+    /// Counter-clockwise degrees the image must be turned to compensate, with the meaning of
+    /// `V4L2_CID_CAMERA_SENSOR_ROTATION`: 0, 90, 180 or 270.
+    public var rotation: Int
+    /// Whether the sensor delivers a left-right mirrored image (typical of front cameras).
+    public var isMirrored: Bool
+
+    /// An upright, unmirrored mounting.
+    public static let upright = SensorMounting(rotation: 0, isMirrored: false)
+
+    /// A mounting; `rotation` is normalised to 0..<360 and must be a multiple of 90.
+    public init(rotation: Int, isMirrored: Bool = false) {
+        precondition(rotation % 90 == 0, "sensor rotation must be a multiple of 90 degrees, got \(rotation)")
+        self.rotation = ((rotation % 360) + 360) % 360
+        self.isMirrored = isMirrored
+    }
+
+    /// The transform that undoes the mounting: mirror (if any), then turn `rotation` degrees
+    /// counter-clockwise.
+    public var compensation: Orientation {
+        Orientation(mirrored: isMirrored, clockwiseQuarterTurns: -rotation / 90)
+    }
+
+    /// `rotation 90°, mirrored`.
+    public var description: String { "rotation \(rotation)°" + (isMirrored ? ", mirrored" : "") }
+}
+
+/// What happens to orientation for one output: which transform is applied to the pixels and
+/// which orientation is written into the file. The one place where the rule of DESIGN.md §3 is
+/// evaluated.
+public struct OrientationPlan: Hashable, Sendable {
+    /// Applied to the frame's pixels.
+    public let pixelTransform: Orientation
+    /// Written as EXIF/TIFF Orientation and HEIF irot/imir.
+    public let writtenOrientation: Orientation
+    /// Whether the sensor mounting was compensated in the pixels.
+    public let isSensorCompensationApplied: Bool
+
+    /// The plan for a processed (JPEG/HEIC/TIFF/pixel-buffer) photo.
+    ///
+    /// upright = rotate_cw(deviceRotation) ∘ mountingCompensation(frame); the mode decides how
+    /// much of it goes into the pixels and how much into the metadata.
+    public init(mounting: SensorMounting, rotationAngle: Int, mode: OrientationCompensation) {
+        let mount = mounting.compensation
+        let device = Orientation(mirrored: false, clockwiseQuarterTurns: rotationAngle / 90)
+        let whole = mount.followed(by: device)
+        switch mode {
+        case .sensor: (pixelTransform, writtenOrientation) = (mount, device)
+        case .none: (pixelTransform, writtenOrientation) = (.up, whole)
+        case .upright: (pixelTransform, writtenOrientation) = (whole, .up)
+        }
+        isSensorCompensationApplied = mode != .none
+    }
+}

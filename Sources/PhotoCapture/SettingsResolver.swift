@@ -1,0 +1,107 @@
+import Imaging
+
+/// Turns a request into ``ResolvedPhotoSettings`` against one device, libcamera style: nearest
+/// achievable values are chosen and recorded, impossible requests are rejected with a specific
+/// error, all before any frame is taken.
+struct SettingsResolver: Sendable {
+    /// The largest thumbnail an EXIF APP1 segment (64 KiB) reliably holds.
+    static let maximumEXIFThumbnail = PixelSize(width: 640, height: 640)
+
+    let device: CaptureDevice
+    let defaultCompensation: OrientationCompensation
+
+    func resolve(_ settings: PhotoSettings) throws(PhotoCaptureError) -> ResolvedPhotoSettings {
+        let id = settings.uniqueID
+        func reject(_ code: PhotoCaptureError.Code) -> PhotoCaptureError { PhotoCaptureError(code, uniqueID: id) }
+        var adjustments: [SettingsAdjustment] = []
+
+        guard (1...100).contains(settings.quality) else { throw reject(.qualityOutOfRange(settings.quality)) }
+
+        // Flash.
+        let flash: Bool
+        switch settings.flashMode {
+        case .off: flash = false
+        case .on:
+            guard device.hasFlash else { throw reject(.flashUnavailable) }
+            flash = true
+        case .auto:
+            flash = false  // no flash hardware is supported yet; a device with one would meter here
+            adjustments.append(.flashMode(requested: .auto, enabled: false))
+        }
+
+        // Device rotation.
+        guard settings.rotationAngle % 90 == 0 else { throw reject(.invalidRotationAngle(settings.rotationAngle)) }
+        let rotation = ((settings.rotationAngle % 360) + 360) % 360
+        if rotation != settings.rotationAngle {
+            adjustments.append(.rotationAngle(requested: settings.rotationAngle, chosen: rotation))
+        }
+
+        // Frame format and size.
+        let format: CaptureDevice.Format
+        if let requested = settings.framePixelFormat {
+            guard let offered = device.format(for: requested) else {
+                throw reject(.pixelFormatUnavailable(requested: requested, available: device.formats.map(\.pixelFormat)))
+            }
+            format = offered
+        } else {
+            guard let preferred = device.formats.first else { throw reject(.deviceFailure("the device offers no format")) }
+            format = preferred
+            adjustments.append(.framePixelFormat(chosen: preferred.pixelFormat))
+        }
+        let frameSize: PixelSize
+        if let box = settings.maxPhotoDimensions {
+            guard !box.isEmpty else { throw reject(.invalidDimensions(box)) }
+            frameSize = format.sizes.nearest(fitting: box)
+            if frameSize != box { adjustments.append(.frameDimensions(requested: box, chosen: frameSize)) }
+        } else {
+            frameSize = format.sizes.largest
+        }
+        let crop: PixelRect
+        do {
+            crop = try FrameConverter.effectiveCrop(nil, frameSize: frameSize)
+        } catch {
+            throw reject(.imaging(error))
+        }
+
+        // Orientation.
+        let mode = settings.orientationCompensation ?? defaultCompensation
+        let plan = OrientationPlan(mounting: device.sensorMounting, rotationAngle: rotation, mode: mode)
+        let photoSize = plan.pixelTransform.apply(to: crop.size)
+
+        // Preview and thumbnail: the photo's aspect ratio inside the requested box.
+        func fitted(_ box: PixelSize?, limit: PixelSize, tooLarge: (PixelSize) -> PhotoCaptureError.Code,
+                    adjustment: (PixelSize, PixelSize) -> SettingsAdjustment) throws(PhotoCaptureError) -> PixelSize? {
+            guard let box else { return nil }
+            guard !box.isEmpty else { throw reject(.invalidDimensions(box)) }
+            // Compare long side with long side so a landscape box fits a portrait photo.
+            let (boxLong, boxShort) = (max(box.width, box.height), min(box.width, box.height))
+            let (limitLong, limitShort) = (max(limit.width, limit.height), min(limit.width, limit.height))
+            guard boxLong <= limitLong, boxShort <= limitShort else { throw reject(tooLarge(box)) }
+            let size = photoSize.aspectFit(within: box)
+            if size != box { adjustments.append(adjustment(box, size)) }
+            return size
+        }
+        let preview = try fitted(settings.previewDimensions, limit: photoSize,
+                                 tooLarge: { .previewLargerThanPhoto(preview: $0, photo: photoSize) },
+                                 adjustment: { .previewDimensions(requested: $0, chosen: $1) })
+        if settings.embeddedThumbnailDimensions != nil, !settings.format.supportsEmbeddedThumbnail {
+            throw reject(.thumbnailUnsupported(settings.format))
+        }
+        let thumbnailLimit = PixelSize(width: min(photoSize.width, Self.maximumEXIFThumbnail.width),
+                                       height: min(photoSize.height, Self.maximumEXIFThumbnail.height))
+        let thumbnail = try fitted(settings.embeddedThumbnailDimensions, limit: thumbnailLimit,
+                                   tooLarge: { .thumbnailTooLarge(requested: $0, limit: thumbnailLimit) },
+                                   adjustment: { .thumbnailDimensions(requested: $0, chosen: $1) })
+
+        return ResolvedPhotoSettings(
+            uniqueID: id, format: settings.format, quality: settings.quality,
+            heicEncodingSpeed: settings.heicEncodingSpeed, framePixelFormat: format.pixelFormat,
+            frameDimensions: frameSize, cropRect: crop, photoDimensions: photoSize,
+            displayedPhotoDimensions: plan.writtenOrientation.apply(to: photoSize),
+            previewDimensions: preview, embeddedThumbnailDimensions: thumbnail, expectedPhotoCount: 1,
+            isFlashEnabled: flash, rotationAngle: rotation, sensorMounting: device.sensorMounting,
+            orientationCompensation: mode, pixelTransform: plan.pixelTransform,
+            writtenOrientation: plan.writtenOrientation,
+            isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments)
+    }
+}

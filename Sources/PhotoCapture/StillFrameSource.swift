@@ -1,0 +1,58 @@
+import Imaging
+
+/// A stream whose every frame shows the same picture: the synthetic and frame-file cameras.
+///
+/// Frames are a function of time: frame `n` starts its exposure at `start + n × interval` and is
+/// delivered one interval later, as a free-running sensor would deliver it. The picture is made
+/// once per format and size; each frame shares its bytes and carries its own sequence number and
+/// timestamp.
+actor StillFrameSource: FrameSource {
+    typealias Render = @Sendable (FramePixelFormat, PixelSize) throws(PhotoCaptureError) -> Frame
+
+    private let render: Render
+    private let interval: UInt64
+    private var streaming: (format: FramePixelFormat, size: PixelSize, frame: Frame, start: UInt64)?
+
+    init(framesPerSecond: Int = 30, render: @escaping Render) {
+        self.render = render
+        interval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
+    }
+
+    func startStreaming(format: FramePixelFormat, size: PixelSize) async throws(PhotoCaptureError) {
+        if let streaming, streaming.format == format, streaming.size == size { return }
+        let picture = try render(format, size)
+        streaming = (format, size, picture, MonotonicClock.now())
+    }
+
+    func stopStreaming() async {
+        streaming = nil
+    }
+
+    func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> Frame {
+        guard let streaming else { throw PhotoCaptureError(.sessionNotRunning) }
+        let elapsed = instant > streaming.start ? instant - streaming.start : 0
+        let sequence = elapsed / interval + 1
+        let exposureStart = streaming.start + sequence * interval
+        let delivery = exposureStart + interval
+        let now = MonotonicClock.now()
+        if delivery > now {
+            let wait = delivery - now
+            guard Duration.nanoseconds(Int64(wait)) <= timeout else {
+                throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.components.seconds * 1000)))
+            }
+            try? await Task.sleep(for: .nanoseconds(Int64(wait)))
+            // The stream may have stopped or changed format while this request waited.
+            guard let current = self.streaming, current.start == streaming.start,
+                  current.format == streaming.format, current.size == streaming.size
+            else { throw PhotoCaptureError(.sessionNotRunning) }
+        }
+        let picture = streaming.frame
+        do {
+            return try Frame(format: picture.format, size: picture.size, bytesPerRow: picture.bytesPerRow,
+                             range: picture.range, storage: picture.storage, sequence: sequence,
+                             timestampNanoseconds: exposureStart)
+        } catch {
+            throw PhotoCaptureError(.imaging(error))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Imaging
+
+extension CaptureDevice {
+    /// How the synthetic camera is built.
+    public struct SyntheticConfiguration: Sendable, Equatable {
+        /// How the simulated sensor is mounted: its frames show the scene turned and mirrored
+        /// accordingly, and the device reports this mounting, as a real camera would.
+        public var sensorMounting: SensorMounting
+        /// The largest frame size (sensor orientation); any even size up to it is offered.
+        public var maximumSize: PixelSize
+        /// Frames per second of the simulated stream.
+        public var framesPerSecond: Int
+
+        /// A 4032x3024 (12 MP) sensor, upright, at 30 frames per second.
+        public init(sensorMounting: SensorMounting = .upright,
+                    maximumSize: PixelSize = PixelSize(width: 4032, height: 3024), framesPerSecond: Int = 30) {
+            self.sensorMounting = sensorMounting
+            self.maximumSize = maximumSize
+            self.framesPerSecond = framesPerSecond
+        }
+    }
+
+    /// Pixel formats the synthetic camera delivers, in order of preference.
+    public static let syntheticPixelFormats: [FramePixelFormat] = [.yuyv, .nv12, .rgb24]
+
+    /// The built-in synthetic camera: deterministic, asymmetric frames of ``SyntheticScene`` in
+    /// YUYV, NV12 and RGB24 at any even size up to the configured maximum.
+    public static func synthetic(_ configuration: SyntheticConfiguration = SyntheticConfiguration()) -> CaptureDevice {
+        let mounting = configuration.sensorMounting
+        let sizes = FrameSizes.stepwise(minimum: PixelSize(width: 16, height: 16),
+                                        maximum: configuration.maximumSize, step: PixelSize(width: 2, height: 2))
+        let source = StillFrameSource(framesPerSecond: configuration.framesPerSecond) { (format, size) throws(PhotoCaptureError) in
+            // The sensor sees the upright scene through its mounting: undoing the mounting's
+            // compensation gives what it delivers.
+            let upright = SyntheticScene.image(size: mounting.compensation.apply(to: size))
+            let delivered = upright.transformed(by: mounting.compensation.inverse)
+            do throws(ImagingError) {
+                return try FrameBuilder.frame(from: delivered, format: format)
+            } catch {
+                throw PhotoCaptureError(.imaging(error))
+            }
+        }
+        return CaptureDevice(
+            uniqueID: "synthetic", localizedName: "photocap synthetic camera", kind: .synthetic,
+            formats: syntheticPixelFormats.map { Format(pixelFormat: $0, sizes: sizes) },
+            sensorMounting: mounting, source: source)
+    }
+}

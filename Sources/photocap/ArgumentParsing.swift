@@ -1,0 +1,22 @@
+import ArgumentParser
+import PhotoCapture
+
+extension PixelSize: ExpressibleByArgument {
+    /// Parses `WIDTHxHEIGHT`.
+    public init?(argument: String) {
+        self.init(parsing: argument)
+    }
+}
+
+extension FramePixelFormat: ExpressibleByArgument {
+    /// Parses a V4L2 code or name (`YUYV`, `nv12`, `i420`, `rgb24`).
+    public init?(argument: String) {
+        self.init(name: argument)
+    }
+
+    /// Lower-case names for help.
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension PhotoFormat: ExpressibleByArgument {}
+extension HEICEncodingSpeed: ExpressibleByArgument {}

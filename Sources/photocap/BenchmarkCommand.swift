@@ -1,0 +1,91 @@
+import ArgumentParser
+import Codecs
+import Foundation
+import PhotoCapture
+
+/// `photocap benchmark`: pipeline cost against the bare codec, measured side by side.
+struct BenchmarkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "benchmark",
+        abstract: "Measure the capture pipeline against the bare JPEG encoder on one frame.",
+        discussion: """
+            Runs every case in turn, round-robin, on the same synthetic YUYV frame and reports \
+            medians and ratios to the bare tjCompressFromYUVPlanes encode (the floor). Build \
+            with -c release for meaningful numbers.
+            """)
+
+    @Option(help: "Frame size.")
+    var size = PixelSize(width: 4032, height: 3024)
+
+    @Option(help: "Rounds; each round runs every case once.")
+    var iterations = 12
+
+    @Option(help: "JPEG quality.")
+    var quality = 90
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photocap-benchmark-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        // The floor: the encoder alone on planes that are already converted.
+        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: size), format: .yuyv)
+        let planes = try FrameConverter().convert(frame)
+        let encoder = try JPEGEncoder()
+
+        var cases: [(name: String, run: () async throws -> Void)] = [
+            ("bare tjCompressFromYUVPlanes", { _ = try encoder.encode(planes, quality: self.quality) }),
+        ]
+        let pipelines: [(String, SensorMounting)] = [
+            ("pipeline: frame -> JPEG + EXIF + 160x120 thumbnail -> file", .upright),
+            ("pipeline, 90° compensation", SensorMounting(rotation: 90)),
+            ("pipeline, 180° compensation", SensorMounting(rotation: 180)),
+            ("pipeline, mirror compensation", SensorMounting(rotation: 0, isMirrored: true)),
+        ]
+        for (index, (name, mounting)) in pipelines.enumerated() {
+            let (session, output) = try await startSession(mounting: mounting)
+            let path = folder.appendingPathComponent("photo-\(index).jpg").path
+            cases.append((name, {
+                var settings = PhotoSettings(format: .jpeg)
+                settings.quality = self.quality
+                settings.framePixelFormat = .yuyv
+                settings.embeddedThumbnailDimensions = PixelSize(width: 160, height: 120)
+                let photo = try await output.capturePhoto(with: settings)
+                try photo.write(to: path, overwrite: true)
+                _ = session
+            }))
+        }
+
+        var samples = Array(repeating: [Double](), count: cases.count)
+        let clock = ContinuousClock()
+        for round in 0...iterations {
+            for (index, item) in cases.enumerated() {
+                let start = clock.now
+                try await item.run()
+                let elapsed = clock.now - start
+                // Round 0 warms caches and encoder state and is not counted.
+                if round > 0 { samples[index].append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) }
+            }
+        }
+        let medians = samples.map { $0.sorted()[$0.count / 2] }
+        print("photocap benchmark: \(size) YUYV frame, JPEG q\(quality), \(iterations) rounds, medians")
+        for (index, item) in cases.enumerated() {
+            let ratio = medians[index] / medians[0]
+            print(String(format: "  %-62@ %8.2f ms  %5.2fx", item.name as NSString, medians[index], ratio))
+        }
+        print(String(format: "  90° compensation vs none: %.2fx; 180°: %.2fx; mirror: %.2fx",
+                     medians[2] / medians[1], medians[3] / medians[1], medians[4] / medians[1]))
+    }
+
+    /// A running synthetic camera that streams fast, so a capture hardly waits for its frame.
+    private func startSession(mounting: SensorMounting) async throws -> (CaptureSession, PhotoOutput) {
+        let maximum = mounting.compensation.swapsDimensions ? size.transposed : size
+        let device = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: maximum, framesPerSecond: 1000))
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(device)
+        try session.addOutput(output)
+        try await session.startRunning()
+        return (session, output)
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Codecs
+import Foundation
+import PhotoCapture
+
+/// `photocap info FILE`: format, size, orientation and thumbnail of an image file.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Show an image file's format, dimensions, orientation and thumbnail.")
+
+    @Argument(help: "A JPEG, HEIC or TIFF file.")
+    var file: String
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    struct Report: Encodable {
+        struct Size: Encodable { let width: Int; let height: Int }
+        let path: String
+        let format: String
+        let storedDimensions: Size
+        let displayedDimensions: Size
+        let orientation: Int
+        let orientationName: String
+        let exifOrientation: Int?
+        let thumbnail: Size?
+        let exif: [String: String]
+    }
+
+    func run() async throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw fail("cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "\(error.localizedDescription)" : "no such file")")
+        }
+        let info: ImageFileInfo
+        do {
+            info = try ImageFileInfo(data: [UInt8](data))
+        } catch {
+            throw fail("\(file): \(error)")
+        }
+        func size(_ s: PixelSize) -> Report.Size { Report.Size(width: s.width, height: s.height) }
+        let report = Report(
+            path: file, format: info.format.rawValue, storedDimensions: size(info.storedSize),
+            displayedDimensions: size(info.displayedSize), orientation: info.orientation.exifValue,
+            orientationName: info.orientation.description, exifOrientation: info.exifOrientation?.exifValue,
+            thumbnail: info.thumbnailSize.map(size), exif: info.exif)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        print("\(file): \(info.format.rawValue.uppercased())")
+        print("  stored:      \(info.storedSize)")
+        print("  orientation: \(info.orientation)")
+        if let exifOrientation = info.exifOrientation, info.format == .heic {
+            print("  EXIF orientation (informative in HEIF): \(exifOrientation.exifValue)")
+        }
+        print("  displayed:   \(info.displayedSize)")
+        print("  thumbnail:   \(info.thumbnailSize.map(\.description) ?? "none")")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import PhotoCapture
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where `shoot` writes: the photo and its optional preview, checked before capture.
+struct OutputPaths {
+    let photo: String
+    let preview: String?
+
+    /// Resolves `requested` (a file, or a folder that gets a timestamped name) and fails early
+    /// when the folder is missing or read-only, or a file exists and `overwrite` is off.
+    init(output: PhotoOutput, requested: String, format: PhotoFormat, withPreview: Bool,
+         overwrite: Bool) throws(PhotoCaptureError) {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: requested, isDirectory: &isDirectory)
+        let photo: String
+        if requested.hasSuffix("/") || (exists && isDirectory.boolValue) {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+            let name = "photocap-\(formatter.string(from: Date())).\(format.fileExtension ?? "bin")"
+            photo = URL(fileURLWithPath: requested).appendingPathComponent(name).path
+        } else {
+            photo = requested
+        }
+        let stem = (photo as NSString).deletingPathExtension
+        preview = withPreview ? stem + ".preview.jpg" : nil
+        self.photo = photo
+
+        let folder = URL(fileURLWithPath: photo).deletingLastPathComponent().path
+        var folderIsDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &folderIsDirectory), folderIsDirectory.boolValue else {
+            throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "stat", reason: "folder \(folder) does not exist"))
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "access", reason: String(cString: strerror(errno))))
+        }
+        if !overwrite {
+            for path in [photo] + (preview.map { [$0] } ?? []) where FileManager.default.fileExists(atPath: path) {
+                throw PhotoCaptureError(.fileExists(path: path))
+            }
+        }
+    }
+}

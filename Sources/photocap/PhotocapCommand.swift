@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// `photocap`: still photos from Linux cameras with exact orientation.
+@main
+struct PhotocapCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photocap",
+        abstract: "Take still photos from V4L2 cameras with exactly right orientation.",
+        discussion: """
+            Without a camera, `photocap shoot` uses the built-in synthetic camera. Orientation \
+            compensation is on by default: the pixels are turned to undo the sensor's mounting \
+            and the metadata says how the device was held.
+            """,
+        version: "0.1.0",
+        subcommands: [ShootCommand.self, DevicesCommand.self, InfoCommand.self, BenchmarkCommand.self],
+        defaultSubcommand: nil
+    )
+}

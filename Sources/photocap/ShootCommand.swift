@@ -1,0 +1,170 @@
+import ArgumentParser
+import Foundation
+import PhotoCapture
+
+/// `photocap shoot`: one photo from a camera, the synthetic camera or a frame file.
+struct ShootCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shoot",
+        abstract: "Take a photo.",
+        discussion: """
+            Examples:
+              photocap shoot --output photo.jpg
+              photocap shoot --format heic --no-compensation --output shots/
+              photocap shoot --device synthetic --sensor-rotation 90 --rotation 90 --preview 320x240 --thumbnail 160x120
+              photocap shoot --frame-file frame.yuv --frame-format yuyv --frame-size 1280x720 --format tiff
+            """)
+
+    @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
+    var device: String?
+
+    @Option(help: "Output format: jpeg, heic or tiff.")
+    var format: PhotoFormat = .jpeg
+
+    @Option(help: "JPEG/HEIC quality, 1...100.")
+    var quality: Int = 90
+
+    @Option(name: .customLong("heic-speed"), help: "x265 preset for HEIC: ultrafast ... slow.")
+    var heicSpeed: HEICEncodingSpeed = .medium
+
+    @Option(help: "Largest frame size to capture, WIDTHxHEIGHT (sensor orientation). Default: the largest.")
+    var size: PixelSize?
+
+    @Option(name: .customLong("pixel-format"), help: "Camera pixel format to capture in (YUYV, NV12, RGB3, ...).")
+    var pixelFormat: FramePixelFormat?
+
+    @Option(help: "Also write a preview fitting WIDTHxHEIGHT as NAME.preview.jpg.")
+    var preview: PixelSize?
+
+    @Option(help: "Embed a thumbnail fitting WIDTHxHEIGHT (JPEG: EXIF IFD1; HEIC: thumbnail item).")
+    var thumbnail: PixelSize?
+
+    @Flag(name: .customLong("no-compensation"), help: "Keep the sensor's pixels; write the whole correction as metadata (fast path).")
+    var noCompensation = false
+
+    @Flag(help: "Apply the whole correction to the pixels and write orientation 1.")
+    var upright = false
+
+    @Option(name: .customLong("sensor-rotation"), help: "Sensor mounting, counter-clockwise degrees (V4L2_CID_CAMERA_SENSOR_ROTATION). Overrides the device; on the synthetic camera it sets how the simulated sensor is mounted.")
+    var sensorRotation: Int?
+
+    @Flag(help: "The sensor delivers mirrored images (front camera). Overrides the device like --sensor-rotation.")
+    var mirror = false
+
+    @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270).")
+    var rotation: Int = 0
+
+    @Option(name: .customLong("frame-file"), help: "Replay a raw frame from this file instead of using a camera.")
+    var frameFile: String?
+
+    @Option(name: .customLong("frame-format"), help: "Pixel format of --frame-file: yuyv, nv12, i420, rgb24, ...")
+    var frameFormat: FramePixelFormat?
+
+    @Option(name: .customLong("frame-size"), help: "Size of --frame-file, WIDTHxHEIGHT.")
+    var frameSize: PixelSize?
+
+    @Option(help: "Output file, or a folder (existing, or ending in /) to get a timestamped name. Default: the current folder.")
+    var output: String = "."
+
+    @Flag(help: "Replace existing files.")
+    var overwrite = false
+
+    @Flag(help: "Print one JSON object per photo on stdout.")
+    var json = false
+
+    func validate() throws {
+        if format == .uncompressed { throw ValidationError("--format must be jpeg, heic or tiff") }
+        if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
+        if let sensorRotation, sensorRotation % 90 != 0 {
+            throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
+        }
+        if frameFile != nil {
+            guard frameFormat != nil, frameSize != nil else {
+                throw ValidationError("--frame-file needs --frame-format and --frame-size")
+            }
+            if device != nil { throw ValidationError("--frame-file and --device exclude each other") }
+        } else if frameFormat != nil || frameSize != nil {
+            throw ValidationError("--frame-format and --frame-size go with --frame-file")
+        }
+    }
+
+    func run() async throws {
+        do {
+            try await shoot()
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
+    private func shoot() async throws(PhotoCaptureError) {
+        let camera = try openCamera()
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(camera)
+        try session.addOutput(output)
+        output.orientationCompensation = noCompensation ? .none : (upright ? .upright : .sensor)
+
+        var settings = PhotoSettings(format: format)
+        settings.quality = quality
+        settings.heicEncodingSpeed = heicSpeed
+        settings.maxPhotoDimensions = size
+        settings.framePixelFormat = pixelFormat
+        settings.previewDimensions = preview
+        settings.embeddedThumbnailDimensions = thumbnail
+        settings.rotationAngle = rotation
+
+        // Resolve and check the destination before the camera starts: nothing is captured for a
+        // request that cannot be saved.
+        let resolved = try output.resolvedSettings(for: settings)
+        let paths = try OutputPaths(output: output, requested: self.output, format: resolved.format,
+                                    withPreview: preview != nil, overwrite: overwrite)
+
+        try await session.startRunning()
+        let photo = try await output.capturePhoto(with: settings)
+        await session.stopRunning()
+
+        try photo.write(to: paths.photo, overwrite: overwrite)
+        var previewPath: String?
+        if let previewBuffer = photo.previewPixelBuffer, let path = paths.preview {
+            do {
+                try AtomicFileWriter.write(try previewBuffer.jpegData(), to: path, overwrite: overwrite)
+                previewPath = path
+            } catch {
+                // One request, one outcome: do not leave the photo without its preview.
+                if !overwrite { unlink(paths.photo) }
+                throw error
+            }
+        }
+        if json {
+            print(PhotoReport(photo: photo, path: paths.photo, previewPath: previewPath).jsonLine())
+        } else {
+            let r = photo.resolvedSettings
+            print("\(paths.photo): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
+                  + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")"
+                  + (previewPath.map { ", preview \($0)" } ?? ""))
+        }
+    }
+
+    private func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
+        let mounting = sensorRotation.map { SensorMounting(rotation: $0, isMirrored: mirror) }
+            ?? (mirror ? SensorMounting(rotation: 0, isMirrored: true) : nil)
+        if let frameFile, let frameFormat, let frameSize {
+            return try CaptureDevice.frameFile(path: frameFile, format: frameFormat, size: frameSize,
+                                               mounting: mounting ?? .upright)
+        }
+        switch device {
+        case nil, "synthetic":
+            if device == nil {
+                note("no V4L2 camera support in this build yet; using the built-in synthetic camera")
+            }
+            // The synthetic sensor is mounted the way the flags say, so it reports that mounting.
+            return CaptureDevice.synthetic(.init(sensorMounting: mounting ?? .upright))
+        case let path?:
+            throw PhotoCaptureError(.deviceFailure("\(path): V4L2 cameras are not supported yet; use --device synthetic or --frame-file"))
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,90 @@
+import Codecs
+import Foundation
+import Imaging
+import Testing
+
+@Suite("TIFF writing and reading")
+struct TIFFTests {
+    static let size = PixelSize(width: 64, height: 48)
+
+    /// tiffinfo's wording of each Orientation value (libtiff's tif_print.c).
+    static let tiffinfoOrientation: [Orientation: String] = [
+        .up: "row 0 top, col 0 lhs", .upMirrored: "row 0 top, col 0 rhs",
+        .down: "row 0 bottom, col 0 rhs", .downMirrored: "row 0 bottom, col 0 lhs",
+        .leftMirrored: "row 0 lhs, col 0 top", .right: "row 0 rhs, col 0 top",
+        .rightMirrored: "row 0 rhs, col 0 bottom", .left: "row 0 lhs, col 0 bottom",
+    ]
+
+    static func tiff(_ orientation: Orientation) throws -> [UInt8] {
+        try TIFFFile.encode(rgb: TestImage.quadrants(size), size: size,
+                            metadata: JPEGTests.fullMetadata(orientation: orientation, pixelSize: size))
+    }
+
+    @Test("TIFFFile.read gives back exactly the pixels and orientation written", arguments: Orientation.allCases)
+    func roundTrip(orientation: Orientation) throws {
+        let read = try TIFFFile.read(try Self.tiff(orientation))
+        #expect(read.size == Self.size)
+        #expect(read.orientation == orientation)
+        #expect(read.rgb == TestImage.quadrants(Self.size))
+        let info = try ImageFileInfo(data: try Self.tiff(orientation))
+        #expect(info.format == .tiff)
+        #expect(info.orientation == orientation)
+        #expect(info.displayedSize == orientation.apply(to: Self.size))
+        #expect(info.exif["Make"] == "photocap")
+        #expect(info.exif["ISOSpeedRatings"] == "200")
+    }
+
+    @Test("tiffinfo, ImageMagick -auto-orient and exiftool -validate accept the file", arguments: Orientation.allCases)
+    func thirdPartyReaders(orientation: Orientation) throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write(try Self.tiff(orientation), named: "photo.tif")
+
+        let info = try ExternalTool.run(["tiffinfo", path])
+        #expect(info.status == 0, "tiffinfo: \(info.stderr)")
+        #expect(info.stderr.isEmpty, "tiffinfo warned: \(info.stderr)")
+        #expect(info.text.contains("Orientation: \(Self.tiffinfoOrientation[orientation]!)"), "tiffinfo said: \(info.text)")
+
+        // ImageMagick applies the Orientation tag like a viewer; lossless, so at most rounding.
+        let magick = try ExternalTool.run(["convert", path, "-auto-orient", "-depth", "8", "rgb:-"])
+        #expect(magick.status == 0, "convert: \(magick.stderr)")
+        let expected = TestImage.oriented(TestImage.quadrants(Self.size), size: Self.size, by: orientation)
+        let difference = TestImage.meanAbsoluteDifference([UInt8](magick.stdout), expected.rgb)
+        #expect(difference <= 1, "mean abs diff \(difference)")
+
+        let validate = try ExternalTool.run(["exiftool", "-validate", "-warning", "-a", path])
+        let lines = validate.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines == ["Validate                        : OK"], "exiftool said: \(validate.text)")
+
+        let read = try ExternalTool.run(["exiftool", "-n", "-s3", "-IFD0:Orientation", "-ImageWidth", "-ISO",
+                                         "-OffsetTimeOriginal", path])
+        #expect(read.text.split(separator: "\n").map(String.init)
+                == ["\(orientation.exifValue)", "64", "200", EXIFOffset.local(Date(timeIntervalSince1970: 1_700_000_000.25))],
+                "exiftool said: \(read.text)")
+    }
+
+    @Test("TIFFFile.read reads Pillow's Orientation 1...8 TIFFs", .enabled(if: ReferenceImages.thirdParty != nil, ReferenceImages.absentMessage),
+          arguments: 1...8)
+    func pillowTIFFs(value: Int) throws {
+        let file = try #require(try ReferenceImages.bytes("pillow-tiff-orientation/g4_orientation_\(value).tif"))
+        let read = try TIFFFile.read(file)
+        #expect(read.orientation == Orientation(rawValue: value))
+        let info = try ImageFileInfo(data: file)
+        #expect(info.format == .tiff)
+        #expect(info.orientation == Orientation(rawValue: value))
+        #expect(info.storedSize == read.size)
+    }
+
+    @Test("TIFFFile rejects mismatched buffers and non-TIFF data")
+    func rejects() {
+        #expect(throws: CodecError.self) { try TIFFFile.encode(rgb: [1, 2, 3], size: Self.size, metadata: EXIFMetadata()) }
+        #expect(throws: CodecError.self) { try TIFFFile.read([0xFF, 0xD8, 0xFF, 0xE0, 0, 0, 0, 0]) }
+    }
+}
+
+/// The "+HH:MM" spelling of the local offset at a date.
+enum EXIFOffset {
+    static func local(_ date: Date) -> String {
+        let minutes = TimeZone.current.secondsFromGMT(for: date) / 60
+        return String(format: "%@%02d:%02d", minutes < 0 ? "-" : "+", abs(minutes) / 60, abs(minutes) % 60)
+    }
+}

@@ -1,0 +1,95 @@
+import Imaging
+import Testing
+
+/// The one-pass converter against a per-pixel reference (``RGBImage/transformed(by:)``, itself
+/// pinned to the EXIF tables in ``OrientationTests``), for every frame format and orientation.
+@Suite struct FrameConverterTests {
+    /// 8x8 blocks of distinct flat colours: chroma subsampling is exact inside blocks, and no
+    /// two quadrants match, so a wrong rotation or mirror shows as a large difference.
+    static func scene(_ size: PixelSize) -> RGBImage {
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(size.area * 3)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let bx = x / 8, by = y / 8
+                pixels += [UInt8((bx * 37 + by * 11) % 200 + 30), UInt8((by * 53 + bx * 7) % 200 + 30),
+                           UInt8(((bx ^ by) * 29) % 200 + 30)]
+            }
+        }
+        return RGBImage(size: size, pixels: pixels)
+    }
+
+    // Limited-range quantisation plus 4:2:0 round trips cost about one level per sample on flat
+    // blocks (measured ≤ 1.2); a wrong transform costs > 30.
+    static let tolerance = 2.5
+
+    @Test(arguments: FramePixelFormat.allCases)
+    func everyOrientationMatchesTheReference(_ format: FramePixelFormat) throws {
+        let size = PixelSize(width: 48, height: 40)
+        let scene = Self.scene(size)
+        let frame = try FrameBuilder.frame(from: scene, format: format)
+        // A strip height that does not divide the height exercises the last, short strip.
+        let converter = FrameConverter(stripHeight: 6)
+        for orientation in Orientation.allCases {
+            let output = try converter.convert(frame, applying: orientation)
+            #expect(output.size == orientation.apply(to: size))
+            var expected = scene.transformed(by: orientation)
+            if format == .grey {
+                expected = try RGBImage(size: expected.size, pixels: expected.pixels).greyscaleReference()
+            }
+            let difference = try output.rgbImage().meanAbsoluteDifference(to: expected)
+            #expect(difference <= Self.tolerance, "\(format) \(orientation): \(difference)")
+            // The wrong answer must be far: compare with the unrotated/unmirrored scene too.
+            if orientation != .up, orientation.apply(to: size) == size {
+                let wrong = try output.rgbImage().meanAbsoluteDifference(to: format == .grey ? try scene.greyscaleReference() : scene)
+                #expect(wrong > 10, "\(format) \(orientation) looks unchanged")
+            }
+        }
+    }
+
+    @Test func cropIsAppliedBeforeTheTransformAndMadeEven() throws {
+        let scene = Self.scene(PixelSize(width: 64, height: 48))
+        let frame = try FrameBuilder.frame(from: scene, format: .nv12)
+        let crop = PixelRect(x: 9, y: 5, size: PixelSize(width: 31, height: 21))
+        let effective = try FrameConverter.effectiveCrop(crop, frameSize: frame.size)
+        #expect(effective == PixelRect(x: 8, y: 4, size: PixelSize(width: 32, height: 22)))
+        let output = try FrameConverter().convert(frame, crop: crop, applying: .rightMirrored)
+        var cropped = [UInt8]()
+        for y in 4..<26 { cropped += scene.pixels[(y * 64 + 8) * 3..<(y * 64 + 40) * 3] }
+        let expected = RGBImage(size: PixelSize(width: 32, height: 22), pixels: cropped).transformed(by: .rightMirrored)
+        #expect(try output.rgbImage().meanAbsoluteDifference(to: expected) <= Self.tolerance)
+    }
+
+    @Test func rejectsACropOutsideTheFrameAndShortFrames() throws {
+        let frame = try FrameBuilder.frame(from: Self.scene(PixelSize(width: 16, height: 16)), format: .yuyv)
+        #expect(throws: ImagingError.self) {
+            try FrameConverter().convert(frame, crop: PixelRect(x: 8, y: 0, size: PixelSize(width: 16, height: 16)))
+        }
+        #expect(throws: ImagingError.frameTooSmall(expected: 512, actual: 100, format: .yuyv,
+                                                   size: PixelSize(width: 16, height: 16))) {
+            try Frame(format: .yuyv, size: PixelSize(width: 16, height: 16), storage: FrameStorage(copying: [UInt8](repeating: 0, count: 100)))
+        }
+    }
+
+    @Test func scalingAveragesAreas() throws {
+        // A fine checkerboard must become flat grey, not alias into stripes.
+        var pixels = [UInt8]()
+        for y in 0..<64 { for x in 0..<64 { pixels += Array(repeating: (x + y) % 2 == 0 ? 255 : 0, count: 3) } }
+        let image = try RGBImage(size: PixelSize(width: 64, height: 64), pixels: pixels).planarImage()
+        let small = try image.scaled(to: PixelSize(width: 16, height: 16)).rgbImage()
+        let values = small.pixels
+        #expect(values.min()! >= 120 && values.max()! <= 135)
+    }
+}
+
+extension RGBImage {
+    /// Full-range BT.601 luma in all three channels: what a GREY frame can represent.
+    func greyscaleReference() throws -> RGBImage {
+        var out = pixels
+        for i in stride(from: 0, to: out.count, by: 3) {
+            let luma = (0.299 * Double(out[i]) + 0.587 * Double(out[i + 1]) + 0.114 * Double(out[i + 2])).rounded()
+            out[i] = UInt8(luma); out[i + 1] = UInt8(luma); out[i + 2] = UInt8(luma)
+        }
+        return RGBImage(size: size, pixels: out)
+    }
+}

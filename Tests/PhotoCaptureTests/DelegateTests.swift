@@ -1,0 +1,133 @@
+import Foundation
+import PhotoCapture
+import Synchronization
+import Testing
+
+/// Records delegate calls in order.
+final class RecordingDelegate: PhotoCaptureDelegate {
+    let events = Mutex<[String]>([])
+    let photos = Mutex<[CapturePhoto]>([])
+    let finished = Mutex<[PhotoCaptureError?]>([])
+    private let done: AsyncStream<Void>.Continuation
+    let completion: AsyncStream<Void>
+
+    init() {
+        (completion, done) = AsyncStream<Void>.makeStream()
+    }
+
+    private func record(_ event: String, _ settings: ResolvedPhotoSettings) {
+        events.withLock { $0.append("\(event) \(settings.uniqueID)") }
+    }
+
+    func photoOutput(_ output: PhotoOutput, willBeginCaptureFor resolvedSettings: ResolvedPhotoSettings) {
+        record("willBegin", resolvedSettings)
+    }
+    func photoOutput(_ output: PhotoOutput, willCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {
+        record("willCapture", resolvedSettings)
+    }
+    func photoOutput(_ output: PhotoOutput, didCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {
+        record("didCapture", resolvedSettings)
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto) {
+        record("didFinishProcessing", photo.resolvedSettings)
+        photos.withLock { $0.append(photo) }
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
+                     error: PhotoCaptureError?) {
+        record("didFinishCapture", resolvedSettings)
+        finished.withLock { $0.append(error) }
+        done.yield()
+    }
+
+    /// Waits for `count` didFinishCapture calls, then a little longer to catch extra ones.
+    func waitForFinishes(_ count: Int) async throws {
+        var seen = 0
+        for await _ in completion {
+            seen += 1
+            if seen == count { break }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+}
+
+@Suite struct DelegateTests {
+    @Test func callbacksArriveInOrderWithOneFinish() async throws {
+        let (session, output) = try await SettingsResolutionTests.output()
+        let delegate = RecordingDelegate()
+        var settings = PhotoSettings(format: .jpeg)
+        settings.previewDimensions = PixelSize(width: 160, height: 120)
+        try output.capturePhoto(with: settings, delegate: delegate)
+        try await delegate.waitForFinishes(1)
+        let id = settings.uniqueID
+        #expect(delegate.events.withLock { $0 } == [
+            "willBegin \(id)", "willCapture \(id)", "didCapture \(id)", "didFinishProcessing \(id)", "didFinishCapture \(id)",
+        ])
+        #expect(delegate.finished.withLock { $0.count } == 1)
+        #expect(delegate.finished.withLock { $0[0] } == nil)
+        let photo = try #require(delegate.photos.withLock { $0.first })
+        #expect(photo.resolvedSettings.uniqueID == id)
+        #expect(photo.sequenceCount == 1 && photo.photoCount == 1)
+        #expect(photo.previewPixelBuffer?.size == PixelSize(width: 160, height: 120))
+        #expect(photo.fileDataRepresentation() != nil)
+        #expect(photo.metadata["Orientation"] != nil)
+        await session.stopRunning()
+    }
+
+    /// Several requests in flight: each gets its own complete, ordered sequence of calls.
+    @Test func concurrentRequestsEachFinishOnce() async throws {
+        let (session, output) = try await SettingsResolutionTests.output()
+        let delegate = RecordingDelegate()
+        let requests = (0..<4).map { _ in PhotoSettings(format: .uncompressed) }
+        for settings in requests { try output.capturePhoto(with: settings, delegate: delegate) }
+        try await delegate.waitForFinishes(requests.count)
+        let events = delegate.events.withLock { $0 }
+        for settings in requests {
+            let mine = events.filter { $0.hasSuffix(" \(settings.uniqueID)") }.map { $0.split(separator: " ")[0] }
+            #expect(mine == ["willBegin", "willCapture", "didCapture", "didFinishProcessing", "didFinishCapture"])
+        }
+        #expect(delegate.finished.withLock { $0.count } == requests.count)
+        await session.stopRunning()
+    }
+
+    /// A capture that fails after acceptance ends with exactly one didFinishCapture carrying the
+    /// error and the uniqueID, and no photo.
+    @Test func aFailedCaptureFinishesOnceWithItsID() async throws {
+        // Two frames a second: the request is still waiting for its frame when the camera stops.
+        let (session, output) = try await SettingsResolutionTests.output(framesPerSecond: 2)
+        let delegate = RecordingDelegate()
+        let settings = PhotoSettings()
+        try output.capturePhoto(with: settings, delegate: delegate)
+        // Stopping the camera before the frame arrives fails the pending request.
+        await session.stopRunning()
+        try await delegate.waitForFinishes(1)
+        let errors = delegate.finished.withLock { $0 }
+        #expect(errors.count == 1)
+        let error = try #require(errors.first ?? nil)
+        #expect(error.uniqueID == settings.uniqueID)
+        #expect(error.code == .sessionNotRunning)
+        #expect(delegate.photos.withLock { $0.isEmpty })
+        #expect(delegate.events.withLock { $0.last } == "didFinishCapture \(settings.uniqueID)")
+    }
+
+    @Test func theAsyncFormYieldsThePhoto() async throws {
+        let (session, output) = try await SettingsResolutionTests.output()
+        let settings = PhotoSettings(format: .uncompressed)
+        var photos: [CapturePhoto] = []
+        for try await photo in try output.capturePhotos(with: settings) { photos.append(photo) }
+        #expect(photos.count == 1)
+        #expect(photos[0].resolvedSettings.uniqueID == settings.uniqueID)
+        #expect(photos[0].fileDataRepresentation() == nil)
+        #expect(photos[0].pixelBuffer.size == PixelSize(width: 1000, height: 750))
+        await session.stopRunning()
+    }
+
+    /// The photo comes from a frame that started after the request, never an earlier one.
+    @Test func thePhotoUsesAFrameStartedAfterTheRequest() async throws {
+        let (session, output) = try await SettingsResolutionTests.output()
+        let first = try await output.capturePhoto(with: PhotoSettings(format: .uncompressed))
+        let second = try await output.capturePhoto(with: PhotoSettings(format: .uncompressed))
+        #expect(second.frameSequence > first.frameSequence)
+        #expect(second.timestamp > first.timestamp)
+        await session.stopRunning()
+    }
+}

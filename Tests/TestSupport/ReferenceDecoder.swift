@@ -1,0 +1,61 @@
+import Foundation
+import Imaging
+
+/// Decodes files with third-party decoders into ``RGBImage``s, stored or as a viewer shows them.
+public enum ReferenceDecoder {
+    /// The stored pixels of a JPEG, by libjpeg-turbo's `djpeg`.
+    public static func djpeg(_ file: String) throws -> RGBImage {
+        try PPM.parse(try ExternalTool.run("djpeg", ["-ppm", file]).checked().stdout)
+    }
+
+    /// What a viewer shows: ImageMagick applies the file's orientation (`-auto-orient`).
+    public static func imageMagickAutoOriented(_ file: String) throws -> RGBImage {
+        try PPM.parse(try ExternalTool.run("convert", [file, "-auto-orient", "-depth", "8", "ppm:-"]).checked().stdout)
+    }
+
+    /// The stored pixels, by ImageMagick, ignoring orientation.
+    public static func imageMagickStored(_ file: String) throws -> RGBImage {
+        try PPM.parse(try ExternalTool.run("convert", [file, "-depth", "8", "ppm:-"]).checked().stdout)
+    }
+}
+
+extension ExternalTool.Output {
+    /// Self, or an error with stderr when the tool failed.
+    @discardableResult
+    public func checked() throws -> ExternalTool.Output {
+        struct Failed: Error, CustomStringConvertible { let description: String }
+        guard status == 0 else { throw Failed(description: "exit \(status): \(stderr)") }
+        return self
+    }
+}
+
+/// Binary PPM (P6, 8-bit) reading.
+public enum PPM {
+    struct Malformed: Error, CustomStringConvertible { let description: String }
+
+    /// Parses a P6 file with maxval 255.
+    public static func parse(_ data: Data) throws -> RGBImage {
+        let bytes = [UInt8](data)
+        var index = 0
+        func token() throws -> String {
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "#") {
+                    while index < bytes.count && bytes[index] != 10 { index += 1 }
+                } else if bytes[index] == 32 || bytes[index] == 10 || bytes[index] == 9 || bytes[index] == 13 {
+                    index += 1
+                } else { break }
+            }
+            let start = index
+            while index < bytes.count, ![32, 10, 9, 13].contains(bytes[index]) { index += 1 }
+            guard index > start else { throw Malformed(description: "PPM header ends early") }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+        guard try token() == "P6" else { throw Malformed(description: "not a binary PPM") }
+        guard let width = Int(try token()), let height = Int(try token()), try token() == "255" else {
+            throw Malformed(description: "unsupported PPM header")
+        }
+        index += 1
+        guard bytes.count - index >= width * height * 3 else { throw Malformed(description: "PPM pixels truncated") }
+        return RGBImage(size: PixelSize(width: width, height: height), pixels: Array(bytes[index..<index + width * height * 3]))
+    }
+}
