@@ -69,9 +69,10 @@ public final class HEICEncoder {
             }
             try HEIFContext.check(error, "heif_context_add_exif_metadata")
         }
-        // libheif 1.15 writes the rotated size into ispe for quarter turns; put the stored one back.
+        // libheif 1.15 lists irot/imir before ispe and writes the rotated size into ispe to
+        // make up for it; put both right (see repairingTransformedItems).
         let sizes = [image.size] + (thumbnail.map { [$0.size] } ?? [])
-        return try HEIFPropertyMap.repairingRotatedExtents(in: try write(file), storedSizes: sizes)
+        return try HEIFPropertyMap.repairingTransformedItems(in: try write(file), storedSizes: sizes)
     }
 
     /// Copies the planes into a libheif image and encodes it into `file`.

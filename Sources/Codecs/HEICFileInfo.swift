@@ -25,7 +25,8 @@ public struct HEICFileInfo: Sendable {
         displayedSize = read.1
         thumbnailSize = read.2
         exifBlock = try read.3.map(Self.tiffBlock(fromExifItem:))
-        orientation = try HEIFTransformProperties(data: data).orientation
+        let properties = try HEIFPropertyMap(data: data)
+        orientation = try properties.orientation(of: properties.primaryItem)
     }
 
     /// Strips the 4-byte big-endian offset HEIF puts before the TIFF header of an Exif item.

@@ -1,10 +1,10 @@
 /// Receives the progress of one photo request, in this order:
 ///
-/// 1. ``photoOutput(_:willBeginCaptureFor:)-1n3kx``
-/// 2. ``photoOutput(_:willCapturePhotoFor:)-7ty0a``
-/// 3. ``photoOutput(_:didCapturePhotoFor:)-2bm44``
-/// 4. ``photoOutput(_:didFinishProcessingPhoto:)-5q4g6``, once per photo
-/// 5. ``photoOutput(_:didFinishCaptureFor:error:)-3fwgn``, exactly once, with the error if any
+/// 1. ``photoOutput(_:willBeginCaptureFor:)``
+/// 2. ``photoOutput(_:willCapturePhotoFor:)``
+/// 3. ``photoOutput(_:didCapturePhotoFor:)``
+/// 4. ``photoOutput(_:didFinishProcessingPhoto:)``, once per photo
+/// 5. ``photoOutput(_:didFinishCaptureFor:error:)``, exactly once, with the error if any
 ///
 /// Modelled on `AVCapturePhotoCaptureDelegate`. Calls come from a background task; every method
 /// has an empty default.

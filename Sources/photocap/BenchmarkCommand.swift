@@ -35,6 +35,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
 
         var cases: [(name: String, run: () async throws -> Void)] = [
             ("bare tjCompressFromYUVPlanes", { _ = try encoder.encode(planes, quality: self.quality) }),
+            ("conversion pass alone (YUYV -> J420)", { _ = try FrameConverter().convert(frame) }),
+            ("conversion pass alone, 90° (YUYV -> J420)", { _ = try FrameConverter().convert(frame, applying: .right) }),
         ]
         let pipelines: [(String, SensorMounting)] = [
             ("pipeline: frame -> JPEG + EXIF + 160x120 thumbnail -> file", .upright),
@@ -74,7 +76,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             print(String(format: "  %-62@ %8.2f ms  %5.2fx", item.name as NSString, medians[index], ratio))
         }
         print(String(format: "  90° compensation vs none: %.2fx; 180°: %.2fx; mirror: %.2fx",
-                     medians[2] / medians[1], medians[3] / medians[1], medians[4] / medians[1]))
+                     medians[4] / medians[3], medians[5] / medians[3], medians[6] / medians[3]))
     }
 
     /// A running synthetic camera that streams fast, so a capture hardly waits for its frame.

@@ -61,8 +61,9 @@ struct HEICTests {
         let path = try folder.write(file, named: "photo.heic")
         let info = try ExternalTool.run(["heif-info", path])
         #expect(info.status == 0, "heif-info: \(info.stderr)")
-        #expect(info.text.contains("image: 256x192") || info.text.contains("image: 192x256"), "heif-info said: \(info.text)")
-        #expect(info.text.contains("thumbnail:"), "heif-info said: \(info.text)")
+        // heif-info prints displayed sizes: irot must be applied after the stored ispe.
+        #expect(info.text.contains("image: \(orientation.apply(to: Self.size)) (id=1), primary"), "heif-info said: \(info.text)")
+        #expect(info.text.contains("  thumbnail: \(orientation.apply(to: Self.thumbnailSize))"), "heif-info said: \(info.text)")
         #expect(info.text.contains("Exif: "), "heif-info said: \(info.text)")
 
         let read = try ExternalTool.run(["exiftool", "-n", "-s3", "-EXIF:Orientation", "-ExifImageWidth", "-Software", path])
@@ -139,5 +140,29 @@ struct HEICTests {
         let general = try ImageFileInfo(data: file)
         #expect(general.format == .heic)
         #expect(general.orientation == .right && general.exifOrientation == .right)
+    }
+}
+
+@Suite("HEIC at sizes that are not multiples of the HEVC block size")
+struct HEICOddSizeTests {
+    @Test("odd sizes (conformance window, grid-wrapped thumbnail) keep stored ispe and display right",
+          arguments: [Orientation.leftMirrored, .right, .down])
+    func oddSize(orientation: Orientation) throws {
+        let size = PixelSize(width: 250, height: 186), thumbnailSize = PixelSize(width: 66, height: 50)
+        let file = try HEICEncoder(preset: .ultrafast).encode(
+            try TestImage.planarQuadrants(size), quality: 90, orientation: orientation,
+            thumbnail: try TestImage.planarQuadrants(thumbnailSize), exif: nil)
+        let info = try HEICFileInfo(data: file)
+        #expect(info.storedSize == size)
+        #expect(info.displayedSize == orientation.apply(to: size))
+        #expect(info.orientation == orientation)
+        #expect(info.thumbnailSize == thumbnailSize)
+        #expect(info.exifBlock == nil)
+        let shown = try HEICDecoder.decodeRGB(file, applyingTransformations: true)
+        let expected = TestImage.oriented(TestImage.quadrants(size), size: size, by: orientation)
+        #expect(shown.size == expected.size)
+        #expect(TestImage.meanAbsoluteDifference(shown.rgb, expected.rgb) <= 6)
+        let thumbnail = try #require(try HEICDecoder.decodeThumbnailRGB(file, applyingTransformations: true))
+        #expect(thumbnail.size == orientation.apply(to: thumbnailSize))
     }
 }

@@ -1,0 +1,44 @@
+/// Walks ISO base media file format boxes inside a byte range.
+struct HEIFBoxReader {
+    /// One box: its four-character type and the range of its payload (after the header).
+    struct Box {
+        let type: String
+        let payload: Range<Int>
+    }
+
+    let bytes: [UInt8]
+    let range: Range<Int>
+
+    /// The boxes that tile `range`.
+    func boxes() throws(CodecError) -> [Box] {
+        var result: [Box] = []
+        var position = range.lowerBound
+        while position + 8 <= range.upperBound {
+            var size = try integer(at: position, size: 4, within: range)
+            let type = String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self)
+            var header = 8
+            if size == 1 {
+                size = try integer(at: position + 8, size: 8, within: range)
+                header = 16
+            } else if size == 0 {
+                size = range.upperBound - position  // extends to the end
+            }
+            guard size >= header, position + size <= range.upperBound else {
+                throw .corruptFile(format: "HEIF", reason: "box '\(type)' at byte \(position) has an invalid size \(size)")
+            }
+            result.append(Box(type: type, payload: (position + header)..<(position + size)))
+            position += size
+        }
+        return result
+    }
+
+    /// A big-endian unsigned integer of `size` bytes at `offset`, which must lie inside `bounds`.
+    func integer(at offset: Int, size: Int, within bounds: Range<Int>) throws(CodecError) -> Int {
+        guard offset >= bounds.lowerBound, offset + size <= bounds.upperBound else {
+            throw .corruptFile(format: "HEIF", reason: "a box ends early (byte \(offset))")
+        }
+        var value = 0
+        for byte in bytes[offset..<(offset + size)] { value = value << 8 | Int(byte) }
+        return value
+    }
+}
