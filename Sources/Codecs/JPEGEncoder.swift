@@ -7,6 +7,25 @@ import Imaging
 /// images.
 public final class JPEGEncoder {
     private let compressor: JPEGHandle
+    // Kept between encodes: a fresh worst-case buffer per photo costs a page fault for every
+    // page the JPEG touches, which at 12 MP is a sizeable fraction of the encode itself.
+    private var buffer: UnsafeMutablePointer<UInt8>?
+    private var bufferCapacity = 0
+
+    deinit { tjFree(buffer) }
+
+    /// The reusable output buffer, grown to at least `capacity` bytes (TurboJPEG's worst case,
+    /// so it never reallocates).
+    private func outputBuffer(capacity: Int) throws(CodecError) -> UnsafeMutablePointer<UInt8> {
+        if let buffer, bufferCapacity >= capacity { return buffer }
+        tjFree(buffer)
+        buffer = nil
+        bufferCapacity = 0
+        guard let fresh = tjAlloc(Int32(clamping: capacity)) else { throw compressor.error("tjAlloc") }
+        buffer = fresh
+        bufferCapacity = capacity
+        return fresh
+    }
 
     /// Creates an encoder.
     public init() throws(CodecError) {
@@ -19,12 +38,8 @@ public final class JPEGEncoder {
         guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
         let width = Int32(image.size.width), height = Int32(image.size.height)
         let size = tjBufSize(width, height, Int32(TJSAMP_420.rawValue))
-        guard size != UInt(bitPattern: -1), let buffer = tjAlloc(Int32(clamping: size)) else {
-            throw compressor.error("tjBufSize")
-        }
-        // Allocated at the worst-case size once, so TurboJPEG never reallocates it.
-        var output: UnsafeMutablePointer<UInt8>? = buffer
-        defer { tjFree(output) }
+        guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
+        var output: UnsafeMutablePointer<UInt8>? = try outputBuffer(capacity: Int(size))
         var outputSize = size
         let planes = image.planes
         var sources: [UnsafePointer<UInt8>?] = [UnsafePointer(planes.y), UnsafePointer(planes.cb), UnsafePointer(planes.cr)]

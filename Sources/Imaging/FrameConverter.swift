@@ -1,5 +1,8 @@
 import CImagingKernels
 import CYUV
+import Dispatch
+import Foundation
+import Synchronization
 
 /// Converts a camera frame to a ``PlanarImage`` in one pass: format conversion, crop, range
 /// expansion, mirror and rotation together.
@@ -11,10 +14,14 @@ import CYUV
 public struct FrameConverter: Sendable {
     /// Rows converted per strip: small enough for the strip to stay in L2, even for 4:2:0.
     public var stripHeight: Int
+    /// Threads converting bands of strips side by side.
+    public var threads: Int
 
-    /// Creates a converter; `stripHeight` is rounded up to an even number.
-    public init(stripHeight: Int = 32) {
+    /// Creates a converter; `stripHeight` is rounded up to an even number; `threads` defaults
+    /// to one per core, at most 4.
+    public init(stripHeight: Int = 32, threads: Int = min(4, ProcessInfo.processInfo.activeProcessorCount)) {
         self.stripHeight = max(2, (stripHeight + 1) & ~1)
+        self.threads = max(1, threads)
     }
 
     /// The crop that will really be used for `requested` on `frame`: clamped origin and size
@@ -42,33 +49,41 @@ public struct FrameConverter: Sendable {
         // Any orientation is a vertical flip (free: read rows bottom-up) followed by a rotation.
         let flipsVertically = transform.isMirrored
         let rotation = (transform.clockwiseQuarterTurns - (flipsVertically ? 2 : 0) + 4) % 4
-        let strip = rotation == 0 ? nil : try PlanarImage(size: PixelSize(width: rect.size.width, height: stripHeight))
         let expandRange = frame.range == .limited && frame.format != .rgb24 && frame.format != .bgr24
         let width = rect.size.width, height = rect.size.height
+        // Bands of whole strips, one per thread; strips never straddle two bands.
+        let strips = (height + stripHeight - 1) / stripHeight
+        let bands = max(1, min(threads, strips))
+        let stripsPerBand = (strips + bands - 1) / bands
+        let failure = Mutex<ImagingError?>(nil)
 
-        try frame.storage.withUnsafeBytes { (bytes) throws(ImagingError) in
+        frame.storage.withUnsafeBytes { bytes in
             let source = SourcePlanes(frame: frame, base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            var row = 0
-            while row < height {
-                let rows = min(stripHeight, height - row)
-                // Where this strip of the (flipped) crop comes from in the frame.
-                let firstSourceRow = flipsVertically ? rect.y + height - 1 - row : rect.y + row
-                let target: Destination
-                if let strip {
-                    target = Destination(image: strip, row: 0)
-                } else {
-                    target = Destination(image: output, row: row)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                do throws(ImagingError) {
+                    let strip = rotation == 0 ? nil : try PlanarImage(size: PixelSize(width: width, height: stripHeight))
+                    var row = band * stripsPerBand * stripHeight
+                    let end = min(height, row + stripsPerBand * stripHeight)
+                    while row < end {
+                        let rows = min(stripHeight, end - row)
+                        // Where this strip of the (flipped) crop comes from in the frame.
+                        let firstSourceRow = flipsVertically ? rect.y + height - 1 - row : rect.y + row
+                        let target = strip.map { Destination(image: $0, row: 0) } ?? Destination(image: output, row: row)
+                        try source.convertRows(startingAt: firstSourceRow, upward: flipsVertically,
+                                               x: rect.x, width: width, rows: rows, into: target)
+                        if expandRange { target.expandRange(width: width, rows: rows, format: frame.format) }
+                        if let strip {
+                            try Self.rotate(strip: strip, rows: rows, firstRow: row, cropSize: rect.size,
+                                            quarterTurns: rotation, into: output)
+                        }
+                        row += rows
+                    }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
                 }
-                try source.convertRows(startingAt: firstSourceRow, upward: flipsVertically,
-                                       x: rect.x, width: width, rows: rows, into: target)
-                if expandRange { target.expandRange(width: width, rows: rows, format: frame.format) }
-                if let strip {
-                    try Self.rotate(strip: strip, rows: rows, firstRow: row, cropSize: rect.size,
-                                    quarterTurns: rotation, into: output)
-                }
-                row += rows
             }
         }
+        if let error = failure.withLock({ $0 }) { throw error }
         return output
     }
 
@@ -121,7 +136,10 @@ private struct Destination {
 }
 
 /// The planes of a frame as V4L2 lays out a single-plane buffer.
-private struct SourcePlanes {
+///
+/// Unchecked: the pointer is only read, by the bands of one conversion, while the frame's
+/// storage is held.
+private struct SourcePlanes: @unchecked Sendable {
     let frame: Frame
     let base: UnsafePointer<UInt8>
 

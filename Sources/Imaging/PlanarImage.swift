@@ -23,10 +23,10 @@ public final class PlanarImage: @unchecked Sendable {
         lumaStride = (size.width + 63) & ~63
         chromaStride = (chromaSize.width + 63) & ~63
         let count = lumaStride * size.height + 2 * chromaStride * chromaSize.height
-        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 64)
+        storage = PlaneStoragePool.shared.take(byteCount: count)
     }
 
-    deinit { storage.deallocate() }
+    deinit { PlaneStoragePool.shared.give(storage) }
 
     private var lumaCount: Int { lumaStride * size.height }
     private var chromaCount: Int { chromaStride * chromaSize.height }

@@ -14,58 +14,58 @@ struct PhotoProcessor {
 
     let encoders: EncoderPool
 
+    /// The small images scaled from the photo.
+    private struct Reductions {
+        var preview: PlanarImage?
+        var thumbnail: PlanarImage?
+    }
+
     func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
                  sequenceCount: Int = 1) throws(PhotoCaptureError) -> CapturePhoto {
         let id = resolved.uniqueID
-        let clock = ContinuousClock()
-        let start = clock.now
-        let image: PlanarImage, preview: PlanarImage?, thumbnail: PlanarImage?
+        let conversionStart = ContinuousClock.now
+        let image: PlanarImage
         do {
             image = try FrameConverter().convert(frame, crop: resolved.cropRect, applying: resolved.pixelTransform)
         } catch {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
         }
-        let converted = clock.now
-        do {
-            preview = try resolved.previewDimensions.map { (size) throws(ImagingError) in try image.scaled(to: size) }
-            // Scale the thumbnail from the preview when it is large enough: fewer pixels to average.
-            thumbnail = try resolved.embeddedThumbnailDimensions.map { (size) throws(ImagingError) in
-                if let preview, preview.size.width >= size.width, preview.size.height >= size.height {
-                    return try preview.scaled(to: size)
-                }
-                return try image.scaled(to: size)
-            }
-        } catch {
-            throw PhotoCaptureError(.imaging(error), uniqueID: id)
-        }
-        let scaled = clock.now
-
+        let conversion = ContinuousClock.now - conversionStart
         let captureDate = Date(timeIntervalSinceNow: -Double(MonotonicClock.now() &- frame.timestampNanoseconds) / 1e9)
-        var exif = EXIFMetadata(orientation: resolved.writtenOrientation)
-        exif.make = "photocap"
-        exif.model = cameraName
-        exif.software = Self.software
-        exif.dateTimeOriginal = captureDate
-        exif.pixelSize = image.size
-        exif.imageUniqueID = String(format: "%016llx%016llx", UInt64(bitPattern: id), frame.sequence)
+        let exif = metadata(for: resolved, frame: frame, size: image.size, date: captureDate, cameraName: cameraName)
 
-        let fileData: Data?
-        let exifBlock: [UInt8]
+        let fileData: Data?, exifBlock: [UInt8], reductions: Reductions
+        var scaling = Duration.zero, encoding = Duration.zero
         do {
-            switch resolved.format {
-            case .jpeg:
-                (fileData, exifBlock) = try encodeJPEG(image, thumbnail: thumbnail, exif: exif, quality: resolved.quality)
-            case .heic:
+            if resolved.format == .jpeg {
+                // The main encode on one core; previews, thumbnail and EXIF on the other.
+                let ((jpeg, encodeTime), (side, sideTime)) = try inParallel({
+                    try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
+                        try encoder.encode(image, quality: resolved.quality) } }
+                }, {
+                    try Self.timed { () throws -> (Reductions, [UInt8]) in
+                        let reductions = try reduce(image, resolved)
+                        return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
+                    }
+                })
+                (reductions, exifBlock) = side
+                (scaling, encoding) = (sideTime, encodeTime)
+                fileData = Data(try JPEGFile.insertingEXIF(exifBlock, into: jpeg))
+            } else {
+                (reductions, scaling) = try Self.timed { try reduce(image, resolved) }
+                let started = ContinuousClock.now
                 exifBlock = try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil)
-                let encoder = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
-                fileData = Data(try encoder.encode(image, quality: resolved.quality, orientation: resolved.writtenOrientation,
-                                                   thumbnail: thumbnail, exif: exifBlock))
-            case .tiff:
-                exifBlock = try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil)
-                fileData = Data(try TIFFFile.encode(rgb: try image.rgbBytes(), size: image.size, metadata: exif))
-            case .uncompressed:
-                exifBlock = try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil)
-                fileData = nil
+                switch resolved.format {
+                case .heic:
+                    let encoder = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
+                    fileData = Data(try encoder.encode(image, quality: resolved.quality, orientation: resolved.writtenOrientation,
+                                                       thumbnail: reductions.thumbnail, exif: exifBlock))
+                case .tiff:
+                    fileData = Data(try TIFFFile.encode(rgb: try image.rgbBytes(), size: image.size, metadata: exif))
+                default:
+                    fileData = nil
+                }
+                encoding = ContinuousClock.now - started
             }
         } catch let error as ImagingError {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
@@ -73,38 +73,65 @@ struct PhotoProcessor {
             throw PhotoCaptureError(.encoding("\(error)"), uniqueID: id)
         }
         let metadata = (try? EXIFReader(data: exifBlock).entries) ?? [:]
-        let encoded = clock.now
 
-        func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
         return CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, captureDate: captureDate,
-            pixelBuffer: PixelBuffer(image: image), previewPixelBuffer: preview.map(PixelBuffer.init),
-            embeddedThumbnailDimensions: thumbnail?.size, metadata: metadata,
+            pixelBuffer: PixelBuffer(image: image), previewPixelBuffer: reductions.preview.map(PixelBuffer.init),
+            embeddedThumbnailDimensions: reductions.thumbnail?.size, metadata: metadata,
             isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,
             writtenOrientation: resolved.writtenOrientation,
-            timings: ProcessingTimings(conversion: seconds(converted - start), scaling: seconds(scaled - converted),
-                                       encoding: seconds(encoded - scaled)),
+            timings: ProcessingTimings(conversion: conversion.seconds, scaling: scaling.seconds, encoding: encoding.seconds),
             fileData: fileData)
     }
 
-    /// The JPEG and its EXIF block; the thumbnail is re-encoded smaller until the block fits APP1.
-    private func encodeJPEG(_ image: PlanarImage, thumbnail: PlanarImage?, exif: EXIFMetadata,
-                            quality: Int) throws(CodecError) -> (Data, [UInt8]) {
-        try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
-            let jpeg = try encoder.encode(image, quality: quality)
-            var block = try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil)
-            if let thumbnail {
-                for thumbnailQuality in Self.thumbnailQualities {
-                    let candidate = try EXIFBuilder.tiffBlock(
-                        for: exif, thumbnailJPEG: try encoder.encode(thumbnail, quality: thumbnailQuality))
-                    block = candidate
-                    if candidate.count <= Self.maximumEXIFBlockSize { break }
-                }
+    /// The EXIF fields of one photo.
+    private func metadata(for resolved: ResolvedPhotoSettings, frame: Frame, size: PixelSize, date: Date,
+                          cameraName: String) -> EXIFMetadata {
+        var exif = EXIFMetadata(orientation: resolved.writtenOrientation)
+        exif.make = "photocap"
+        exif.model = cameraName
+        exif.software = Self.software
+        exif.dateTimeOriginal = date
+        exif.pixelSize = size
+        exif.imageUniqueID = String(format: "%016llx%016llx", UInt64(bitPattern: resolved.uniqueID), frame.sequence)
+        return exif
+    }
+
+    /// Preview and thumbnail, scaled with an area filter from the already transformed photo; the
+    /// thumbnail from the preview when that is large enough (fewer pixels to average).
+    private func reduce(_ image: PlanarImage, _ resolved: ResolvedPhotoSettings) throws(ImagingError) -> Reductions {
+        let preview = try resolved.previewDimensions.map { (size) throws(ImagingError) in try image.scaled(to: size) }
+        let thumbnail = try resolved.embeddedThumbnailDimensions.map { (size) throws(ImagingError) in
+            if let preview, preview.size.width >= size.width, preview.size.height >= size.height {
+                return try preview.scaled(to: size)
             }
-            return (Data(try JPEGFile.insertingEXIF(block, into: jpeg)), block)
+            return try image.scaled(to: size)
+        }
+        return Reductions(preview: preview, thumbnail: thumbnail)
+    }
+
+    /// The EXIF block for a JPEG; the thumbnail is re-encoded smaller until the block fits APP1.
+    private func jpegEXIFBlock(_ exif: EXIFMetadata, thumbnail: PlanarImage?) throws(CodecError) -> [UInt8] {
+        guard let thumbnail else { return try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil) }
+        return try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
+            var block: [UInt8] = []
+            for quality in Self.thumbnailQualities {
+                block = try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: try encoder.encode(thumbnail, quality: quality))
+                if block.count <= Self.maximumEXIFBlockSize { break }
+            }
+            return block
         }
     }
+
+    private static func timed<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
+        let start = ContinuousClock.now
+        let value = try body()
+        return (value, ContinuousClock.now - start)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
