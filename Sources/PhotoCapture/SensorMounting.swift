@@ -39,6 +39,13 @@ public struct OrientationPlan: Hashable, Sendable {
     /// Whether the sensor mounting was compensated in the pixels.
     public let isSensorCompensationApplied: Bool
 
+    /// The plan for RAW (Bayer, DNG) output: the sensor data is never transformed, whatever the
+    /// mode — compensation applies to processed photos only — so the metadata (the DNG
+    /// Orientation tag) carries the whole correction. The one place this rule lives.
+    public static func raw(mounting: SensorMounting, rotationAngle: Int) -> OrientationPlan {
+        OrientationPlan(mounting: mounting, rotationAngle: rotationAngle, mode: .none)
+    }
+
     /// The plan for a processed (JPEG/HEIC/TIFF/pixel-buffer) photo.
     ///
     /// upright = rotate_cw(deviceRotation) ∘ mountingCompensation(frame); the mode decides how

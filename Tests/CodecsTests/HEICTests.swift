@@ -2,6 +2,7 @@ import Codecs
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 
 @Suite("HEIC encoding with irot/imir, thumbnails and EXIF")
 struct HEICTests {
@@ -23,20 +24,23 @@ struct HEICTests {
         let file = try Self.heic(orientation)
 
         // libheif applies irot/imir: the result must be our own reference transform.
-        let shown = try HEICDecoder.decodeRGB(file, applyingTransformations: true)
-        let expected = TestImage.oriented(TestImage.quadrants(Self.size), size: Self.size, by: orientation)
+        let shown = RGBImage(try HEICDecoder.decodeRGB(file, applyingTransformations: true))
+        let expected = TestImage.quadrants(Self.size).transformed(by: orientation)
         #expect(shown.size == expected.size)
         // Tolerance 6/255: HEVC at q90 plus 4:2:0 chroma at the quadrant edges.
-        let difference = TestImage.meanAbsoluteDifference(shown.rgb, expected.rgb)
+        let difference = shown.size == expected.size ? shown.meanAbsoluteDifference(to: expected) : .infinity
         #expect(difference <= 6, "mean abs diff \(difference)")
-        let stored = try HEICDecoder.decodeRGB(file, applyingTransformations: false)
+        let stored = RGBImage(try HEICDecoder.decodeRGB(file, applyingTransformations: false))
         #expect(stored.size == Self.size)
-        #expect(TestImage.meanAbsoluteDifference(stored.rgb, TestImage.quadrants(Self.size)) <= 6)
+        let storedDifference = stored.size == Self.size ? stored.meanAbsoluteDifference(to: TestImage.quadrants(Self.size)) : .infinity
+        #expect(storedDifference <= 6)
 
-        let thumbnail = try #require(try HEICDecoder.decodeThumbnailRGB(file, applyingTransformations: true))
-        let expectedThumbnail = TestImage.oriented(TestImage.quadrants(Self.thumbnailSize), size: Self.thumbnailSize, by: orientation)
+        let thumbnail = RGBImage(try #require(try HEICDecoder.decodeThumbnailRGB(file, applyingTransformations: true)))
+        let expectedThumbnail = TestImage.quadrants(Self.thumbnailSize).transformed(by: orientation)
         #expect(thumbnail.size == expectedThumbnail.size)
-        #expect(TestImage.meanAbsoluteDifference(thumbnail.rgb, expectedThumbnail.rgb) <= 8)
+        let thumbnailDifference = thumbnail.size == expectedThumbnail.size
+            ? thumbnail.meanAbsoluteDifference(to: expectedThumbnail) : .infinity
+        #expect(thumbnailDifference <= 8)
 
         let info = try HEICFileInfo(data: file)
         #expect(info.orientation == orientation)
@@ -57,20 +61,20 @@ struct HEICTests {
     @Test("heif-info accepts the file and lists the thumbnail; exiftool reads the EXIF item", arguments: Orientation.allCases)
     func thirdPartyReaders(orientation: Orientation) throws {
         let file = try Self.heic(orientation)
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("codecs-tests")
         let path = try folder.write(file, named: "photo.heic")
-        let info = try ExternalTool.run(["heif-info", path])
+        let info = try ExternalTool.run("heif-info", [path])
         #expect(info.status == 0, "heif-info: \(info.stderr)")
         // heif-info prints displayed sizes: irot must be applied after the stored ispe.
         #expect(info.text.contains("image: \(orientation.apply(to: Self.size)) (id=1), primary"), "heif-info said: \(info.text)")
         #expect(info.text.contains("  thumbnail: \(orientation.apply(to: Self.thumbnailSize))"), "heif-info said: \(info.text)")
         #expect(info.text.contains("Exif: "), "heif-info said: \(info.text)")
 
-        let read = try ExternalTool.run(["exiftool", "-n", "-s3", "-EXIF:Orientation", "-ExifImageWidth", "-Software", path])
+        let read = try ExternalTool.run("exiftool", ["-n", "-s3", "-EXIF:Orientation", "-ExifImageWidth", "-Software", path])
         #expect(read.status == 0)
         #expect(read.text.split(separator: "\n") == ["\(orientation.exifValue)", "256", "photocap tests (HEIC)"], "exiftool said: \(read.text)")
 
-        let validate = try ExternalTool.run(["exiftool", "-validate", "-warning", "-a", path])
+        let validate = try ExternalTool.run("exiftool", ["-validate", "-warning", "-a", path])
         let lines = validate.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines == ["Validate                        : OK"], "exiftool said: \(validate.text)")
     }
@@ -94,34 +98,34 @@ struct HEICTests {
     ]
 
     @Test("HEICFileInfo reads Pillow's irot x imir AVIFs, and libheif agrees on what they mean",
-          .enabled(if: ReferenceImages.thirdParty != nil, ReferenceImages.absentMessage))
+          .needsThirdPartyImages)
     func pillowAVIFs() throws {
-        var upright: [UInt8]?
+        var upright: RGBImage?
         for (name, expected) in Self.avifOrientations {
-            let file = try #require(try ReferenceImages.bytes("pillow-avif-rot-mir/\(name).avif"))
+            let file = try #require(try ThirdPartyImages.bytes("pillow-avif-rot-mir/\(name).avif"))
             let info = try HEICFileInfo(data: file)
             #expect(info.orientation == expected, "\(name)")
             #expect(info.displayedSize == PixelSize(width: 640, height: 427), "\(name)")
             #expect(info.storedSize == expected.inverse.apply(to: PixelSize(width: 640, height: 427)), "\(name)")
 
             // Our reading of the boxes, applied to the stored pixels, equals libheif's display.
-            let stored = try HEICDecoder.decodeRGB(file, applyingTransformations: false)
-            let shown = try HEICDecoder.decodeRGB(file, applyingTransformations: true)
-            let ours = TestImage.oriented(stored.rgb, size: stored.size, by: info.orientation)
+            let stored = RGBImage(try HEICDecoder.decodeRGB(file, applyingTransformations: false))
+            let shown = RGBImage(try HEICDecoder.decodeRGB(file, applyingTransformations: true))
+            let ours = stored.transformed(by: info.orientation)
             #expect(ours.size == shown.size, "\(name)")
-            #expect(ours.rgb == shown.rgb, "\(name): libheif applies the transforms differently")
+            #expect(ours.pixels == shown.pixels, "\(name): libheif applies the transforms differently")
 
             // And all eight files show one upright picture: of the 8 orientations applied to
             // the stored pixels, ours is the one closest to rot0mir0's display, by a wide
             // margin. (Each file was encoded separately and carries its own centre label, so
             // the correct one scores up to ~8.5, not 0; a wrong transform scores > 20.)
-            let reference = upright ?? shown.rgb
+            let reference = upright ?? shown
             upright = reference
             var scores: [Orientation: Double] = [:]
             for candidate in Orientation.allCases {
-                let candidateImage = TestImage.oriented(stored.rgb, size: stored.size, by: candidate)
-                scores[candidate] = candidateImage.size == shown.size
-                    ? TestImage.meanAbsoluteDifference(candidateImage.rgb, reference) : .infinity
+                let candidateImage = stored.transformed(by: candidate)
+                scores[candidate] = candidateImage.size == shown.size && candidateImage.size == reference.size
+                    ? candidateImage.meanAbsoluteDifference(to: reference) : .infinity
             }
             #expect(scores[expected]! <= 10, "\(name): \(scores)")
             #expect(scores.filter { $0.key != expected }.values.allSatisfy { $0 > 20 }, "\(name): \(scores)")
@@ -129,9 +133,9 @@ struct HEICTests {
     }
 
     @Test("pillow_heif_arrow.heic: irot 270° anticlockwise reads as EXIF 6, like its EXIF",
-          .enabled(if: ReferenceImages.thirdParty != nil, ReferenceImages.absentMessage))
+          .needsThirdPartyImages)
     func arrow() throws {
-        let file = try #require(try ReferenceImages.bytes("pillow-heif/pillow_heif_arrow.heic"))
+        let file = try #require(try ThirdPartyImages.bytes("pillow-heif/pillow_heif_arrow.heic"))
         let info = try HEICFileInfo(data: file)
         #expect(info.orientation == .right)
         #expect(info.storedSize == PixelSize(width: 4032, height: 3024))
@@ -158,10 +162,11 @@ struct HEICOddSizeTests {
         #expect(info.orientation == orientation)
         #expect(info.thumbnailSize == thumbnailSize)
         #expect(info.exifBlock == nil)
-        let shown = try HEICDecoder.decodeRGB(file, applyingTransformations: true)
-        let expected = TestImage.oriented(TestImage.quadrants(size), size: size, by: orientation)
+        let shown = RGBImage(try HEICDecoder.decodeRGB(file, applyingTransformations: true))
+        let expected = TestImage.quadrants(size).transformed(by: orientation)
         #expect(shown.size == expected.size)
-        #expect(TestImage.meanAbsoluteDifference(shown.rgb, expected.rgb) <= 6)
+        let difference = shown.size == expected.size ? shown.meanAbsoluteDifference(to: expected) : .infinity
+        #expect(difference <= 6)
         let thumbnail = try #require(try HEICDecoder.decodeThumbnailRGB(file, applyingTransformations: true))
         #expect(thumbnail.size == orientation.apply(to: thumbnailSize))
     }

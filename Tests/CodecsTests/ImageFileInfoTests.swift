@@ -2,6 +2,7 @@ import Codecs
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 
 @Suite("Format sniffing")
 struct ImageFileInfoTests {
@@ -49,9 +50,9 @@ struct ImageFileInfoTests {
     }
 
     @Test("an AVIF is recognised and refused as not HEIC",
-          .enabled(if: ReferenceImages.thirdParty != nil, ReferenceImages.absentMessage))
+          .needsThirdPartyImages)
     func avifIsNotHEIC() throws {
-        let file = try #require(try ReferenceImages.bytes("pillow-avif-rot-mir/rot0mir0.avif"))
+        let file = try #require(try ThirdPartyImages.bytes("pillow-avif-rot-mir/rot0mir0.avif"))
         #expect {
             _ = try ImageFileInfo(data: file)
         } throws: { error in

@@ -2,6 +2,7 @@ import Codecs
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 
 @Suite("JPEG encoding, EXIF insertion and reading")
 struct JPEGTests {
@@ -35,26 +36,29 @@ struct JPEGTests {
     @Test("djpeg decodes our 4:2:0 JPEG to the source pixels (mean abs diff ≤ 3 at q95)")
     func encodeMatchesDjpeg() throws {
         let source = TestImage.quadrants(Self.size)
-        let jpeg = try JPEGEncoder().encode(try TestImage.planarQuadrants(Self.size), quality: 95)
-        let folder = try TemporaryDirectory()
+        let jpeg = try JPEGEncoder().encode(try source.planarImage(), quality: 95)
+        let folder = try TemporaryDirectory("codecs-tests")
         let path = try folder.write(jpeg, named: "q95.jpg")
-        let djpeg = try ExternalTool.run(["djpeg", "-ppm", path])
+        let djpeg = try ExternalTool.run("djpeg", ["-ppm", path])
         #expect(djpeg.status == 0, "djpeg: \(djpeg.stderr)")
-        let decoded = try TestImage.parsePPM(djpeg.stdout)
+        let decoded = try PPM.parse(djpeg.stdout)
         #expect(decoded.size == Self.size)
         // Tolerance 3/255: q95 quantisation plus 4:2:0 chroma at the quadrant edges.
-        let difference = TestImage.meanAbsoluteDifference(decoded.rgb, source)
+        let difference = decoded.size == source.size ? decoded.meanAbsoluteDifference(to: source) : .infinity
         #expect(difference <= 3, "mean abs diff \(difference)")
 
         let decoder = try JPEGDecoder()
         let header = try decoder.header(jpeg)
         #expect(header.size == Self.size)
         #expect(header.subsampling == "4:2:0")
-        let ours = try decoder.decodeRGB(jpeg)
-        #expect(TestImage.meanAbsoluteDifference(ours.rgb, source) <= 3)
+        let ours = RGBImage(try decoder.decodeRGB(jpeg))
+        #expect(ours.size == source.size)
+        let oursDifference = ours.size == source.size ? ours.meanAbsoluteDifference(to: source) : .infinity
+        #expect(oursDifference <= 3)
         let planar = try decoder.decodePlanar(jpeg)
         #expect(planar.size == Self.size)
-        #expect(TestImage.meanAbsoluteDifference(try planar.rgbBytes(), source) <= 3)
+        let planarDifference = planar.size == source.size ? try planar.rgbImage().meanAbsoluteDifference(to: source) : .infinity
+        #expect(planarDifference <= 3)
     }
 
     @Test("the encoder rejects qualities outside 1...100")
@@ -67,9 +71,9 @@ struct JPEGTests {
     @Test("exiftool -validate finds nothing to warn about in our EXIF with a thumbnail")
     func exiftoolValidates() throws {
         let (jpeg, _) = try Self.jpegWithEXIF()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("codecs-tests")
         let path = try folder.write(jpeg, named: "exif.jpg")
-        let validate = try ExternalTool.run(["exiftool", "-validate", "-warning", "-a", path])
+        let validate = try ExternalTool.run("exiftool", ["-validate", "-warning", "-a", path])
         #expect(validate.status == 0)
         let lines = validate.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines == ["Validate                        : OK"], "exiftool said: \(validate.text)")
@@ -78,11 +82,11 @@ struct JPEGTests {
     @Test("exiftool reads back the orientation, IFD1 orientation and pixel size we wrote")
     func exiftoolReadsValues() throws {
         let (jpeg, _) = try Self.jpegWithEXIF()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("codecs-tests")
         let path = try folder.write(jpeg, named: "exif.jpg")
-        let read = try ExternalTool.run(["exiftool", "-n", "-s", "-s", "-s", "-IFD0:Orientation", "-IFD1:Orientation",
-                                         "-ExifImageWidth", "-ExifImageHeight", "-ISO", "-ExposureTime",
-                                         "-SubSecDateTimeOriginal", "-ImageUniqueID", "-Make", path])
+        let read = try ExternalTool.run("exiftool", ["-n", "-s", "-s", "-s", "-IFD0:Orientation", "-IFD1:Orientation",
+                                                     "-ExifImageWidth", "-ExifImageHeight", "-ISO", "-ExposureTime",
+                                                     "-SubSecDateTimeOriginal", "-ImageUniqueID", "-Make", path])
         #expect(read.status == 0)
         let values = read.text.split(separator: "\n").map(String.init)
         let stamp = ISO8601DateFormatter.exifStyle(Date(timeIntervalSince1970: 1_700_000_000.25))
@@ -146,9 +150,9 @@ struct JPEGTests {
     }
 
     @Test("EXIFReader reads recurser's Landscape_0...8 orientations (0 reads as 1)",
-          .enabled(if: ReferenceImages.thirdParty != nil, ReferenceImages.absentMessage), arguments: 0...8)
+          .needsThirdPartyImages, arguments: 0...8)
     func recurserOrientations(digit: Int) throws {
-        let jpeg = try #require(try ReferenceImages.bytes("recurser-exif-orientation-examples/Landscape_\(digit).jpg"))
+        let jpeg = try #require(try ThirdPartyImages.bytes("recurser-exif-orientation-examples/Landscape_\(digit).jpg"))
         let reader = try EXIFReader(data: jpeg)
         #expect(reader.orientation == (digit == 0 ? .up : Orientation(rawValue: digit)))
         let info = try ImageFileInfo(data: jpeg)

@@ -2,6 +2,7 @@ import Codecs
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 
 @Suite("TIFF writing and reading")
 struct TIFFTests {
@@ -16,7 +17,7 @@ struct TIFFTests {
     ]
 
     static func tiff(_ orientation: Orientation) throws -> [UInt8] {
-        try TIFFFile.encode(rgb: TestImage.quadrants(size), size: size,
+        try TIFFFile.encode(rgb: TestImage.quadrants(size).pixels, size: size,
                             metadata: JPEGTests.fullMetadata(orientation: orientation, pixelSize: size))
     }
 
@@ -25,7 +26,7 @@ struct TIFFTests {
         let read = try TIFFFile.read(try Self.tiff(orientation))
         #expect(read.size == Self.size)
         #expect(read.orientation == orientation)
-        #expect(read.rgb == TestImage.quadrants(Self.size))
+        #expect(read.rgb == TestImage.quadrants(Self.size).pixels)
         let info = try ImageFileInfo(data: try Self.tiff(orientation))
         #expect(info.format == .tiff)
         #expect(info.orientation == orientation)
@@ -36,36 +37,37 @@ struct TIFFTests {
 
     @Test("tiffinfo, ImageMagick -auto-orient and exiftool -validate accept the file", arguments: Orientation.allCases)
     func thirdPartyReaders(orientation: Orientation) throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("codecs-tests")
         let path = try folder.write(try Self.tiff(orientation), named: "photo.tif")
 
-        let info = try ExternalTool.run(["tiffinfo", path])
+        let info = try ExternalTool.run("tiffinfo", [path])
         #expect(info.status == 0, "tiffinfo: \(info.stderr)")
         #expect(info.stderr.isEmpty, "tiffinfo warned: \(info.stderr)")
         #expect(info.text.contains("Orientation: \(Self.tiffinfoOrientation[orientation]!)"), "tiffinfo said: \(info.text)")
 
         // ImageMagick applies the Orientation tag like a viewer; lossless, so at most rounding.
-        let magick = try ExternalTool.run(["convert", path, "-auto-orient", "-depth", "8", "rgb:-"])
+        let magick = try ExternalTool.run("convert", [path, "-auto-orient", "-depth", "8", "ppm:-"])
         #expect(magick.status == 0, "convert: \(magick.stderr)")
-        let expected = TestImage.oriented(TestImage.quadrants(Self.size), size: Self.size, by: orientation)
-        let difference = TestImage.meanAbsoluteDifference([UInt8](magick.stdout), expected.rgb)
+        let shown = try PPM.parse(magick.stdout)
+        let expected = TestImage.quadrants(Self.size).transformed(by: orientation)
+        #expect(shown.size == expected.size)
+        let difference = shown.size == expected.size ? shown.meanAbsoluteDifference(to: expected) : .infinity
         #expect(difference <= 1, "mean abs diff \(difference)")
 
-        let validate = try ExternalTool.run(["exiftool", "-validate", "-warning", "-a", path])
+        let validate = try ExternalTool.run("exiftool", ["-validate", "-warning", "-a", path])
         let lines = validate.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines == ["Validate                        : OK"], "exiftool said: \(validate.text)")
 
-        let read = try ExternalTool.run(["exiftool", "-n", "-s3", "-IFD0:Orientation", "-ImageWidth", "-ISO",
-                                         "-OffsetTimeOriginal", path])
+        let read = try ExternalTool.run("exiftool", ["-n", "-s3", "-IFD0:Orientation", "-ImageWidth", "-ISO",
+                                                     "-OffsetTimeOriginal", path])
         #expect(read.text.split(separator: "\n").map(String.init)
                 == ["\(orientation.exifValue)", "64", "200", EXIFOffset.local(Date(timeIntervalSince1970: 1_700_000_000.25))],
                 "exiftool said: \(read.text)")
     }
 
-    @Test("TIFFFile.read reads Pillow's Orientation 1...8 TIFFs", .enabled(if: ReferenceImages.thirdParty != nil, ReferenceImages.absentMessage),
-          arguments: 1...8)
+    @Test("TIFFFile.read reads Pillow's Orientation 1...8 TIFFs", .needsThirdPartyImages, arguments: 1...8)
     func pillowTIFFs(value: Int) throws {
-        let file = try #require(try ReferenceImages.bytes("pillow-tiff-orientation/g4_orientation_\(value).tif"))
+        let file = try #require(try ThirdPartyImages.bytes("pillow-tiff-orientation/g4_orientation_\(value).tif"))
         let read = try TIFFFile.read(file)
         #expect(read.orientation == Orientation(rawValue: value))
         let info = try ImageFileInfo(data: file)

@@ -67,11 +67,16 @@ public enum ExternalTool {
                       stderr: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// exiftool's `-validate -warning` verdict: the lines it prints beyond "Validate : OK".
+    /// exiftool's `-validate -warning` verdict: every line beyond "Validate : OK", or a
+    /// complaint when that line is missing, so silence never passes.
     public static func exiftoolValidationProblems(_ file: String) throws -> [String] {
         let output = try run("exiftool", ["-validate", "-warning", "-error", "-a", file])
-        return output.text.split(separator: "\n").map(String.init).filter {
-            !$0.hasPrefix("Validate") || !$0.hasSuffix(": OK")
-        } + (output.status == 0 ? [] : ["exit status \(output.status): \(output.stderr)"])
+        let lines = output.text.split(separator: "\n").map(String.init)
+        var problems = lines.filter { !($0.hasPrefix("Validate") && $0.hasSuffix(": OK")) }
+        if !lines.contains(where: { $0.hasPrefix("Validate") && $0.hasSuffix(": OK") }) {
+            problems.append("no 'Validate : OK' verdict")
+        }
+        if output.status != 0 { problems.append("exit status \(output.status): \(output.stderr)") }
+        return problems
     }
 }
