@@ -23,6 +23,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(help: "JPEG quality.")
     var quality = 90
 
+    @Option(name: .customLong("heic-rounds"), help: "Rounds of the HEIC comparison (ultrafast preset, with and without 90° compensation); 0 skips it.")
+    var heicRounds = 0
+
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photocap-benchmark-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -76,9 +79,39 @@ struct BenchmarkCommand: AsyncParsableCommand {
             print(String(format: "  %-62@ %8.2f ms  %5.2fx", item.name as NSString, medians[index], ratio))
         }
         let pipeline = cases.count - pipelines.count
+        if heicRounds > 0 { try await compareHEIC(in: folder) }
         print(String(format: "  compensation vs none, whole pipeline: 90° %.2fx; 180° %.2fx; mirror %.2fx",
                      medians[pipeline + 1] / medians[pipeline], medians[pipeline + 2] / medians[pipeline],
                      medians[pipeline + 3] / medians[pipeline]))
+    }
+
+    /// HEIC with 90° compensation against HEIC without: the encode dominates, so the transform
+    /// should hardly show.
+    private func compareHEIC(in folder: URL) async throws {
+        var outputs: [PhotoOutput] = []
+        var sessions: [CaptureSession] = []
+        for mounting in [SensorMounting.upright, SensorMounting(rotation: 90)] {
+            let (session, output) = try await startSession(mounting: mounting)
+            sessions.append(session)
+            outputs.append(output)
+        }
+        var samples: [[Double]] = [[], []]
+        for round in 0...heicRounds {
+            for (index, output) in outputs.enumerated() {
+                var settings = PhotoSettings(format: .heic)
+                settings.heicEncodingSpeed = .ultrafast
+                settings.framePixelFormat = .yuyv
+                let start = ContinuousClock.now
+                let photo = try await output.capturePhoto(with: settings)
+                try photo.write(to: folder.appendingPathComponent("heic-\(index).heic").path, overwrite: true)
+                let elapsed = ContinuousClock.now - start
+                if round > 0 { samples[index].append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) }
+            }
+        }
+        let medians = samples.map { $0.sorted()[$0.count / 2] }
+        print(String(format: "  HEIC (x265 ultrafast) pipeline: %.1f ms; with 90° compensation %.1f ms: %.3fx",
+                     medians[0], medians[1], medians[1] / medians[0]))
+        _ = sessions
     }
 
     /// A running synthetic camera that streams fast, so a capture hardly waits for its frame.

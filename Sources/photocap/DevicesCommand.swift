@@ -27,9 +27,7 @@ struct DevicesCommand: AsyncParsableCommand {
                   formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.fourCC, sizes: $0.sizes.description) })
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            print(try jsonText(entries, pretty: true))
             return
         }
         for entry in entries {

@@ -15,15 +15,14 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     struct Report: Encodable {
-        struct Size: Encodable { let width: Int; let height: Int }
         let path: String
         let format: String
-        let storedDimensions: Size
-        let displayedDimensions: Size
+        let storedDimensions: JSONSize
+        let displayedDimensions: JSONSize
         let orientation: Int
         let orientationName: String
         let exifOrientation: Int?
-        let thumbnail: Size?
+        let thumbnail: JSONSize?
         let exif: [String: String]
     }
 
@@ -40,16 +39,13 @@ struct InfoCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(file): \(error)")
         }
-        func size(_ s: PixelSize) -> Report.Size { Report.Size(width: s.width, height: s.height) }
         let report = Report(
-            path: file, format: info.format.rawValue, storedDimensions: size(info.storedSize),
-            displayedDimensions: size(info.displayedSize), orientation: info.orientation.exifValue,
+            path: file, format: info.format.rawValue, storedDimensions: JSONSize(info.storedSize),
+            displayedDimensions: JSONSize(info.displayedSize), orientation: info.orientation.exifValue,
             orientationName: info.orientation.description, exifOrientation: info.exifOrientation?.exifValue,
-            thumbnail: info.thumbnailSize.map(size), exif: info.exif)
+            thumbnail: info.thumbnailSize.map(JSONSize.init), exif: info.exif)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(try jsonText(report))
             return
         }
         print("\(file): \(info.format.rawValue.uppercased())")

@@ -3,17 +3,16 @@ import PhotoCapture
 
 /// The `--json` line for one photo.
 struct PhotoReport: Encodable {
-    struct Size: Encodable { let width: Int; let height: Int }
     struct Timings: Encodable { let conversionMs: Double; let scalingMs: Double; let encodingMs: Double }
 
     let path: String?
     let previewPath: String?
     let uniqueID: Int64
     let format: String
-    let dimensions: Size
-    let displayedDimensions: Size
-    let previewDimensions: Size?
-    let thumbnailDimensions: Size?
+    let dimensions: JSONSize
+    let displayedDimensions: JSONSize
+    let previewDimensions: JSONSize?
+    let thumbnailDimensions: JSONSize?
     let orientationWritten: Int
     let pixelTransform: Int
     let compensationApplied: Bool
@@ -22,7 +21,7 @@ struct PhotoReport: Encodable {
     let sensorMirrored: Bool
     let rotationAngle: Int
     let frameFormat: String
-    let frameDimensions: Size
+    let frameDimensions: JSONSize
     let frameSequence: UInt64
     let sequenceCount: Int
     let photoCount: Int
@@ -31,15 +30,14 @@ struct PhotoReport: Encodable {
 
     init(photo: CapturePhoto, path: String?, previewPath: String?) {
         let r = photo.resolvedSettings
-        func size(_ s: PixelSize) -> Size { Size(width: s.width, height: s.height) }
         self.path = path
         self.previewPath = previewPath
         uniqueID = r.uniqueID
         format = r.format.rawValue
-        dimensions = size(r.photoDimensions)
-        displayedDimensions = size(r.displayedPhotoDimensions)
-        previewDimensions = r.previewDimensions.map(size)
-        thumbnailDimensions = photo.embeddedThumbnailDimensions.map(size)
+        dimensions = JSONSize(r.photoDimensions)
+        displayedDimensions = JSONSize(r.displayedPhotoDimensions)
+        previewDimensions = r.previewDimensions.map(JSONSize.init)
+        thumbnailDimensions = photo.embeddedThumbnailDimensions.map(JSONSize.init)
         orientationWritten = photo.writtenOrientation.exifValue
         pixelTransform = r.pixelTransform.exifValue
         compensationApplied = photo.isSensorOrientationCompensationApplied
@@ -48,7 +46,7 @@ struct PhotoReport: Encodable {
         sensorMirrored = r.sensorMounting.isMirrored
         rotationAngle = r.rotationAngle
         frameFormat = r.framePixelFormat.fourCC
-        frameDimensions = size(r.frameDimensions)
+        frameDimensions = JSONSize(r.frameDimensions)
         frameSequence = photo.frameSequence
         sequenceCount = photo.sequenceCount
         photoCount = photo.photoCount
@@ -58,8 +56,6 @@ struct PhotoReport: Encodable {
     }
 
     func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+        (try? jsonText(self)) ?? "{}"
     }
 }
