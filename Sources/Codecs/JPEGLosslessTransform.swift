@@ -1,0 +1,99 @@
+import CTurboJPEG
+import Imaging
+
+/// Turns a JPEG's stored pixels by one of the eight orientations without re-encoding, with
+/// TurboJPEG's `tjTransform`, only where that is exact.
+///
+/// A lossless transform moves whole iMCUs, so it is exact only when each dimension whose edge
+/// moves is a multiple of the iMCU size (8 or 16 px, from the chroma subsampling): mirror
+/// left-right (2) needs the width aligned, top-bottom (4) the height, 180° (3) and transverse (7)
+/// both, 90° clockwise (6) the height, 90° counter-clockwise (8) the width; transpose (5) is
+/// always exact. Otherwise the result would be shifted with an untransformed strip (without
+/// TJXOPT_TRIM) or lose edge pixels (with it): this type refuses instead.
+public enum JPEGLosslessTransform {
+    /// The transform is not exact for this file.
+    public struct NotExact: Error, Sendable, CustomStringConvertible {
+        /// The orientation asked for.
+        public let orientation: Orientation
+        /// The stored size.
+        public let size: PixelSize
+        /// The iMCU size.
+        public let mcu: PixelSize
+        public var description: String {
+            var needs: [String] = []
+            if Self.needsWidth(orientation), size.width % mcu.width != 0 { needs.append("the width \(size.width) a multiple of \(mcu.width)") }
+            if Self.needsHeight(orientation), size.height % mcu.height != 0 { needs.append("the height \(size.height) a multiple of \(mcu.height)") }
+            return "lossless orientation \(orientation.exifValue) is not exact for \(size) with a \(mcu) MCU "
+                + "(it needs \(needs.joined(separator: " and "))); run without --lossless"
+        }
+        static func needsWidth(_ orientation: Orientation) -> Bool { [2, 3, 7, 8].contains(orientation.exifValue) }
+        static func needsHeight(_ orientation: Orientation) -> Bool { [3, 4, 6, 7].contains(orientation.exifValue) }
+    }
+
+    /// The iMCU size of a TurboJPEG subsampling (tjMCUWidth × tjMCUHeight).
+    static func mcuSize(subsampling: Int32) -> PixelSize {
+        switch subsampling {
+        case Int32(TJSAMP_422.rawValue): return PixelSize(width: 16, height: 8)
+        case Int32(TJSAMP_420.rawValue): return PixelSize(width: 16, height: 16)
+        case Int32(TJSAMP_440.rawValue): return PixelSize(width: 8, height: 16)
+        case Int32(TJSAMP_411.rawValue): return PixelSize(width: 32, height: 8)
+        default: return PixelSize(width: 8, height: 8)  // 4:4:4 and grey
+        }
+    }
+
+    /// Whether turning a `size` image with iMCU `mcu` by `orientation` is exact.
+    public static func isExact(_ orientation: Orientation, size: PixelSize, mcu: PixelSize) -> Bool {
+        (!NotExact.needsWidth(orientation) || size.width % mcu.width == 0)
+            && (!NotExact.needsHeight(orientation) || size.height % mcu.height == 0)
+    }
+
+    /// The stored size and iMCU size of `jpeg`.
+    public static func geometry(of jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, mcu: PixelSize) {
+        let handle = try JPEGHandle(decompressing: ())
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let code = jpeg.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle.handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard code == 0 else { throw handle.error("tjDecompressHeader3") }
+        return (PixelSize(width: Int(width), height: Int(height)), mcuSize(subsampling: subsampling))
+    }
+
+    /// `jpeg` with its stored pixels turned by `orientation` (what a viewer would do for that
+    /// EXIF value); markers (APPn, COM) are copied as they are. Throws ``NotExact`` (wrapped in
+    /// nothing: it is thrown as is) when the transform is not exact.
+    public static func transform(_ jpeg: [UInt8], applying orientation: Orientation) throws -> [UInt8] {
+        let geometry = try geometry(of: jpeg)
+        guard isExact(orientation, size: geometry.size, mcu: geometry.mcu) else {
+            throw NotExact(orientation: orientation, size: geometry.size, mcu: geometry.mcu)
+        }
+        let operation: TJXOP
+        switch orientation {
+        case .up: return jpeg
+        case .upMirrored: operation = TJXOP_HFLIP
+        case .down: operation = TJXOP_ROT180
+        case .downMirrored: operation = TJXOP_VFLIP
+        case .leftMirrored: operation = TJXOP_TRANSPOSE
+        case .right: operation = TJXOP_ROT90
+        case .rightMirrored: operation = TJXOP_TRANSVERSE
+        case .left: operation = TJXOP_ROT270
+        }
+        guard let handle = tjInitTransform() else {
+            throw CodecError.turboJPEG(function: "tjInitTransform", message: String(cString: tjGetErrorStr2(nil)))
+        }
+        defer { tjDestroy(handle) }
+        var transform = tjtransform()
+        transform.op = Int32(operation.rawValue)
+        // PERFECT makes libjpeg refuse too, should the check above ever disagree; never TRIM.
+        transform.options = TJXOPT_PERFECT
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize: UInt = 0
+        let code = jpeg.withUnsafeBufferPointer {
+            tjTransform(handle, $0.baseAddress, UInt($0.count), 1, &output, &outputSize, &transform, 0)
+        }
+        defer { if let output { tjFree(output) } }
+        guard code == 0, let output else {
+            throw CodecError.turboJPEG(function: "tjTransform", message: String(cString: tjGetErrorStr2(handle)))
+        }
+        return Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
+    }
+}
