@@ -38,7 +38,7 @@ actor StillFrameSource: FrameSource {
         if delivery > now {
             let wait = delivery - now
             guard Duration.nanoseconds(Int64(wait)) <= timeout else {
-                throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.components.seconds * 1000)))
+                throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))
             }
             try? await Task.sleep(for: .nanoseconds(Int64(wait)))
             // The stream may have stopped or changed format while this request waited.

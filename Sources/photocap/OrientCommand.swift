@@ -124,18 +124,12 @@ struct OrientCommand: AsyncParsableCommand {
 
     // MARK: JPEG
 
-    /// Decoded, turned through FrameConverter, re-encoded at --quality; EXIF rewritten.
+    /// Decoded, turned as a whole image (odd sizes kept), re-encoded at --quality; EXIF rewritten.
     private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize) {
         let decoded = try JPEGDecoder().decodeRGB(data)
-        let frame = try Frame(format: .rgb24, size: decoded.size, storage: FrameStorage(copying: decoded.rgb))
-        let planar: PlanarImage
-        do {
-            planar = try FrameConverter().convert(frame, applying: orientation)
-        } catch {
-            // The strip converter rejects images under 2 px on a side (a 2x1 file exists in
-            // Pillow's tests); the whole-image path handles them.
-            planar = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
-        }
+        // The whole-image transform keeps odd sizes; the camera's strip converter works on even
+        // 4:2:0 crops and would drop an odd last row or column.
+        let planar = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
         let encoded = try JPEGEncoder().encode(planar, quality: quality)
         return (try withNormalizedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation), planar.size)
     }

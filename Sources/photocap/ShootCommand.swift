@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import PhotoCapture
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `photocap shoot`: one photo from a camera, the synthetic camera or a frame file.
 struct ShootCommand: AsyncParsableCommand {
@@ -164,7 +167,3 @@ struct ShootCommand: AsyncParsableCommand {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

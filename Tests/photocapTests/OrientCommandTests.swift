@@ -291,6 +291,25 @@ import TestSupport
         #expect(try ExternalTool.exiftoolValidationProblems(input) == [])
     }
 
+    /// Odd sizes keep every pixel: 101x75 with orientation 6 becomes 75x101, equal to what
+    /// ImageMagick shows for the input (within the golden tolerance).
+    @Test func oddSizesKeepEveryPixel() throws {
+        let folder = try TemporaryDirectory("orient-odd")
+        let input = folder.url.appendingPathComponent("odd.jpg").path
+        try ExternalTool.run("convert", ["-size", "101x75", "gradient:red-blue", "-quality", "95", input]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", input]).checked()
+        let shown = try ReferenceDecoder.imageMagickAutoOriented(input)
+        let out = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", "--output", out.path, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try ReferenceDecoder.djpeg(out.appendingPathComponent("odd.jpg").path)
+        #expect(result.size == PixelSize(width: 75, height: 101))
+        if result.size == shown.size {
+            #expect(result.meanAbsoluteDifference(to: shown) <= Self.goldenTolerance)
+        }
+    }
+
     @Test func inPlaceReplacesTheFile() throws {
         let folder = try TemporaryDirectory("orient-in-place")
         let source = Self.thirdParty.appendingPathComponent("rasteiner-exif-orientation-test-images/test_7.jpg").path
