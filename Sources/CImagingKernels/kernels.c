@@ -63,3 +63,55 @@ double pc_mean_absolute_difference(const uint8_t *a, const uint8_t *b, size_t co
     }
     return (double)total / (double)count;
 }
+
+static inline int bayer_sample(const uint8_t *row, int column, int bytes_per_sample, int shift) {
+    if (bytes_per_sample == 1) return row[column];
+    const uint8_t *p = row + 2 * column;
+    return (p[0] | (p[1] << 8)) >> shift;
+}
+
+static inline int reflect(int i, int limit) {
+    if (i < 0) return -i;
+    if (i >= limit) return 2 * limit - 2 - i;
+    return i;
+}
+
+void pc_demosaic_row(const uint8_t *frame, size_t stride, int width, int height, int bytes_per_sample,
+                     int bits, const uint8_t pattern[4], int row, int x, int count, uint8_t *rgb) {
+    const int shift = bytes_per_sample == 1 ? 0 : bits - 8;
+    const uint8_t *rows[3] = {
+        frame + (size_t)reflect(row - 1, height) * stride,
+        frame + (size_t)row * stride,
+        frame + (size_t)reflect(row + 1, height) * stride,
+    };
+    for (int i = 0; i < count; i++) {
+        const int c = x + i;
+        const int left = reflect(c - 1, width), right = reflect(c + 1, width);
+        int window[3][3];
+        for (int r = 0; r < 3; r++) {
+            window[r][0] = bayer_sample(rows[r], left, bytes_per_sample, shift);
+            window[r][1] = bayer_sample(rows[r], c, bytes_per_sample, shift);
+            window[r][2] = bayer_sample(rows[r], right, bytes_per_sample, shift);
+        }
+        const int here = pattern[(row & 1) * 2 + (c & 1)];
+        const int beside = pattern[(row & 1) * 2 + ((c + 1) & 1)];  // colour left and right
+        const int cross = (window[0][1] + window[2][1] + window[1][0] + window[1][2] + 2) >> 2;
+        const int diagonal = (window[0][0] + window[0][2] + window[2][0] + window[2][2] + 2) >> 2;
+        const int horizontal = (window[1][0] + window[1][2] + 1) >> 1;
+        const int vertical = (window[0][1] + window[2][1] + 1) >> 1;
+        int value[3];
+        value[here] = window[1][1];
+        if (here == 1) {
+            // Green site: the colour beside it comes from left/right, the third from above/below.
+            value[beside] = horizontal;
+            value[2 - beside] = vertical;
+        } else {
+            value[1] = cross;
+            value[2 - here] = diagonal;
+        }
+        uint8_t *out = rgb + 3 * i;
+        out[0] = clamp_u8(value[0]);
+        out[1] = clamp_u8(value[1]);
+        out[2] = clamp_u8(value[2]);
+    }
+}

@@ -30,6 +30,44 @@ public enum FrameBuilder {
         var code: Int32 = 0
         var function = ""
         switch format {
+        case .mjpeg:
+            throw .compressedFrame(format)
+        case .xbgr32, .rgbx32, .xrgb32, .bgrx32:
+            // R, G, B into the byte positions the format names; X is 255.
+            let positions: [Int] = switch format {
+            case .xbgr32: [2, 1, 0]
+            case .rgbx32: [0, 1, 2]
+            case .xrgb32: [1, 2, 3]
+            default: [3, 2, 1]
+            }
+            let padding = 6 - positions.reduce(0, +)
+            for pixel in 0..<size.area {
+                let out = target + pixel * 4
+                out[padding] = 255
+                for channel in 0..<3 { out[positions[channel]] = rgb[pixel * 3 + channel] }
+            }
+        case _ where format.isBayer:
+            // Each site keeps the one colour its filter passes, scaled to the sample depth.
+            let tile: [Int] = switch format.bayerPattern! {
+            case .rggb: [0, 1, 1, 2]
+            case .grbg: [1, 0, 2, 1]
+            case .gbrg: [1, 2, 0, 1]
+            case .bggr: [2, 1, 1, 0]
+            }
+            let bits = format.bitsPerSample
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    let value = Int(rgb[(y * size.width + x) * 3 + tile[(y & 1) * 2 + (x & 1)]])
+                    if bits == 8 {
+                        target[y * stride + x] = UInt8(value)
+                    } else {
+                        // The low `bits` bits carry the value (V4L2 layout), scaled to span the full depth.
+                        let sample = (value << (bits - 8)) | (value >> (16 - bits))
+                        target[y * stride + 2 * x] = UInt8(sample & 0xFF)
+                        target[y * stride + 2 * x + 1] = UInt8(sample >> 8)
+                    }
+                }
+            }
         case .rgb24:
             target.update(from: rgb, count: size.area * 3)
         case .bgr24:
@@ -45,8 +83,8 @@ public enum FrameBuilder {
             let (cb, cr) = format == .i420 ? (first, second) : (second, first)
             function = "RAWToI420"
             code = RAWToI420(rgb, rgbStride, target, Int32(stride), cb, chromaStride, cr, chromaStride, w, h)
-        case .yuyv, .uyvy, .nv12, .nv21:
-            // Through a limited-range I420 image, then repacked.
+        default:
+            // YUYV, UYVY, NV12, NV21: through a limited-range I420 image, then repacked.
             let planar = try PlanarImage(size: size)
             let p = planar.planes
             let (ls, cs) = (Int32(planar.lumaStride), Int32(planar.chromaStride))

@@ -49,7 +49,8 @@ public struct FrameConverter: Sendable {
         // Any orientation is a vertical flip (free: read rows bottom-up) followed by a rotation.
         let flipsVertically = transform.isMirrored
         let rotation = (transform.clockwiseQuarterTurns - (flipsVertically ? 2 : 0) + 4) % 4
-        let expandRange = frame.range == .limited && frame.format != .rgb24 && frame.format != .bgr24
+        guard !frame.format.isCompressed else { throw .compressedFrame(frame.format) }
+        let expandRange = frame.range == .limited && (frame.format.isYUV || frame.format == .grey)
         let width = rect.size.width, height = rect.size.height
         // Bands of whole strips, one per thread; strips never straddle two bands.
         let strips = (height + stripHeight - 1) / stripHeight
@@ -62,6 +63,10 @@ public struct FrameConverter: Sendable {
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 do throws(ImagingError) {
                     let strip = rotation == 0 ? nil : try PlanarImage(size: PixelSize(width: width, height: stripHeight))
+                    // Formats libyuv cannot read directly are first made RGB here, a strip at a time.
+                    let scratch = source.needsScratch ? UnsafeMutableRawBufferPointer.allocate(
+                        byteCount: width * 4 * stripHeight, alignment: 64) : nil
+                    defer { scratch?.deallocate() }
                     var row = band * stripsPerBand * stripHeight
                     let end = min(height, row + stripsPerBand * stripHeight)
                     while row < end {
@@ -70,7 +75,8 @@ public struct FrameConverter: Sendable {
                         let firstSourceRow = flipsVertically ? rect.y + height - 1 - row : rect.y + row
                         let target = strip.map { Destination(image: $0, row: 0) } ?? Destination(image: output, row: row)
                         try source.convertRows(startingAt: firstSourceRow, upward: flipsVertically,
-                                               x: rect.x, width: width, rows: rows, into: target)
+                                               x: rect.x, width: width, rows: rows, into: target,
+                                               scratch: scratch?.baseAddress?.assumingMemoryBound(to: UInt8.self))
                         if expandRange { target.expandRange(width: width, rows: rows, format: frame.format) }
                         if let strip {
                             try Self.rotate(strip: strip, rows: rows, firstRow: row, cropSize: rect.size,
@@ -144,13 +150,16 @@ private struct SourcePlanes: @unchecked Sendable {
     let base: UnsafePointer<UInt8>
 
     private var stride: Int { frame.bytesPerRow }
+
+    /// Whether rows go through an RGB scratch strip first (Bayer, and X-first 32-bit RGB).
+    var needsScratch: Bool { frame.format.isBayer || frame.format == .xrgb32 || frame.format == .bgrx32 }
     private var planarChromaStride: Int { (frame.bytesPerRow + 1) / 2 }
     private var chromaRows: Int { (frame.size.height + 1) / 2 }
 
     /// Converts `rows` rows of `width` pixels from column `x`, starting at frame row `firstRow`
     /// and going down (or up, for a vertical flip), into `target`.
     func convertRows(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int,
-                     into target: Destination) throws(ImagingError) {
+                     into target: Destination, scratch: UnsafeMutablePointer<UInt8>?) throws(ImagingError) {
         let direction = upward ? -1 : 1
         let lumaStride = Int32(direction * stride)
         let lumaRow = base + firstRow * stride
@@ -205,6 +214,49 @@ private struct SourcePlanes: @unchecked Sendable {
             function = "I400ToI420"
             code = I400ToI420(lumaRow + x, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
                               target.cr, target.chromaStride, w, h)
+        case .xbgr32:
+            function = "ARGBToJ420"  // libyuv's "ARGB" is B, G, R, A in memory
+            code = ARGBToJ420(lumaRow + x * 4, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                              target.cr, target.chromaStride, w, h)
+        case .rgbx32:
+            function = "ABGRToJ420"  // libyuv's "ABGR" is R, G, B, A in memory
+            code = ABGRToJ420(lumaRow + x * 4, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                              target.cr, target.chromaStride, w, h)
+        case .xrgb32, .bgrx32:
+            // Reorder to B, G, R, X (X R G B: bytes 3 2 1 0; X B G R: bytes 1 2 3 0).
+            let order: [UInt8] = frame.format == .xrgb32 ? [3, 2, 1, 0] : [1, 2, 3, 0]
+            let shuffle = (0..<16).map { order[$0 % 4] + UInt8($0 / 4 * 4) }
+            let bgrx = scratch!
+            let shuffled = shuffle.withUnsafeBufferPointer {
+                ARGBShuffle(lumaRow + x * 4, lumaStride, bgrx, w * 4, $0.baseAddress, w, h)
+            }
+            guard shuffled == 0 else { throw .libyuvFailed(function: "ARGBShuffle", code: shuffled) }
+            function = "ARGBToJ420"
+            code = ARGBToJ420(bgrx, w * 4, target.y, target.lumaStride, target.cb, target.chromaStride,
+                              target.cr, target.chromaStride, w, h)
+        case .mjpeg:
+            throw .compressedFrame(frame.format)
+        default:
+            // Bayer: demosaic each row into R, G, B, then convert the strip.
+            let rgb = scratch!
+            let format = frame.format
+            let tile: [UInt8] = switch format.bayerPattern! {
+            case .rggb: [0, 1, 1, 2]
+            case .grbg: [1, 0, 2, 1]
+            case .gbrg: [1, 2, 0, 1]
+            case .bggr: [2, 1, 1, 0]
+            }
+            let bytesPerSample = format.bitsPerSample == 8 ? 1 : 2
+            tile.withUnsafeBufferPointer { pattern in
+                for line in 0..<rows {
+                    pc_demosaic_row(base, stride, Int32(frame.size.width), Int32(frame.size.height),
+                                    Int32(bytesPerSample), Int32(format.bitsPerSample), pattern.baseAddress,
+                                    Int32(firstRow + direction * line), Int32(x), w, rgb + line * width * 3)
+                }
+            }
+            function = "RAWToJ420"
+            code = RAWToJ420(rgb, w * 3, target.y, target.lumaStride, target.cb, target.chromaStride,
+                             target.cr, target.chromaStride, w, h)
         }
         guard code == 0 else { throw .libyuvFailed(function: function, code: code) }
     }

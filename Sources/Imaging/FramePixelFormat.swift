@@ -16,8 +16,50 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     case rgb24
     /// Packed RGB, 8 bits each, B G R in memory (`BGR3`).
     case bgr24
+    /// Packed 32-bit RGB, B G R X in memory (`XR24`, V4L2's XBGR32).
+    case xbgr32
+    /// Packed 32-bit RGB, R G B X in memory (`XB24`, V4L2's RGBX32).
+    case rgbx32
+    /// Packed 32-bit RGB, X R G B in memory (`BX24`, V4L2's XRGB32).
+    case xrgb32
+    /// Packed 32-bit RGB, X B G R in memory (`RX24`, V4L2's BGRX32).
+    case bgrx32
     /// 8-bit luma only (`GREY`).
     case grey
+    /// Bayer RGGB, 8 bits per sample (`RGGB`).
+    case srggb8
+    /// Bayer GRBG, 8 bits per sample (`GRBG`).
+    case sgrbg8
+    /// Bayer GBRG, 8 bits per sample (`GBRG`).
+    case sgbrg8
+    /// Bayer BGGR, 8 bits per sample (`BA81`).
+    case sbggr8
+    /// Bayer RGGB, 10 bits in 16-bit little-endian words (`RG10`).
+    case srggb10
+    /// Bayer GRBG, 10 bits in 16-bit words (`BA10`).
+    case sgrbg10
+    /// Bayer GBRG, 10 bits in 16-bit words (`GB10`).
+    case sgbrg10
+    /// Bayer BGGR, 10 bits in 16-bit words (`BG10`).
+    case sbggr10
+    /// Bayer RGGB, 12 bits in 16-bit words (`RG12`).
+    case srggb12
+    /// Bayer GRBG, 12 bits in 16-bit words (`BA12`).
+    case sgrbg12
+    /// Bayer GBRG, 12 bits in 16-bit words (`GB12`).
+    case sgbrg12
+    /// Bayer BGGR, 12 bits in 16-bit words (`BG12`).
+    case sbggr12
+    /// Bayer RGGB, 16 bits per sample (`RG16`).
+    case srggb16
+    /// Bayer GRBG, 16 bits per sample (`GR16`).
+    case sgrbg16
+    /// Bayer GBRG, 16 bits per sample (`GB16`).
+    case sgbrg16
+    /// Bayer BGGR, 16 bits per sample (`BYR2`).
+    case sbggr16
+    /// Motion JPEG: each frame is a complete JPEG file (`MJPG`), as webcams deliver it.
+    case mjpeg
 
     /// The four-character code V4L2 uses for this format.
     public var fourCC: String {
@@ -30,8 +72,73 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
         case .yv12: return "YV12"
         case .rgb24: return "RGB3"
         case .bgr24: return "BGR3"
+        case .xbgr32: return "XR24"
+        case .rgbx32: return "XB24"
+        case .xrgb32: return "BX24"
+        case .bgrx32: return "RX24"
         case .grey: return "GREY"
+        case .srggb8: return "RGGB"
+        case .sgrbg8: return "GRBG"
+        case .sgbrg8: return "GBRG"
+        case .sbggr8: return "BA81"
+        case .srggb10: return "RG10"
+        case .sgrbg10: return "BA10"
+        case .sgbrg10: return "GB10"
+        case .sbggr10: return "BG10"
+        case .srggb12: return "RG12"
+        case .sgrbg12: return "BA12"
+        case .sgbrg12: return "GB12"
+        case .sbggr12: return "BG12"
+        case .srggb16: return "RG16"
+        case .sgrbg16: return "GR16"
+        case .sgbrg16: return "GB16"
+        case .sbggr16: return "BYR2"
+        case .mjpeg: return "MJPG"
         }
+    }
+
+    /// The order of the 2×2 colour filter tile of a Bayer format, read row by row.
+    public enum BayerPattern: String, Sendable, CaseIterable {
+        /// Red, green / green, blue.
+        case rggb
+        /// Green, red / blue, green.
+        case grbg
+        /// Green, blue / red, green.
+        case gbrg
+        /// Blue, green / green, red.
+        case bggr
+    }
+
+    /// The colour filter tile for Bayer formats; nil for the others.
+    public var bayerPattern: BayerPattern? {
+        switch self {
+        case .srggb8, .srggb10, .srggb12, .srggb16: return .rggb
+        case .sgrbg8, .sgrbg10, .sgrbg12, .sgrbg16: return .grbg
+        case .sgbrg8, .sgbrg10, .sgbrg12, .sgbrg16: return .gbrg
+        case .sbggr8, .sbggr10, .sbggr12, .sbggr16: return .bggr
+        default: return nil
+        }
+    }
+
+    /// Whether this is sensor data behind a colour filter array (RAW).
+    public var isBayer: Bool { bayerPattern != nil }
+
+    /// Significant bits per Bayer sample (8, 10, 12 or 16); 8 for the other formats.
+    public var bitsPerSample: Int {
+        switch self {
+        case .srggb10, .sgrbg10, .sgbrg10, .sbggr10: return 10
+        case .srggb12, .sgrbg12, .sgbrg12, .sbggr12: return 12
+        case .srggb16, .sgrbg16, .sgbrg16, .sbggr16: return 16
+        default: return 8
+        }
+    }
+
+    /// Whether frames are compressed files (MJPEG) rather than pixel arrays.
+    public var isCompressed: Bool { self == .mjpeg }
+
+    /// The Bayer format with `pattern` and `bits` (8, 10, 12 or 16) per sample.
+    public static func bayer(_ pattern: BayerPattern, bits: Int) -> FramePixelFormat? {
+        allCases.first { $0.bayerPattern == pattern && $0.bitsPerSample == bits }
     }
 
     /// The format for a V4L2 four-character code or a lowercase name (`yuyv`, `YU12`, `i420`...).
@@ -50,7 +157,7 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     public var isYUV: Bool {
         switch self {
         case .yuyv, .uyvy, .nv12, .nv21, .i420, .yv12: return true
-        case .rgb24, .bgr24, .grey: return false
+        default: return false
         }
     }
 
@@ -66,23 +173,33 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     public func minimumBytesPerRow(width: Int) -> Int {
         switch self {
         case .yuyv, .uyvy: return ((width + 1) / 2) * 4
-        case .nv12, .nv21, .i420, .yv12, .grey: return width
+        case .nv12, .nv21, .i420, .yv12, .grey, .srggb8, .sgrbg8, .sgbrg8, .sbggr8: return width
         case .rgb24, .bgr24: return width * 3
+        case .xbgr32, .rgbx32, .xrgb32, .bgrx32: return width * 4
+        case .srggb10, .sgrbg10, .sgbrg10, .sbggr10, .srggb12, .sgrbg12, .sgbrg12, .sbggr12,
+             .srggb16, .sgrbg16, .sgbrg16, .sbggr16: return width * 2
+        case .mjpeg: return 0
         }
     }
 
     /// Bytes in a whole frame of `size` whose first plane has `bytesPerRow` bytes per row.
     ///
     /// Chroma planes follow the V4L2 single-plane conventions: NV12/NV21 chroma rows have the
-    /// luma stride, I420/YV12 chroma rows half of it.
+    /// luma stride, I420/YV12 chroma rows half of it. MJPEG frames have no fixed size: 0.
     public func frameByteCount(size: PixelSize, bytesPerRow: Int) -> Int {
         let chromaRows = (size.height + 1) / 2
         switch self {
-        case .yuyv, .uyvy, .rgb24, .bgr24, .grey:
+        case .mjpeg:
+            return 0
+        case .nv12, .nv21, .i420, .yv12:
+            break
+        default:
             return bytesPerRow * size.height
+        }
+        switch self {
         case .nv12, .nv21:
             return bytesPerRow * (size.height + chromaRows)
-        case .i420, .yv12:
+        default:
             return bytesPerRow * size.height + 2 * ((bytesPerRow + 1) / 2) * chromaRows
         }
     }

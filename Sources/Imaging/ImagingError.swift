@@ -10,6 +10,8 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case cropOutsideFrame(PixelRect, frame: PixelSize)
     /// A libyuv function returned an error code.
     case libyuvFailed(function: String, code: Int32)
+    /// The frame is compressed (MJPEG) and must be decoded before conversion.
+    case compressedFrame(FramePixelFormat)
 
     /// One line for people.
     public var description: String {
@@ -22,6 +24,8 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
             return "a \(size) \(format) frame needs \(expected) bytes, got \(actual)"
         case .cropOutsideFrame(let rect, let frame):
             return "crop rectangle \(rect) lies outside the \(frame) frame"
+        case .compressedFrame(let format):
+            return "\(format) frames are compressed; decode them before conversion"
         case .libyuvFailed(let function, let code):
             return "libyuv \(function) failed with code \(code)"
         }

@@ -23,7 +23,11 @@ import Testing
     // blocks (measured ≤ 1.2); a wrong transform costs > 30.
     static let tolerance = 2.5
 
-    @Test(arguments: FramePixelFormat.allCases)
+    // Bilinear demosaic is exact inside flat blocks but blends the two colours along block
+    // edges (about a quarter of the pixels of 8x8 blocks): measured 5.2 for every order and depth.
+    static let bayerTolerance = 8.0
+
+    @Test(arguments: FramePixelFormat.allCases.filter { !$0.isCompressed })
     func everyOrientationMatchesTheReference(_ format: FramePixelFormat) throws {
         let size = PixelSize(width: 48, height: 40)
         let scene = Self.scene(size)
@@ -38,7 +42,8 @@ import Testing
                 expected = try RGBImage(size: expected.size, pixels: expected.pixels).greyscaleReference()
             }
             let difference = try output.rgbImage().meanAbsoluteDifference(to: expected)
-            #expect(difference <= Self.tolerance, "\(format) \(orientation): \(difference)")
+            #expect(difference <= (format.isBayer ? Self.bayerTolerance : Self.tolerance),
+                    "\(format) \(orientation): \(difference)")
             // The wrong answer must be far: compare with the unrotated/unmirrored scene too.
             if orientation != .up, orientation.apply(to: size) == size {
                 let wrong = try output.rgbImage().meanAbsoluteDifference(to: format == .grey ? try scene.greyscaleReference() : scene)
