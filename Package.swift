@@ -24,13 +24,16 @@ let package = Package(
         systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
         systemLibrary("CYUV", pkgConfig: nil, apt: "libyuv-dev"),
         .target(name: "CImagingKernels"),
+        // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
         .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CHeif", "CExif", "CTIFF"]),
+        .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(
             name: "PhotoCapture",
-            dependencies: ["Imaging", "Codecs", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Imaging", "Codecs", "V4L2", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "photocap",
@@ -44,6 +47,7 @@ let package = Package(
         // Tests; TestSupport runs and reads the third-party tools that judge our files.
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "Codecs", "Imaging", "TestSupport"]),

@@ -5,6 +5,7 @@
 #include <libv4l2.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,6 +21,13 @@ static int call(int fd, unsigned long request, void *argument) {
 int pc_v4l2_open(const char *path) {
     int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return -errno;
+    // Ask the kernel first: libv4l2 prints its own complaints about non-V4L2 files.
+    struct v4l2_capability capability;
+    if (ioctl(fd, VIDIOC_QUERYCAP, &capability) != 0) {
+        int error = errno;
+        close(fd);
+        return -error;
+    }
     int wrapped = v4l2_fd_open(fd, V4L2_DISABLE_CONVERSION);
     if (wrapped < 0) {
         int error = errno;

@@ -12,6 +12,18 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         case synthetic
         /// A raw frame replayed from a file.
         case frameFile
+        /// A V4L2 camera (`/dev/videoN`).
+        case v4l2
+    }
+
+    /// Where a camera faces, as V4L2_CID_CAMERA_ORIENTATION reports it.
+    public enum Location: String, Sendable {
+        /// Towards the user; photos are mirrored like a mirror.
+        case front
+        /// Away from the user.
+        case back
+        /// A separate camera.
+        case external
     }
 
     /// A pixel format and the frame sizes the device delivers in it.
@@ -62,7 +74,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A stable identifier: `synthetic`, or `file:PATH`.
+    /// A stable identifier: `synthetic`, `file:PATH`, or the V4L2 node path (`/dev/video0`).
     public let uniqueID: String
     /// A name for people.
     public let localizedName: String
@@ -74,16 +86,19 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     public let sensorMounting: SensorMounting
     /// Whether the device has a flash.
     public let hasFlash: Bool
+    /// Facts a V4L2 driver reported; nil for the synthetic and frame-file cameras.
+    public let v4l2Details: V4L2Details?
     let source: any FrameSource
 
     init(uniqueID: String, localizedName: String, kind: Kind, formats: [Format], sensorMounting: SensorMounting,
-         hasFlash: Bool = false, source: any FrameSource) {
+         hasFlash: Bool = false, v4l2Details: V4L2Details? = nil, source: any FrameSource) {
         self.uniqueID = uniqueID
         self.localizedName = localizedName
         self.kind = kind
         self.formats = formats
         self.sensorMounting = sensorMounting
         self.hasFlash = hasFlash
+        self.v4l2Details = v4l2Details
         self.source = source
     }
 
@@ -91,7 +106,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// command-line override) instead of what the device reports.
     public func overridingSensorMounting(_ mounting: SensorMounting) -> CaptureDevice {
         CaptureDevice(uniqueID: uniqueID, localizedName: localizedName, kind: kind, formats: formats,
-                      sensorMounting: mounting, hasFlash: hasFlash, source: source)
+                      sensorMounting: mounting, hasFlash: hasFlash, v4l2Details: v4l2Details, source: source)
     }
 
     /// The format for `pixelFormat`, if offered.
@@ -99,12 +114,26 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         formats.first { $0.pixelFormat == pixelFormat }
     }
 
-    /// The cameras of this machine, then the synthetic camera.
-    ///
-    /// V4L2 cameras are not supported yet (their own layer is being built); until then this
-    /// lists the synthetic camera only.
+    /// The format a still is captured in when the request names none: the one offering the
+    /// largest size, preferring formats that convert cheaply (4:2:0 and 4:2:2 Y'CbCr, then RGB,
+    /// then MJPEG, greyscale and Bayer) among equals.
+    public var defaultStillFormat: Format? { defaultFormat(fitting: nil) }
+
+    /// Like ``defaultStillFormat`` but comparing the largest size each format offers inside `box`.
+    func defaultFormat(fitting box: PixelSize?) -> Format? {
+        func size(_ format: Format) -> Int { (box.map { format.sizes.nearest(fitting: $0) } ?? format.sizes.largest).area }
+        return formats.enumerated().max { a, b in
+            let (sizeA, sizeB) = (size(a.element), size(b.element))
+            if sizeA != sizeB { return sizeA < sizeB }
+            let (rankA, rankB) = (a.element.pixelFormat.stillPreference, b.element.pixelFormat.stillPreference)
+            if rankA != rankB { return rankA > rankB }
+            return a.offset > b.offset
+        }?.element
+    }
+
+    /// The cameras of this machine (V4L2 capture nodes), then the synthetic camera.
     public static func discoverDevices() -> [CaptureDevice] {
-        [synthetic()]
+        discovery().devices
     }
 
     /// `NAME (ID)`.

@@ -13,6 +13,8 @@ public struct CapturePhoto: Sendable {
     public let frameSequence: UInt64
     /// When the frame's exposure started (monotonic clock, nanoseconds).
     public let timestamp: UInt64
+    /// How the frame was chosen: frames skipped before it and the delay from the request.
+    public let frameDelivery: FrameDelivery
     /// When the frame's exposure started (wall clock).
     public let captureDate: Date
     /// The processed pixels (after the physical transform).

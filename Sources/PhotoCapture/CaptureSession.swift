@@ -9,6 +9,7 @@ public final class CaptureSession: Sendable {
     private struct State {
         var input: CaptureDevice?
         var isRunning = false
+        var framesToDiscard = 0
     }
     private let state = Mutex(State())
 
@@ -34,11 +35,16 @@ public final class CaptureSession: Sendable {
         try output.attach(to: self)
     }
 
-    /// Starts streaming at the camera's preferred format and largest size.
-    public func startRunning() async throws(PhotoCaptureError) {
+    /// Starts streaming at the camera's default still format (the largest size it offers).
+    ///
+    /// - Parameter discardingFirst: frames to skip after every stream start so auto exposure
+    ///   and white balance settle on a cold camera (`photocap shoot --skip N`).
+    public func startRunning(discardingFirst: Int = 0) async throws(PhotoCaptureError) {
         guard let device = input else { throw PhotoCaptureError(.notConnected) }
-        guard let format = device.formats.first else { throw PhotoCaptureError(.deviceFailure("the device offers no format")) }
-        try await device.source.startStreaming(format: format.pixelFormat, size: format.sizes.largest)
+        guard let format = device.defaultStillFormat else { throw PhotoCaptureError(.deviceFailure("the device offers no format")) }
+        state.withLock { $0.framesToDiscard = max(0, discardingFirst) }
+        try await device.source.startStreaming(format: format.pixelFormat, size: format.sizes.largest,
+                                               discardingFirst: max(0, discardingFirst))
         state.withLock { $0.isRunning = true }
     }
 
@@ -52,13 +58,15 @@ public final class CaptureSession: Sendable {
     /// Streams `format` at `size` (restarting the stream only when they change) and returns the
     /// first frame whose exposure started after `instant`.
     func frame(format: FramePixelFormat, size: PixelSize, startedAfter instant: UInt64,
-               timeout: Duration) async throws(PhotoCaptureError) -> Frame {
+               timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
         guard isRunning, let device = input else { throw PhotoCaptureError(.sessionNotRunning) }
-        try await device.source.startStreaming(format: format, size: size)
-        let frame = try await device.source.frame(startedAfter: instant, timeout: timeout)
-        guard frame.format == format, frame.size == size else {
-            throw PhotoCaptureError(.deviceFailure("the stream switched to \(frame.format) \(frame.size) during the capture"))
+        try await device.source.startStreaming(format: format, size: size,
+                                               discardingFirst: state.withLock { $0.framesToDiscard })
+        let delivered = try await device.source.frame(startedAfter: instant, timeout: timeout)
+        guard delivered.frame.format == format, delivered.frame.size == size else {
+            throw PhotoCaptureError(.deviceFailure(
+                "the stream switched to \(delivered.frame.format) \(delivered.frame.size) during the capture"))
         }
-        return frame
+        return delivered
     }
 }

@@ -60,6 +60,22 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case frameTimeout(milliseconds: Int)
         /// The camera failed.
         case deviceFailure(String)
+        /// The camera was unplugged or unregistered (ENODEV); the session cannot use it again.
+        case deviceDisconnected(device: String)
+        /// Another process is using the camera (EBUSY).
+        case deviceBusy(device: String)
+        /// The user may not open the camera (EACCES): add them to the `video` group.
+        case permissionDenied(device: String)
+        /// No camera at this path.
+        case noSuchDevice(device: String)
+        /// The node is not a video capture device (a metadata or output node, say).
+        case notACaptureDevice(device: String)
+        /// A V4L2 call failed; `call` is the ioctl (e.g. `VIDIOC_STREAMON`).
+        case deviceCallFailed(device: String, call: String, reason: String)
+        /// Frame after frame came back flagged as corrupt.
+        case corruptFrames(device: String, count: Int)
+        /// A control name that the device does not have, or a value it refuses.
+        case invalidControl(String)
 
         // Processing and files.
         /// Converting or scaling the frame failed.
@@ -99,6 +115,15 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
             return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
         case .frameTimeout(let ms): return "no frame arrived within \(ms) ms"
         case .deviceFailure(let text): return "camera failure: \(text)"
+        case .deviceDisconnected(let device): return "\(device) was disconnected"
+        case .deviceBusy(let device): return "\(device) is busy (another program is using it)"
+        case .permissionDenied(let device):
+            return "permission denied opening \(device) (is the user in the 'video' group?)"
+        case .noSuchDevice(let device): return "no camera at \(device)"
+        case .notACaptureDevice(let device): return "\(device) is not a video capture device"
+        case .deviceCallFailed(let device, let call, let reason): return "\(device): \(call) failed: \(reason)"
+        case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
+        case .invalidControl(let text): return text
         case .imaging(let error): return "image conversion failed: \(error)"
         case .encoding(let text): return "encoding failed: \(text)"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"

@@ -97,7 +97,8 @@ public final class PhotoOutput: Sendable {
         var resolved: [ResolvedPhotoSettings] = []
         for settings in settingsArray { resolved.append(try resolver.resolve(settings)) }
         if let first = resolved.first, session.isRunning {
-            try await device.source.startStreaming(format: first.framePixelFormat, size: first.frameDimensions)
+            try await device.source.startStreaming(format: first.framePixelFormat, size: first.frameDimensions,
+                                                   discardingFirst: 0)
         }
         for item in resolved { try encoders.prepare(for: item) }
         state.withLock { $0.prepared = settingsArray }
@@ -162,12 +163,13 @@ public final class PhotoOutput: Sendable {
         delegate.photoOutput(self, willBeginCaptureFor: resolved)
         do {
             delegate.photoOutput(self, willCapturePhotoFor: resolved)
-            let frame = try await session.frame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
-                                                startedAfter: instant, timeout: timeout)
+            let delivered = try await session.frame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
+                                                    startedAfter: instant, timeout: timeout)
             delegate.photoOutput(self, didCapturePhotoFor: resolved)
             let device = session.input
             let photo = try PhotoProcessor(encoders: encoders).process(
-                frame, resolved: resolved, cameraName: device?.localizedName ?? "camera")
+                delivered.frame, resolved: resolved, cameraName: device?.localizedName ?? "camera",
+                delivery: delivered.delivery)
             delegate.photoOutput(self, didFinishProcessingPhoto: photo)
             delegate.photoOutput(self, didFinishCaptureFor: resolved, error: nil)
         } catch {

@@ -21,14 +21,17 @@ struct PhotoProcessor {
     }
 
     func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
-                 sequenceCount: Int = 1) throws(PhotoCaptureError) -> CapturePhoto {
+                 delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1) throws(PhotoCaptureError) -> CapturePhoto {
         let id = resolved.uniqueID
         let conversionStart = ContinuousClock.now
         let image: PlanarImage
         do {
-            image = try FrameConverter().convert(frame, crop: resolved.cropRect, applying: resolved.pixelTransform)
-        } catch {
+            let pixels = frame.format.isCompressed ? try Self.decoded(frame) : frame
+            image = try FrameConverter().convert(pixels, crop: resolved.cropRect, applying: resolved.pixelTransform)
+        } catch let error as ImagingError {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
+        } catch {
+            throw PhotoCaptureError(.corruptFrames(device: cameraName, count: 1), uniqueID: id)
         }
         let conversion = ContinuousClock.now - conversionStart
         let captureDate = Date(timeIntervalSinceNow: -Double(MonotonicClock.now() &- frame.timestampNanoseconds) / 1e9)
@@ -76,13 +79,24 @@ struct PhotoProcessor {
 
         return CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
-            frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, captureDate: captureDate,
+            frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
+            captureDate: captureDate,
             pixelBuffer: PixelBuffer(image: image), previewPixelBuffer: reductions.preview.map(PixelBuffer.init),
             embeddedThumbnailDimensions: reductions.thumbnail?.size, metadata: metadata,
             isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,
             writtenOrientation: resolved.writtenOrientation,
             timings: ProcessingTimings(conversion: conversion.seconds, scaling: scaling.seconds, encoding: encoding.seconds),
             fileData: fileData)
+    }
+
+    /// An MJPEG frame decoded to RGB, so crop and transform still happen in the one conversion
+    /// pass. A frame that does not decode is reported as corrupt.
+    private static func decoded(_ frame: Frame) throws -> Frame {
+        let jpeg = frame.storage.withUnsafeBytes { [UInt8]($0) }
+        let (size, rgb) = try JPEGDecoder().decodeRGB(jpeg)
+        guard size == frame.size else { throw CodecError.corruptFile(format: "MJPEG", reason: "frame is \(size), the stream \(frame.size)") }
+        return try Frame(format: .rgb24, size: size, range: .full, storage: FrameStorage(copying: rgb),
+                         sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds)
     }
 
     /// The EXIF fields of one photo.

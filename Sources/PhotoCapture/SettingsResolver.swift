@@ -44,7 +44,9 @@ struct SettingsResolver: Sendable {
             }
             format = offered
         } else {
-            guard let preferred = device.formats.first else { throw reject(.deviceFailure("the device offers no format")) }
+            guard let preferred = device.defaultFormat(fitting: settings.maxPhotoDimensions) else {
+                throw reject(.deviceFailure("the device offers no format"))
+            }
             format = preferred
             adjustments.append(.framePixelFormat(chosen: preferred.pixelFormat))
         }

@@ -18,25 +18,26 @@ actor StillFrameSource: FrameSource {
         interval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
     }
 
-    func startStreaming(format: FramePixelFormat, size: PixelSize) async throws(PhotoCaptureError) {
+    func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
         if let streaming, streaming.format == format, streaming.size == size { return }
         let picture = try render(format, size)
-        streaming = (format, size, picture, MonotonicClock.now())
+        // Discarded frames simply push the first usable exposure later.
+        streaming = (format, size, picture, MonotonicClock.now() + UInt64(max(0, discardingFirst)) * interval)
     }
 
     func stopStreaming() async {
         streaming = nil
     }
 
-    func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> Frame {
+    func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
         guard let streaming else { throw PhotoCaptureError(.sessionNotRunning) }
         let elapsed = instant > streaming.start ? instant - streaming.start : 0
         let sequence = elapsed / interval + 1
         let exposureStart = streaming.start + sequence * interval
-        let delivery = exposureStart + interval
+        let deliveryTime = exposureStart + interval
         let now = MonotonicClock.now()
-        if delivery > now {
-            let wait = delivery - now
+        if deliveryTime > now {
+            let wait = deliveryTime - now
             guard Duration.nanoseconds(Int64(wait)) <= timeout else {
                 throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))
             }
@@ -47,10 +48,13 @@ actor StillFrameSource: FrameSource {
             else { throw PhotoCaptureError(.sessionNotRunning) }
         }
         let picture = streaming.frame
+        var delivery = FrameDelivery()
+        delivery.requestToExposureNanoseconds = exposureStart - min(exposureStart, instant)
         do {
-            return try Frame(format: picture.format, size: picture.size, bytesPerRow: picture.bytesPerRow,
-                             range: picture.range, storage: picture.storage, sequence: sequence,
-                             timestampNanoseconds: exposureStart)
+            let frame = try Frame(format: picture.format, size: picture.size, bytesPerRow: picture.bytesPerRow,
+                                  range: picture.range, storage: picture.storage, sequence: sequence,
+                                  timestampNanoseconds: exposureStart)
+            return DeliveredFrame(frame: frame, delivery: delivery)
         } catch {
             throw PhotoCaptureError(.imaging(error))
         }

@@ -5,7 +5,8 @@ import PhotoCapture
 /// `photocap devices`: the cameras photocap can use.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "devices", abstract: "List cameras with their formats and sensor mounting.")
+        commandName: "devices",
+        abstract: "List cameras with their formats, sizes, controls and sensor mounting.")
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -15,27 +16,120 @@ struct DevicesCommand: AsyncParsableCommand {
         let id: String
         let name: String
         let kind: String
+        let driver: String?
+        let bus: String?
+        let input: String?
         let sensorRotation: Int
         let sensorMirrored: Bool
+        let reportedSensorRotation: Int?
+        let location: String?
+        let flippedHorizontally: Bool?
+        let flippedVertically: Bool?
+        let defaultFormat: String?
+        let frameRates: [Double]?
         let formats: [Format]
+        let unsupportedFormats: [String]?
+        let controls: [ControlEntry]?
     }
 
     func run() async throws {
-        let entries = CaptureDevice.discoverDevices().map { device in
-            Entry(id: device.uniqueID, name: device.localizedName, kind: device.kind.rawValue,
-                  sensorRotation: device.sensorMounting.rotation, sensorMirrored: device.sensorMounting.isMirrored,
-                  formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.fourCC, sizes: $0.sizes.description) })
+        let discovery = CaptureDevice.discovery()
+        let entries = discovery.devices.map { device in
+            let details = device.v4l2Details
+            let still = device.defaultStillFormat
+            return Entry(
+                id: device.uniqueID, name: device.localizedName, kind: device.kind.rawValue, driver: details?.driver,
+                bus: details?.busInfo, input: details?.inputName, sensorRotation: device.sensorMounting.rotation,
+                sensorMirrored: device.sensorMounting.isMirrored, reportedSensorRotation: details?.reportedSensorRotation,
+                location: details?.location?.rawValue, flippedHorizontally: details?.isFlippedHorizontally,
+                flippedVertically: details?.isFlippedVertically,
+                defaultFormat: still.map { "\($0.pixelFormat.fourCC) \($0.sizes.largest)" },
+                frameRates: details?.frameRates,
+                formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.fourCC, sizes: $0.sizes.description) },
+                unsupportedFormats: details?.unsupportedFormats,
+                controls: details == nil ? nil : ((try? device.controls()) ?? []).map(ControlEntry.init))
         }
         if json {
             print(try jsonText(entries, pretty: true))
-            return
+        } else {
+            for entry in entries { print(describe(entry)) }
         }
-        for entry in entries {
-            print("\(entry.id): \(entry.name) [\(entry.kind)]")
-            print("  sensor: rotation \(entry.sensorRotation)°\(entry.sensorMirrored ? ", mirrored" : "")")
-            for format in entry.formats {
-                print("  \(format.pixelFormat): \(format.sizes)")
-            }
+        for problem in discovery.problems { note("skipped: \(problem)") }
+    }
+
+    private func describe(_ entry: Entry) -> String {
+        var lines = ["\(entry.id): \(entry.name) [\(entry.kind)]"]
+        if let driver = entry.driver {
+            lines.append("  driver: \(driver), bus: \(entry.bus ?? "?")" + (entry.input.map { ", input: \($0)" } ?? ""))
         }
+        var sensor = "  sensor: rotation \(entry.sensorRotation)°\(entry.sensorMirrored ? ", mirrored" : "")"
+        var reported: [String] = []
+        if let rotation = entry.reportedSensorRotation { reported.append("sensor rotation \(rotation)°") }
+        if let location = entry.location { reported.append("location \(location)") }
+        if entry.flippedHorizontally == true { reported.append("input flipped horizontally") }
+        if entry.flippedVertically == true { reported.append("input flipped vertically") }
+        if entry.kind == "v4l2" { sensor += reported.isEmpty ? " (nothing reported by the driver)" : " (from \(reported.joined(separator: ", ")))" }
+        lines.append(sensor)
+        if let still = entry.defaultFormat {
+            let rates = entry.frameRates.map { $0.isEmpty ? "" : " at " + $0.map { String(format: "%g", $0) }.joined(separator: "/") + " fps" } ?? ""
+            lines.append("  default still format: \(still)\(rates)")
+        }
+        lines.append("  formats:")
+        for format in entry.formats { lines.append("    \(format.pixelFormat): \(format.sizes)") }
+        if let unsupported = entry.unsupportedFormats, !unsupported.isEmpty {
+            lines.append("    not supported by photocap: \(unsupported.joined(separator: ", "))")
+        }
+        if let controls = entry.controls, !controls.isEmpty {
+            lines.append("  controls:")
+            lines += controls.filter { $0.kind != "class" }.map { "    " + $0.line }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// One control for `devices` and `controls`, as text and JSON.
+struct ControlEntry: Encodable {
+    let key: String
+    let name: String
+    let kind: String
+    let id: String
+    let minimum: Int64
+    let maximum: Int64
+    let step: UInt64
+    let defaultValue: Int64
+    let value: Int64?
+    let valueLabel: String?
+    let menu: [String]?
+    let flags: [String]
+
+    init(_ control: CameraControl) {
+        key = control.key
+        name = control.name
+        kind = control.kind
+        id = String(format: "0x%08x", control.id)
+        minimum = control.minimum
+        maximum = control.maximum
+        step = control.step
+        defaultValue = control.defaultValue
+        value = control.value
+        valueLabel = control.valueLabel
+        menu = control.menu.isEmpty ? nil : control.menu.map { "\($0.value): \($0.label)" }
+        flags = [control.isReadOnly ? "read-only" : nil, control.isInactive ? "inactive" : nil,
+                 control.isVolatile ? "volatile" : nil].compactMap { $0 }
+    }
+
+    /// `gain (integer) 0...255 step 1 default 100 = 100 [inactive]`.
+    var line: String {
+        var text = "\(key) (\(kind), \(id))"
+        switch kind {
+        case "button": break
+        case "boolean": text += " default \(defaultValue != 0)"
+        case "menu", "integer-menu": text += " default \(defaultValue)"
+        default: text += " \(minimum)...\(maximum) step \(step) default \(defaultValue)"
+        }
+        if let value { text += " = \(value)" + (valueLabel.map { " (\($0))" } ?? "") }
+        if !flags.isEmpty { text += " [\(flags.joined(separator: ", "))]" }
+        if let menu { text += "\n      " + menu.joined(separator: "\n      ") }
+        return text
     }
 }

@@ -23,12 +23,18 @@ struct PhotoReport: Encodable {
     let frameFormat: String
     let frameDimensions: JSONSize
     let frameSequence: UInt64
+    let device: String
+    let staleFramesSkipped: Int
+    let corruptFramesSkipped: Int
+    let droppedFrames: Int
+    let streamRestarts: Int
+    let requestToExposureMs: Double
     let sequenceCount: Int
     let photoCount: Int
     let adjustments: [String]
     let timings: Timings
 
-    init(photo: CapturePhoto, path: String?, previewPath: String?) {
+    init(photo: CapturePhoto, path: String?, previewPath: String?, device: String) {
         let r = photo.resolvedSettings
         self.path = path
         self.previewPath = previewPath
@@ -48,6 +54,13 @@ struct PhotoReport: Encodable {
         frameFormat = r.framePixelFormat.fourCC
         frameDimensions = JSONSize(r.frameDimensions)
         frameSequence = photo.frameSequence
+        self.device = device
+        let delivery = photo.frameDelivery
+        staleFramesSkipped = delivery.staleFramesSkipped
+        corruptFramesSkipped = delivery.corruptFramesSkipped
+        droppedFrames = delivery.droppedFrames
+        streamRestarts = delivery.streamRestarts
+        requestToExposureMs = Double(delivery.requestToExposureNanoseconds) / 1e6
         sequenceCount = photo.sequenceCount
         photoCount = photo.photoCount
         adjustments = r.adjustments.map(\.description)

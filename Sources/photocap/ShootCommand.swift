@@ -16,10 +16,14 @@ struct ShootCommand: AsyncParsableCommand {
               photocap shoot --format heic --no-compensation --output shots/
               photocap shoot --device synthetic --sensor-rotation 90 --rotation 90 --preview 320x240 --thumbnail 160x120
               photocap shoot --frame-file frame.yuv --frame-format yuyv --frame-size 1280x720 --format tiff
+              photocap shoot --device /dev/video0 --size 1920x1080 --pixel-format YUYV --skip 5
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
     var device: String?
+
+    @Option(help: "Frames to discard after the camera starts, so auto exposure settles on a cold start.")
+    var skip: Int = 0
 
     @Option(help: "Output format: jpeg, heic or tiff.")
     var format: PhotoFormat = .jpeg
@@ -78,6 +82,7 @@ struct ShootCommand: AsyncParsableCommand {
     func validate() throws {
         if format == .uncompressed { throw ValidationError("--format must be jpeg, heic or tiff") }
         if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
+        if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
         }
@@ -122,9 +127,16 @@ struct ShootCommand: AsyncParsableCommand {
         let paths = try OutputPaths(output: output, requested: self.output, format: resolved.format,
                                     withPreview: preview != nil, overwrite: overwrite)
 
-        try await session.startRunning()
-        let photo = try await output.capturePhoto(with: settings)
-        await session.stopRunning()
+        let photo: CapturePhoto
+        do {
+            // A camera that fails to start fails this request: say which one.
+            try await session.startRunning(discardingFirst: skip)
+            photo = try await output.capturePhoto(with: settings)
+            await session.stopRunning()
+        } catch {
+            await session.stopRunning()
+            throw error.attributed(to: settings.uniqueID)
+        }
 
         try photo.write(to: paths.photo, overwrite: overwrite)
         var previewPath: String?
@@ -139,7 +151,7 @@ struct ShootCommand: AsyncParsableCommand {
             }
         }
         if json {
-            print(PhotoReport(photo: photo, path: paths.photo, previewPath: previewPath).jsonLine())
+            print(PhotoReport(photo: photo, path: paths.photo, previewPath: previewPath, device: camera.uniqueID).jsonLine())
         } else {
             let r = photo.resolvedSettings
             print("\(paths.photo): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
@@ -149,21 +161,39 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     private func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
-        let mounting = sensorRotation.map { SensorMounting(rotation: $0, isMirrored: mirror) }
-            ?? (mirror ? SensorMounting(rotation: 0, isMirrored: true) : nil)
+        let override = sensorRotation.map { SensorMounting(rotation: $0, isMirrored: mirror) }
         if let frameFile, let frameFormat, let frameSize {
             return try CaptureDevice.frameFile(path: frameFile, format: frameFormat, size: frameSize,
-                                               mounting: mounting ?? .upright)
+                                               mounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror))
         }
+        let camera: CaptureDevice
         switch device {
-        case nil, "synthetic":
-            if device == nil {
-                note("no V4L2 camera support in this build yet; using the built-in synthetic camera")
-            }
-            // The synthetic sensor is mounted the way the flags say, so it reports that mounting.
-            return CaptureDevice.synthetic(.init(sensorMounting: mounting ?? .upright))
+        case "synthetic":
+            camera = synthetic(override)
         case let path?:
-            throw PhotoCaptureError(.deviceFailure("\(path): V4L2 cameras are not supported yet; use --device synthetic or --frame-file"))
+            camera = try CaptureDevice.v4l2(path: path)
+        case nil:
+            let discovery = CaptureDevice.discovery()
+            if let first = discovery.devices.first(where: { $0.kind == .v4l2 }) {
+                camera = first
+            } else {
+                let why = discovery.problems.isEmpty ? "no V4L2 camera found"
+                    : "no usable V4L2 camera (" + discovery.problems.map(\.description).joined(separator: "; ") + ")"
+                note("\(why); using the built-in synthetic camera")
+                camera = synthetic(override)
+            }
         }
+        guard camera.kind != .synthetic else { return camera }
+        // Flags override what the device reports; --mirror alone keeps its rotation.
+        if let override { return camera.overridingSensorMounting(override) }
+        if mirror {
+            return camera.overridingSensorMounting(SensorMounting(rotation: camera.sensorMounting.rotation, isMirrored: true))
+        }
+        return camera
+    }
+
+    /// The synthetic sensor is mounted the way the flags say, so it reports that mounting.
+    private func synthetic(_ override: SensorMounting?) -> CaptureDevice {
+        CaptureDevice.synthetic(.init(sensorMounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror)))
     }
 }

@@ -7,7 +7,8 @@
 #include <sys/types.h>
 
 /// Opens `path` read-write, non-blocking, close-on-exec, through libv4l2 with its format
-/// emulation disabled (photocap converts frames itself, in one pass). Returns the descriptor.
+/// emulation disabled (photocap converts frames itself, in one pass). Returns the descriptor;
+/// -ENOTTY when the file is not a V4L2 device.
 int pc_v4l2_open(const char *path);
 /// Closes a descriptor from pc_v4l2_open.
 int pc_v4l2_close(int fd);

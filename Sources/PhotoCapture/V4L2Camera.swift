@@ -1,0 +1,198 @@
+import Foundation
+import Imaging
+import V4L2
+
+/// What a V4L2 driver reported about a camera.
+public struct V4L2Details: Sendable, Equatable {
+    /// The device node, e.g. `/dev/video0`.
+    public let path: String
+    /// The driver, e.g. `uvcvideo` or `vivid`.
+    public let driver: String
+    /// The bus the camera hangs off, e.g. `usb-0000:00:14.0-1`.
+    public let busInfo: String
+    /// The selected input's name.
+    public let inputName: String?
+    /// V4L2_CID_CAMERA_SENSOR_ROTATION, when the driver has it (counter-clockwise degrees).
+    public let reportedSensorRotation: Int?
+    /// V4L2_CID_CAMERA_ORIENTATION, when the driver has it.
+    public let location: CaptureDevice.Location?
+    /// The input reports left-right mirrored frames (V4L2_IN_ST_HFLIP).
+    public let isFlippedHorizontally: Bool
+    /// The input reports upside-down frames (V4L2_IN_ST_VFLIP).
+    public let isFlippedVertically: Bool
+    /// Formats the driver offers that photocap cannot read (four-character codes).
+    public let unsupportedFormats: [String]
+    /// Frame rates of the default still format at its largest size, fastest first.
+    public let frameRates: [Double]
+}
+
+/// Cameras found on this machine, and the device nodes that could not be used, with why.
+public struct DeviceDiscovery: Sendable {
+    /// V4L2 cameras in node order, then the synthetic camera.
+    public let devices: [CaptureDevice]
+    /// Nodes that exist but were skipped (permission denied, busy at open...).
+    public let problems: [PhotoCaptureError]
+}
+
+extension CaptureDevice {
+    /// Opens the V4L2 camera at `path` and reads its formats, sizes, inputs and camera controls.
+    ///
+    /// The sensor mounting combines what the driver reports: V4L2_CID_CAMERA_SENSOR_ROTATION,
+    /// the input's HFLIP/VFLIP status (a flip the driver does not correct) and a front-facing
+    /// V4L2_CID_CAMERA_ORIENTATION (mirrored, like a mirror).
+    public static func v4l2(path: String) throws(PhotoCaptureError) -> CaptureDevice {
+        do {
+            return try makeV4L2Device(path: path)
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+    }
+
+    private static func makeV4L2Device(path: String) throws(V4L2Error) -> CaptureDevice {
+        let device = try V4L2Device(path: path)
+        let capabilities = try device.capabilities()
+        guard capabilities.canCaptureVideo else { throw .notACaptureDevice(device: path) }
+        guard capabilities.canStream else { throw .streamingUnsupported(device: path) }
+
+        var formats: [Format] = []
+        var unsupported: [String] = []
+        for description in try device.formats() {
+            guard let pixelFormat = FramePixelFormat(fourCC: description.fourCC),
+                  let sizes = try device.frameSizes(for: description.fourCC).map(FrameSizes.init)
+                      ?? currentSizeIfFormat(description.fourCC, on: device)
+            else {
+                unsupported.append(description.fourCC.description)
+                continue
+            }
+            formats.append(Format(pixelFormat: pixelFormat, sizes: sizes))
+        }
+
+        let controls = try device.controls()
+        func control(_ id: UInt32) -> Int64? {
+            guard controls.contains(where: { $0.id == id }) else { return nil }
+            return try? device.value(of: id)
+        }
+        let rotation = control(V4L2ControlID.cameraSensorRotation).map(Int.init).flatMap { $0 % 90 == 0 ? $0 : nil }
+        let location: Location? = control(V4L2ControlID.cameraOrientation).flatMap(V4L2CameraLocation.init).map {
+            switch $0 {
+            case .front: return .front
+            case .back: return .back
+            case .external: return .external
+            }
+        }
+        let input = try device.currentInput()
+        let (hflip, vflip) = (input?.isFlippedHorizontally ?? false, input?.isFlippedVertically ?? false)
+        // A vertical flip is a mirror plus a half turn; both flips together are a half turn.
+        let mounting = SensorMounting(rotation: (rotation ?? 0) + (vflip ? 180 : 0),
+                                      isMirrored: (hflip != vflip) != (location == .front))
+
+        let camera = CaptureDevice(
+            uniqueID: path, localizedName: capabilities.card, kind: .v4l2, formats: formats, sensorMounting: mounting,
+            v4l2Details: nil, source: V4L2FrameSource(device: device))
+        var rates: [Double] = []
+        if let still = camera.defaultStillFormat {
+            let largest = still.sizes.largest
+            rates = (try? device.frameIntervals(for: still.pixelFormat.v4l2FourCC,
+                                                size: V4L2Size(width: largest.width, height: largest.height)))?
+                .map(\.framesPerSecond) ?? []
+        }
+        let details = V4L2Details(
+            path: path, driver: capabilities.driver, busInfo: capabilities.busInfo, inputName: input?.name,
+            reportedSensorRotation: rotation, location: location, isFlippedHorizontally: hflip,
+            isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates)
+        return CaptureDevice(uniqueID: path, localizedName: capabilities.card, kind: .v4l2, formats: formats,
+                             sensorMounting: mounting, v4l2Details: details, source: camera.source)
+    }
+
+    /// Drivers that do not enumerate sizes still report the current one.
+    private static func currentSizeIfFormat(_ fourCC: FourCC, on device: V4L2Device) -> FrameSizes? {
+        guard let active = try? device.format(), active.fourCC == fourCC else { return nil }
+        return .discrete([PixelSize(width: active.size.width, height: active.size.height)])
+    }
+
+    /// The V4L2 capture nodes of this machine (`/dev/video*` in number order, metadata and
+    /// output nodes left out), then the synthetic camera, plus why any node was skipped.
+    public static func discovery(in folder: String = "/dev") -> DeviceDiscovery {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let nodes = names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix("video"), let number = Int(name.dropFirst(5)) else { return nil }
+            return (number, folder + "/" + name)
+        }.sorted { $0.0 < $1.0 }
+        var devices: [CaptureDevice] = []
+        var problems: [PhotoCaptureError] = []
+        for (_, path) in nodes {
+            do {
+                devices.append(try makeV4L2Device(path: path))
+            } catch .notACaptureDevice, .streamingUnsupported {
+                continue  // metadata, output and read()-only nodes are not cameras for us
+            } catch {
+                problems.append(PhotoCaptureError(error))
+            }
+        }
+        return DeviceDiscovery(devices: devices + [synthetic()], problems: problems)
+    }
+
+    // MARK: Controls
+
+    /// The camera's controls with their current values; empty for cameras without controls.
+    public func controls() throws(PhotoCaptureError) -> [CameraControl] {
+        guard let device = v4l2Device else { return [] }
+        do {
+            return try device.controls().map { control in
+                CameraControl(control, value: control.hasIntegerValue ? try? device.value(of: control.id) : nil)
+            }
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+    }
+
+    /// Sets the control named `key` (as ``CameraControl/key`` spells it) to `text`: a number,
+    /// a menu label, or true/false, and returns the control as the driver left it (drivers
+    /// clamp). Read-only controls, unknown names and out-of-range values are refused.
+    @discardableResult
+    public func setControl(_ key: String, to text: String) throws(PhotoCaptureError) -> CameraControl {
+        guard let device = v4l2Device else { throw PhotoCaptureError(.invalidControl("\(localizedName) has no controls")) }
+        let all = try controls()
+        guard let control = all.first(where: { $0.key == key.lowercased() }) else {
+            let known = all.filter { $0.kind != "class" }.map(\.key).joined(separator: ", ")
+            throw PhotoCaptureError(.invalidControl("\(uniqueID) has no control '\(key)' (it has: \(known))"))
+        }
+        let value = try control.parse(text)
+        do {
+            let kept = try device.setValue(value, of: control.id)
+            return CameraControl(try device.controls().first { $0.id == control.id } ?? control.raw,
+                                 value: control.kind == "button" ? nil : kept)
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+    }
+
+    private var v4l2Device: V4L2Device? { (source as? V4L2FrameSource)?.stream.device }
+}
+
+extension CaptureDevice.FrameSizes {
+    init(_ sizes: V4L2FrameSizes) {
+        switch sizes {
+        case .discrete(let list):
+            self = .discrete(list.map { PixelSize(width: $0.width, height: $0.height) })
+        case .stepwise(let minimum, let maximum, let step):
+            self = .stepwise(minimum: PixelSize(width: minimum.width, height: minimum.height),
+                             maximum: PixelSize(width: maximum.width, height: maximum.height),
+                             step: PixelSize(width: step.width, height: step.height))
+        }
+    }
+}
+
+extension FramePixelFormat {
+    /// Lower is preferred for processed stills among formats of equal size.
+    var stillPreference: Int {
+        switch self {
+        case .nv12, .nv21, .i420, .yv12: return 0
+        case .yuyv, .uyvy: return 1
+        case .rgb24, .bgr24, .xbgr32, .rgbx32, .xrgb32, .bgrx32: return 2
+        case .mjpeg: return 3
+        case .grey: return 4
+        default: return 5  // Bayer: a demosaic in the pass
+        }
+    }
+}

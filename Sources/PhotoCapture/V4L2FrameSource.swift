@@ -1,0 +1,74 @@
+import Glibc
+import Imaging
+import V4L2
+
+/// Frames from a V4L2 device, through the V4L2 layer's mmap stream.
+final class V4L2FrameSource: FrameSource {
+    let stream: V4L2Stream
+
+    init(device: V4L2Device) {
+        stream = V4L2Stream(device: device)
+    }
+
+    func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
+        do {
+            try await stream.start(format, size: size, discardingFirst: discardingFirst)
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+    }
+
+    func stopStreaming() async {
+        await stream.stop()
+    }
+
+    func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
+        let captured: V4L2CapturedFrame
+        do {
+            captured = try await stream.frame(startedAfter: instant, timeout: timeout)
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+        let report = captured.report
+        var delivery = FrameDelivery()
+        delivery.staleFramesSkipped = report.staleFramesSkipped
+        delivery.corruptFramesSkipped = report.corruptFramesSkipped
+        delivery.droppedFrames = report.droppedFrames
+        delivery.streamRestarts = report.restarts
+        delivery.requestToExposureNanoseconds = report.exposureStartNanoseconds - min(report.exposureStartNanoseconds, instant)
+        return DeliveredFrame(frame: captured.frame, delivery: delivery)
+    }
+}
+
+extension PhotoCaptureError {
+    /// The photo-level error for a V4L2 failure: disconnects, busy devices and permissions get
+    /// their own codes; other failed calls keep the ioctl's name and errno text.
+    init(_ error: V4L2Error) {
+        let device = error.device
+        if error.isDeviceGone {
+            self.init(Code.deviceDisconnected(device: device))
+        } else if error.isBusy {
+            self.init(Code.deviceBusy(device: device))
+        } else if error.isPermissionDenied {
+            self.init(Code.permissionDenied(device: device))
+        } else {
+            switch error {
+            case .callFailed(_, let call, let code) where call == "open" && code == ENOENT:
+                self.init(Code.noSuchDevice(device: device))
+            case .callFailed(_, let call, let code):
+                self.init(Code.deviceCallFailed(device: device, call: call,
+                                            reason: "\(String(cString: strerror(code))) (errno \(code))"))
+            case .notACaptureDevice:
+                self.init(Code.notACaptureDevice(device: device))
+            case .timeout(_, let milliseconds):
+                self.init(Code.frameTimeout(milliseconds: milliseconds))
+            case .corruptFrames(_, let count):
+                self.init(Code.corruptFrames(device: device, count: count))
+            case .notStreaming:
+                self.init(Code.sessionNotRunning)
+            default:
+                self.init(Code.deviceFailure(error.description))
+            }
+        }
+    }
+}

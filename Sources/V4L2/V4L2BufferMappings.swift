@@ -1,0 +1,38 @@
+import CV4L2
+
+/// The mmap'ed buffers of one stream start. Frames borrow these bytes, so the mappings live
+/// until the last frame that reads them is released, even after the stream stopped (drivers
+/// with orphaned-buffer support keep the memory until munmap).
+final class V4L2BufferMappings: @unchecked Sendable {
+    // Immutable after init; the memory is only read through frames.
+    let buffers: [UnsafeMutableRawBufferPointer]
+
+    init(device: V4L2Device, count: Int) throws(V4L2Error) {
+        var mapped: [UnsafeMutableRawBufferPointer] = []
+        do throws(V4L2Error) {
+            for index in 0..<count {
+                var buffer = v4l2_buffer()
+                buffer.index = UInt32(index)
+                buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+                buffer.memory = V4L2_MEMORY_MMAP.rawValue
+                try check(pc_v4l2_query_buffer(device.fd, &buffer), "VIDIOC_QUERYBUF", device: device.path)
+                var error: Int32 = 0
+                let length = Int(buffer.length)
+                guard let address = pc_v4l2_map(device.fd, length, Int64(buffer.m.offset), &error) else {
+                    throw V4L2Error.callFailed(device: device.path, call: "mmap", errno: -error)
+                }
+                mapped.append(UnsafeMutableRawBufferPointer(start: address, count: length))
+            }
+        } catch {
+            Self.unmap(mapped)
+            throw error
+        }
+        buffers = mapped
+    }
+
+    deinit { Self.unmap(buffers) }
+
+    private static func unmap(_ buffers: [UnsafeMutableRawBufferPointer]) {
+        for buffer in buffers { _ = pc_v4l2_unmap(buffer.baseAddress, buffer.count) }
+    }
+}

@@ -1,0 +1,69 @@
+import Glibc
+
+/// Errors of the V4L2 layer; each names the device and, for failed calls, the ioctl and errno.
+public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A system call or ioctl failed.
+    case callFailed(device: String, call: String, errno: Int32)
+    /// The node exists but cannot capture video (a metadata, output or radio node).
+    case notACaptureDevice(device: String)
+    /// The device does not support mmap streaming.
+    case streamingUnsupported(device: String)
+    /// The driver answered S_FMT with another format or size than the one asked.
+    case formatNotAccepted(device: String, requested: String, granted: String)
+    /// No usable frame arrived within the time limit.
+    case timeout(device: String, milliseconds: Int)
+    /// Too many frames in a row came back flagged V4L2_BUF_FLAG_ERROR or short.
+    case corruptFrames(device: String, count: Int)
+    /// The stream is not running.
+    case notStreaming(device: String)
+
+    /// The device node, as given when it was opened.
+    public var device: String {
+        switch self {
+        case .callFailed(let device, _, _), .notACaptureDevice(let device), .streamingUnsupported(let device),
+             .formatNotAccepted(let device, _, _), .timeout(let device, _), .corruptFrames(let device, _),
+             .notStreaming(let device):
+            return device
+        }
+    }
+
+    /// The errno of a failed call.
+    public var errno: Int32? {
+        if case .callFailed(_, _, let code) = self { return code }
+        return nil
+    }
+
+    /// The device was unplugged or unregistered (ENODEV/ENXIO).
+    public var isDeviceGone: Bool { errno == ENODEV || errno == ENXIO }
+    /// Another process is using the device (EBUSY).
+    public var isBusy: Bool { errno == EBUSY }
+    /// The user may not open the device (EACCES/EPERM).
+    public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+
+    /// One line for people.
+    public var description: String {
+        switch self {
+        case .callFailed(let device, let call, let code):
+            return "\(device): \(call) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case .notACaptureDevice(let device):
+            return "\(device) is not a video capture device"
+        case .streamingUnsupported(let device):
+            return "\(device) does not support mmap streaming"
+        case .formatNotAccepted(let device, let requested, let granted):
+            return "\(device) does not deliver \(requested) (the driver offered \(granted))"
+        case .timeout(let device, let milliseconds):
+            return "\(device): no frame within \(milliseconds) ms"
+        case .corruptFrames(let device, let count):
+            return "\(device): \(count) corrupt frames in a row"
+        case .notStreaming(let device):
+            return "\(device) is not streaming"
+        }
+    }
+}
+
+/// Turns a shim result (negative errno on failure) into a thrown ``V4L2Error``.
+@discardableResult
+func check(_ result: Int32, _ call: String, device: String) throws(V4L2Error) -> Int32 {
+    guard result >= 0 else { throw .callFailed(device: device, call: call, errno: -result) }
+    return result
+}

@@ -1,0 +1,365 @@
+import CV4L2
+import Dispatch
+import Glibc
+import Imaging
+
+/// mmap streaming from one device, handing out the first frame whose exposure began after a
+/// given instant.
+///
+/// All ioctls run on one serial queue (a blocking poll never occupies Swift's cooperative
+/// threads). Frames borrow the driver's buffers without copying; a buffer goes back to the
+/// driver (VIDIOC_QBUF) as soon as its frame is released, and stale frames are handed back at
+/// once. Every wait is bounded.
+public final class V4L2Stream: @unchecked Sendable {
+    // Unchecked: every mutable field below is touched only on `queue`.
+
+    /// The device streamed from.
+    public let device: V4L2Device
+    /// Buffers requested from the driver.
+    public let bufferCount: Int
+    /// Flagged or short frames tolerated in a row before a request fails.
+    public let maximumConsecutiveCorruptFrames: Int
+
+    private let queue = DispatchQueue(label: "photocap.v4l2.stream")
+    private var active: Active?
+    private var generation: UInt64 = 0
+    private var isGone = false
+    private var counters = V4L2StreamStatistics()
+    private var lastSequence: UInt32?
+
+    private struct Active {
+        let pixelFormat: FramePixelFormat
+        let format: V4L2ActiveFormat
+        let mappings: V4L2BufferMappings
+        let generation: UInt64
+        let frameInterval: UInt64
+        let discardBelowSequence: UInt32
+    }
+
+    /// A stream over `device`; nothing happens until ``start(_:size:discardingFirst:)``.
+    public init(device: V4L2Device, bufferCount: Int = 4, maximumConsecutiveCorruptFrames: Int = 8) {
+        self.device = device
+        self.bufferCount = max(2, bufferCount)
+        self.maximumConsecutiveCorruptFrames = max(1, maximumConsecutiveCorruptFrames)
+    }
+
+    deinit {
+        if active != nil {
+            _ = pc_v4l2_stream_off(device.fd)
+            var request = v4l2_requestbuffers()
+            request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            request.memory = V4L2_MEMORY_MMAP.rawValue
+            _ = pc_v4l2_request_buffers(device.fd, &request)
+        }
+    }
+
+    /// Counters since the stream object was made.
+    public var statistics: V4L2StreamStatistics { queue.sync { counters } }
+
+    /// The format being streamed, nil when stopped.
+    public var activeFormat: V4L2ActiveFormat? { queue.sync { active?.format } }
+
+    /// Streams `format` at `size`. Does nothing when already streaming exactly that; otherwise
+    /// stops (STREAMOFF, REQBUFS 0), sets the format and starts again. The first
+    /// `discardingFirst` frames after a start are dropped so auto exposure can settle.
+    ///
+    /// A failed REQBUFS or STREAMON is retried once after a clean stop.
+    @discardableResult
+    public func start(_ format: FramePixelFormat, size: PixelSize, discardingFirst: Int = 0) async throws(V4L2Error) -> V4L2ActiveFormat {
+        try await onQueue { () throws(V4L2Error) in try self.startOnQueue(format, size: size, discard: discardingFirst) }
+    }
+
+    /// Stops streaming and returns the buffers; idempotent.
+    public func stop() async {
+        _ = try? await onQueue { () throws(V4L2Error) in self.stopOnQueue() }
+    }
+
+    /// The first frame whose exposure started after `instant` (CLOCK_MONOTONIC nanoseconds),
+    /// waiting at most `timeout`. Older frames are handed back to the driver unread.
+    public func frame(startedAfter instant: UInt64, timeout: Duration) async throws(V4L2Error) -> V4L2CapturedFrame {
+        try await onQueue { () throws(V4L2Error) in try self.frameOnQueue(after: instant, timeout: timeout) }
+    }
+
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws(V4L2Error) -> T) async throws(V4L2Error) -> T {
+        let result: Result<T, V4L2Error> = await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: Result(catching: body)) }
+        }
+        return try result.get()
+    }
+
+    // MARK: On the queue
+
+    private func startOnQueue(_ format: FramePixelFormat, size: PixelSize, discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
+        if isGone { throw .callFailed(device: device.path, call: "VIDIOC_STREAMON", errno: ENODEV) }
+        if let active, active.pixelFormat == format, active.format.size == V4L2Size(width: size.width, height: size.height) {
+            return active.format
+        }
+        stopOnQueue()
+        do {
+            return try attemptStart(format, size: size, discard: discard)
+        } catch let error where Self.isRetryableStartFailure(error) {
+            stopOnQueue()
+            counters.restarts += 1
+            return try attemptStart(format, size: size, discard: discard)
+        } catch {
+            stopOnQueue()
+            markGoneIfNeeded(error)
+            throw error
+        }
+    }
+
+    private static func isRetryableStartFailure(_ error: V4L2Error) -> Bool {
+        guard case .callFailed(_, let call, _) = error, !error.isDeviceGone, !error.isBusy else { return false }
+        return call == "VIDIOC_REQBUFS" || call == "VIDIOC_STREAMON" || call == "VIDIOC_QBUF"
+    }
+
+    private func attemptStart(_ format: FramePixelFormat, size: PixelSize, discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
+        let fourCC = format.v4l2FourCC
+        let description = try device.formats().first { $0.fourCC == fourCC }
+        let requestCSC = format.isYUV && description?.canSetColorSpace == true
+        let granted = try device.setFormat(fourCC, size: V4L2Size(width: size.width, height: size.height),
+                                           requestJPEGColorSpace: requestCSC)
+        guard granted.fourCC == fourCC, granted.size.width == size.width, granted.size.height == size.height else {
+            throw .formatNotAccepted(device: device.path, requested: "\(fourCC) \(size)",
+                                     granted: "\(granted.fourCC) \(granted.size)")
+        }
+        let interval = (try? device.frameInterval())?.nanoseconds ?? 0
+
+        var request = v4l2_requestbuffers()
+        request.count = UInt32(bufferCount)
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try check(pc_v4l2_request_buffers(device.fd, &request), "VIDIOC_REQBUFS", device: device.path)
+        guard request.count >= 2 else { throw .streamingUnsupported(device: device.path) }
+        let mappings = try V4L2BufferMappings(device: device, count: Int(request.count))
+        generation += 1
+        let started = Active(pixelFormat: format, format: granted, mappings: mappings, generation: generation,
+                             frameInterval: interval, discardBelowSequence: UInt32(max(0, discard)))
+        // Active before QBUF so a failure below is cleaned up by stopOnQueue.
+        active = started
+        for index in 0..<mappings.buffers.count { try queueBuffer(index) }
+        try check(pc_v4l2_stream_on(device.fd), "VIDIOC_STREAMON", device: device.path)
+        lastSequence = nil
+        counters.starts += 1
+        return granted
+    }
+
+    private func stopOnQueue() {
+        guard active != nil else { return }
+        active = nil
+        _ = pc_v4l2_stream_off(device.fd)
+        var request = v4l2_requestbuffers()
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        // Buffers still held by frames are orphaned by the driver and unmapped when released.
+        _ = pc_v4l2_request_buffers(device.fd, &request)
+        counters.stops += 1
+    }
+
+    private func queueBuffer(_ index: Int) throws(V4L2Error) {
+        var buffer = v4l2_buffer()
+        buffer.index = UInt32(index)
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        try check(pc_v4l2_queue_buffer(device.fd, &buffer), "VIDIOC_QBUF", device: device.path)
+    }
+
+    /// Hands a buffer back unless the stream it belongs to has stopped since.
+    private func requeue(_ index: Int, generation: UInt64) {
+        guard let active, active.generation == generation, !isGone else { return }
+        do {
+            try queueBuffer(index)
+        } catch {
+            markGoneIfNeeded(error)
+        }
+    }
+
+    private func markGoneIfNeeded(_ error: V4L2Error) {
+        guard error.isDeviceGone else { return }
+        isGone = true
+        stopOnQueue()
+    }
+
+    private func frameOnQueue(after instant: UInt64, timeout: Duration) throws(V4L2Error) -> V4L2CapturedFrame {
+        let timeoutNanoseconds = UInt64(max(0, timeout.components.seconds)) * 1_000_000_000
+            + UInt64(max(0, timeout.components.attoseconds) / 1_000_000_000)
+        let deadline = monotonicNanoseconds() + timeoutNanoseconds
+        var report = V4L2FrameReport()
+        var consecutiveCorrupt = 0
+        var fatalRestarts = 0
+        while true {
+            if isGone { throw .callFailed(device: device.path, call: "VIDIOC_DQBUF", errno: ENODEV) }
+            guard let active else { throw .notStreaming(device: device.path) }
+            let now = monotonicNanoseconds()
+            guard now < deadline else {
+                throw .timeout(device: device.path, milliseconds: Int(timeoutNanoseconds / 1_000_000))
+            }
+            let waitMilliseconds = Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
+            let events = pc_v4l2_poll(device.fd, waitMilliseconds)
+            if events < 0 { throw .callFailed(device: device.path, call: "poll", errno: -events) }
+            if events == 0 { continue }
+
+            var buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            let result = pc_v4l2_dequeue_buffer(device.fd, &buffer)
+            if result == -EAGAIN {
+                // POLLERR with nothing to dequeue: every buffer is held by a frame. Wait briefly.
+                if events & Int32(PC_V4L2_POLLERR) != 0 { usleep(2_000) }
+                continue
+            }
+            if result < 0 {
+                let error = V4L2Error.callFailed(device: device.path, call: "VIDIOC_DQBUF", errno: -result)
+                if error.isDeviceGone {
+                    markGoneIfNeeded(error)
+                    throw error
+                }
+                // EIO/EPIPE: the driver declared the stream broken (vb2_queue_error). Restart once.
+                if fatalRestarts == 0, result == -EIO || result == -EPIPE {
+                    fatalRestarts += 1
+                    counters.restarts += 1
+                    report.restarts += 1
+                    let (format, size) = (active.pixelFormat, active.format.size)
+                    stopOnQueue()
+                    _ = try attemptStartAfterFailure(format, size: PixelSize(width: size.width, height: size.height))
+                    continue
+                }
+                throw error
+            }
+
+            let index = Int(buffer.index)
+            let sequence = buffer.sequence
+            if let last = lastSequence, sequence > last &+ 1 {
+                let gap = Int(sequence &- last &- 1)
+                counters.droppedFrames += gap
+                report.droppedFrames += gap
+            }
+            lastSequence = sequence
+            counters.framesDequeued += 1
+
+            let format = active.pixelFormat
+            let expected = format.frameByteCount(size: PixelSize(width: active.format.size.width, height: active.format.size.height),
+                                                 bytesPerRow: active.format.bytesPerLine)
+            let used = Int(buffer.bytesused)
+            let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
+            if flagged || used < expected || (format.isCompressed && used == 0) {
+                counters.corruptFrames += 1
+                report.corruptFramesSkipped += 1
+                consecutiveCorrupt += 1
+                requeue(index, generation: active.generation)
+                if consecutiveCorrupt >= maximumConsecutiveCorruptFrames {
+                    throw .corruptFrames(device: device.path, count: consecutiveCorrupt)
+                }
+                continue
+            }
+            consecutiveCorrupt = 0
+            if sequence < active.discardBelowSequence {
+                requeue(index, generation: active.generation)
+                continue
+            }
+
+            let start = exposureStart(of: buffer, interval: active.frameInterval)
+            guard start > instant else {
+                counters.staleFrames += 1
+                report.staleFramesSkipped += 1
+                requeue(index, generation: active.generation)
+                continue
+            }
+
+            let mapping = active.mappings.buffers[index]
+            let generation = active.generation
+            let mappings = active.mappings
+            let byteCount = format.isCompressed ? min(used, mapping.count) : mapping.count
+            let storage = FrameStorage(borrowing: UnsafeRawBufferPointer(rebasing: mapping[0..<byteCount])) { [self] _ in
+                withExtendedLifetime(mappings) {}
+                queue.async { self.requeue(index, generation: generation) }
+            }
+            do {
+                let frame = try Frame(
+                    format: format, size: PixelSize(width: active.format.size.width, height: active.format.size.height),
+                    bytesPerRow: format.isCompressed ? nil : active.format.bytesPerLine,
+                    range: active.format.isFullRange ? .full : .limited, storage: storage,
+                    sequence: UInt64(sequence), timestampNanoseconds: start)
+                counters.framesDelivered += 1
+                report.exposureStartNanoseconds = start
+                return V4L2CapturedFrame(frame: frame, report: report)
+            } catch {
+                // The buffer is too small for the format the driver reported: count it as corrupt.
+                counters.corruptFrames += 1
+                report.corruptFramesSkipped += 1
+                continue
+            }
+        }
+    }
+
+    private func attemptStartAfterFailure(_ format: FramePixelFormat, size: PixelSize) throws(V4L2Error) -> V4L2ActiveFormat {
+        do {
+            return try attemptStart(format, size: size, discard: 0)
+        } catch {
+            stopOnQueue()
+            markGoneIfNeeded(error)
+            throw error
+        }
+    }
+
+    /// When the buffer's exposure began, on CLOCK_MONOTONIC.
+    private func exposureStart(of buffer: v4l2_buffer, interval: UInt64) -> UInt64 {
+        let flags = buffer.flags
+        let monotonic = flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+        let stamp = monotonic
+            ? UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1_000
+            : monotonicNanoseconds()
+        // End-of-frame timestamps (the default) are one frame interval after the exposure began.
+        let endOfFrame = flags & UInt32(V4L2_BUF_FLAG_TSTAMP_SRC_MASK) == UInt32(V4L2_BUF_FLAG_TSTAMP_SRC_EOF)
+        return endOfFrame || !monotonic ? stamp - min(stamp, interval) : stamp
+    }
+}
+
+/// A frame and how it was found.
+public struct V4L2CapturedFrame: Sendable {
+    /// The frame, borrowing the driver's buffer until released.
+    public let frame: Frame
+    /// What was skipped on the way.
+    public let report: V4L2FrameReport
+}
+
+/// What one wait for a frame skipped: the evidence for shutter lag and fault handling.
+public struct V4L2FrameReport: Sendable, Equatable {
+    /// Frames that started before the request and were handed back unread.
+    public var staleFramesSkipped = 0
+    /// Frames flagged V4L2_BUF_FLAG_ERROR (or short) that were skipped.
+    public var corruptFramesSkipped = 0
+    /// Frames the driver dropped (gaps in the sequence numbers).
+    public var droppedFrames = 0
+    /// Stream restarts after a fatal streaming error.
+    public var restarts = 0
+    /// When the delivered frame's exposure began (CLOCK_MONOTONIC nanoseconds).
+    public var exposureStartNanoseconds: UInt64 = 0
+}
+
+/// Counters over a stream's life.
+public struct V4L2StreamStatistics: Sendable, Equatable {
+    /// STREAMON calls that succeeded.
+    public var starts = 0
+    /// Stops (STREAMOFF + REQBUFS 0).
+    public var stops = 0
+    /// Restarts after a failed start or a fatal streaming error.
+    public var restarts = 0
+    /// Buffers dequeued.
+    public var framesDequeued = 0
+    /// Frames handed to the app.
+    public var framesDelivered = 0
+    /// Frames skipped because they began before the request.
+    public var staleFrames = 0
+    /// Frames skipped because the driver flagged them or they were short.
+    public var corruptFrames = 0
+    /// Sequence gaps: frames the driver dropped.
+    public var droppedFrames = 0
+}
+
+/// CLOCK_MONOTONIC, the clock V4L2 stamps buffers with.
+func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}

@@ -1,0 +1,52 @@
+import Glibc
+import Imaging
+import Testing
+import V4L2
+
+/// The parts of the V4L2 layer that need no device; the device itself is exercised against the
+/// kernel's vivid driver in the VM harness (Tests/V4L2Integration).
+@Suite struct V4L2LayerTests {
+    @Test func fourCCsMatchTheKernelsCodes() {
+        // Values of v4l2_fourcc() from linux/videodev2.h, computed by hand: a | b<<8 | c<<16 | d<<24.
+        #expect(FourCC("YUYV")?.rawValue == 0x5659_5559)
+        #expect(FourCC("BA81")?.rawValue == 0x3138_4142)
+        #expect(FourCC("Y16")?.rawValue == 0x2036_3159)  // padded with a space
+        #expect(FourCC("Y16")?.description == "Y16")
+        #expect(FourCC("TOOLONG") == nil)
+        #expect(FourCC("") == nil)
+    }
+
+    @Test(arguments: FramePixelFormat.allCases)
+    func everyFrameFormatRoundTripsThroughItsCode(_ format: FramePixelFormat) {
+        #expect(FramePixelFormat(fourCC: format.v4l2FourCC) == format)
+    }
+
+    @Test func unknownCodesAreNotFrameFormats() {
+        #expect(FramePixelFormat(fourCC: FourCC("H264")!) == nil)
+        #expect(FramePixelFormat(fourCC: FourCC("pBAA")!) == nil)  // packed 10-bit Bayer: not read yet
+    }
+
+    @Test func controlKeysAreWhatV4L2CtlPrints() {
+        func key(_ name: String) -> String { V4L2Control.key(forName: name) }
+        #expect(key("Gain") == "gain")
+        #expect(key("Sensor Flipped Horizontally") == "sensor_flipped_horizontally")
+        #expect(key("Percentage of Dropped Buffers") == "percentage_of_dropped_buffers")
+        #expect(key("Inject VIDIOC_STREAMON Error") == "inject_vidioc_streamon_error")
+        #expect(key("White Balance, Automatic") == "white_balance_automatic")
+    }
+
+    @Test func errorsKnowDisconnectsBusyAndPermission() {
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_DQBUF", errno: ENODEV).isDeviceGone)
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_S_FMT", errno: EBUSY).isBusy)
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: "open", errno: EACCES).isPermissionDenied)
+        let text = V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_STREAMON", errno: EINVAL).description
+        #expect(text.contains("VIDIOC_STREAMON") && text.contains("/dev/video0") && text.contains("errno 22"))
+    }
+
+    @Test func openingSomethingThatIsNotACameraSaysSo() {
+        #expect(throws: V4L2Error.notACaptureDevice(device: "/dev/null")) { try V4L2Device(path: "/dev/null") }
+        #expect(throws: V4L2Error.callFailed(device: "/dev/no-such-camera", call: "open", errno: ENOENT)) {
+            try V4L2Device(path: "/dev/no-such-camera")
+        }
+    }
+}
