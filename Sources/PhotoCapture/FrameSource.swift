@@ -33,6 +33,8 @@ public struct FrameDelivery: Sendable, Equatable {
     public var streamRestarts = 0
     /// Nanoseconds from the request to the start of the frame's exposure.
     public var requestToExposureNanoseconds: UInt64 = 0
+    /// Nanoseconds from the request until the frame was in hand (dequeued from the driver).
+    public var requestToDeliveryNanoseconds: UInt64 = 0
 
     /// No skips, no restarts.
     public init() {}

@@ -36,6 +36,7 @@ final class V4L2FrameSource: FrameSource {
         delivery.droppedFrames = report.droppedFrames
         delivery.streamRestarts = report.restarts
         delivery.requestToExposureNanoseconds = report.exposureStartNanoseconds - min(report.exposureStartNanoseconds, instant)
+        delivery.requestToDeliveryNanoseconds = report.dequeuedNanoseconds - min(report.dequeuedNanoseconds, instant)
         return DeliveredFrame(frame: captured.frame, delivery: delivery)
     }
 }

@@ -26,6 +26,8 @@ public final class V4L2Stream: @unchecked Sendable {
     private var isGone = false
     private var counters = V4L2StreamStatistics()
     private var lastSequence: UInt32?
+    /// Start retries not yet reported with a frame.
+    private var unreportedRestarts = 0
 
     private struct Active {
         let pixelFormat: FramePixelFormat
@@ -100,7 +102,8 @@ public final class V4L2Stream: @unchecked Sendable {
         } catch let error where Self.isRetryableStartFailure(error) {
             stopOnQueue()
             counters.restarts += 1
-            return try attemptStart(format, size: size, discard: discard)
+            unreportedRestarts += 1
+            return try attemptStartAfterFailure(format, size: size, discard: discard)
         } catch {
             stopOnQueue()
             markGoneIfNeeded(error)
@@ -185,6 +188,8 @@ public final class V4L2Stream: @unchecked Sendable {
             + UInt64(max(0, timeout.components.attoseconds) / 1_000_000_000)
         let deadline = monotonicNanoseconds() + timeoutNanoseconds
         var report = V4L2FrameReport()
+        report.restarts = unreportedRestarts
+        unreportedRestarts = 0
         var consecutiveCorrupt = 0
         var fatalRestarts = 0
         while true {
@@ -221,7 +226,7 @@ public final class V4L2Stream: @unchecked Sendable {
                     report.restarts += 1
                     let (format, size) = (active.pixelFormat, active.format.size)
                     stopOnQueue()
-                    _ = try attemptStartAfterFailure(format, size: PixelSize(width: size.width, height: size.height))
+                    _ = try attemptStartAfterFailure(format, size: PixelSize(width: size.width, height: size.height), discard: 0)
                     continue
                 }
                 throw error
@@ -282,6 +287,7 @@ public final class V4L2Stream: @unchecked Sendable {
                     sequence: UInt64(sequence), timestampNanoseconds: start)
                 counters.framesDelivered += 1
                 report.exposureStartNanoseconds = start
+                report.dequeuedNanoseconds = monotonicNanoseconds()
                 return V4L2CapturedFrame(frame: frame, report: report)
             } catch {
                 // The buffer is too small for the format the driver reported: count it as corrupt.
@@ -292,9 +298,10 @@ public final class V4L2Stream: @unchecked Sendable {
         }
     }
 
-    private func attemptStartAfterFailure(_ format: FramePixelFormat, size: PixelSize) throws(V4L2Error) -> V4L2ActiveFormat {
+    /// A second start after a failure; if it fails too, the stream is left stopped.
+    private func attemptStartAfterFailure(_ format: FramePixelFormat, size: PixelSize, discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
         do {
-            return try attemptStart(format, size: size, discard: 0)
+            return try attemptStart(format, size: size, discard: discard)
         } catch {
             stopOnQueue()
             markGoneIfNeeded(error)
@@ -335,6 +342,8 @@ public struct V4L2FrameReport: Sendable, Equatable {
     public var restarts = 0
     /// When the delivered frame's exposure began (CLOCK_MONOTONIC nanoseconds).
     public var exposureStartNanoseconds: UInt64 = 0
+    /// When the delivered frame was dequeued (CLOCK_MONOTONIC nanoseconds).
+    public var dequeuedNanoseconds: UInt64 = 0
 }
 
 /// Counters over a stream's life.

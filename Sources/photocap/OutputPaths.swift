@@ -11,8 +11,9 @@ struct OutputPaths {
 
     /// Resolves `requested` (a file, or a folder that gets a timestamped name) and fails early
     /// when the folder is missing or read-only, or a file exists and `overwrite` is off.
+    /// With `index`, the name gets a zero-padded `-NNN` suffix wide enough for `count`.
     init(output: PhotoOutput, requested: String, format: PhotoFormat, withPreview: Bool,
-         overwrite: Bool) throws(PhotoCaptureError) {
+         overwrite: Bool, index: Int? = nil, count: Int = 1, date: Date = Date()) throws(PhotoCaptureError) {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: requested, isDirectory: &isDirectory)
         let photo: String
@@ -20,10 +21,10 @@ struct OutputPaths {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
-            let name = "photocap-\(formatter.string(from: Date())).\(format.fileExtension ?? "bin")"
-            photo = URL(fileURLWithPath: requested).appendingPathComponent(name).path
+            let name = "photocap-\(formatter.string(from: date)).\(format.fileExtension ?? "bin")"
+            photo = Self.numbered(URL(fileURLWithPath: requested).appendingPathComponent(name).path, index, count)
         } else {
-            photo = requested
+            photo = Self.numbered(requested, index, count)
         }
         let stem = (photo as NSString).deletingPathExtension
         preview = withPreview ? stem + ".preview.jpg" : nil
@@ -42,5 +43,15 @@ struct OutputPaths {
                 throw PhotoCaptureError(.fileExists(path: path))
             }
         }
+    }
+
+    private static func numbered(_ path: String, _ index: Int?, _ count: Int) -> String {
+        guard let index else { return path }
+        let digits = max(3, String(count).count)
+        let number = String(repeating: "0", count: max(0, digits - String(index).count)) + String(index)
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let stem = url.deletingPathExtension().path
+        return stem + "-" + number + (ext.isEmpty ? "" : "." + ext)
     }
 }

@@ -29,6 +29,7 @@ struct PhotoReport: Encodable {
     let droppedFrames: Int
     let streamRestarts: Int
     let requestToExposureMs: Double
+    let requestToDeliveryMs: Double
     let sequenceCount: Int
     let photoCount: Int
     let adjustments: [String]
@@ -61,6 +62,7 @@ struct PhotoReport: Encodable {
         droppedFrames = delivery.droppedFrames
         streamRestarts = delivery.streamRestarts
         requestToExposureMs = Double(delivery.requestToExposureNanoseconds) / 1e6
+        requestToDeliveryMs = Double(delivery.requestToDeliveryNanoseconds) / 1e6
         sequenceCount = photo.sequenceCount
         photoCount = photo.photoCount
         adjustments = r.adjustments.map(\.description)

@@ -73,6 +73,12 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Output file, or a folder (existing, or ending in /) to get a timestamped name. Default: the current folder.")
     var output: String = "."
 
+    @Option(help: "Photos to take, one after another on one running session; files get -001, -002... suffixes.")
+    var count: Int = 1
+
+    @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before the request fails.")
+    var frameTimeout: Int = 5000
+
     @Flag(help: "Replace existing files.")
     var overwrite = false
 
@@ -82,6 +88,8 @@ struct ShootCommand: AsyncParsableCommand {
     func validate() throws {
         if format == .uncompressed { throw ValidationError("--format must be jpeg, heic or tiff") }
         if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
+        if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
+        if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
@@ -105,13 +113,53 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     private func shoot() async throws(PhotoCaptureError) {
-        let camera = try openCamera()
+        // Settings first, so a camera that cannot be opened fails a named request too.
+        let settingsList = (1...count).map { _ in makeSettings() }
+        let camera: CaptureDevice
+        do {
+            camera = try openCamera()
+        } catch {
+            throw error.attributed(to: settingsList[0].uniqueID)
+        }
         let session = CaptureSession()
         let output = PhotoOutput()
         try session.addInput(camera)
         try session.addOutput(output)
         output.orientationCompensation = noCompensation ? .none : (upright ? .upright : .sensor)
+        output.frameTimeout = .milliseconds(frameTimeout)
 
+        // Every request is resolved and its destination checked before the camera starts:
+        // nothing is captured for a request that cannot be saved.
+        var requests: [(settings: PhotoSettings, paths: OutputPaths)] = []
+        let stamp = Date()
+        for (index, settings) in zip(1..., settingsList) {
+            let resolved = try output.resolvedSettings(for: settings)
+            let paths = try OutputPaths(output: output, requested: self.output, format: resolved.format,
+                                        withPreview: preview != nil, overwrite: overwrite,
+                                        index: count > 1 ? index : nil, count: count, date: stamp)
+            requests.append((settings, paths))
+        }
+
+        var current = requests[0].settings.uniqueID
+        do {
+            // A camera that fails to start fails the first request: say which one.
+            try await session.startRunning(discardingFirst: skip)
+            for (index, request) in requests.enumerated() {
+                current = request.settings.uniqueID
+                let photo = try await output.capturePhoto(with: request.settings)
+                try save(photo, to: request.paths, device: camera.uniqueID)
+                if count > 1, !json, isatty(STDERR_FILENO) != 0 {
+                    note("\(index + 1)/\(count) done")
+                }
+            }
+            await session.stopRunning()
+        } catch {
+            await session.stopRunning()
+            throw error.attributed(to: current)
+        }
+    }
+
+    private func makeSettings() -> PhotoSettings {
         var settings = PhotoSettings(format: format)
         settings.quality = quality
         settings.heicEncodingSpeed = heicSpeed
@@ -120,24 +168,10 @@ struct ShootCommand: AsyncParsableCommand {
         settings.previewDimensions = preview
         settings.embeddedThumbnailDimensions = thumbnail
         settings.rotationAngle = rotation
+        return settings
+    }
 
-        // Resolve and check the destination before the camera starts: nothing is captured for a
-        // request that cannot be saved.
-        let resolved = try output.resolvedSettings(for: settings)
-        let paths = try OutputPaths(output: output, requested: self.output, format: resolved.format,
-                                    withPreview: preview != nil, overwrite: overwrite)
-
-        let photo: CapturePhoto
-        do {
-            // A camera that fails to start fails this request: say which one.
-            try await session.startRunning(discardingFirst: skip)
-            photo = try await output.capturePhoto(with: settings)
-            await session.stopRunning()
-        } catch {
-            await session.stopRunning()
-            throw error.attributed(to: settings.uniqueID)
-        }
-
+    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) {
         try photo.write(to: paths.photo, overwrite: overwrite)
         var previewPath: String?
         if let previewBuffer = photo.previewPixelBuffer, let path = paths.preview {
@@ -147,11 +181,11 @@ struct ShootCommand: AsyncParsableCommand {
             } catch {
                 // One request, one outcome: do not leave the photo without its preview.
                 if !overwrite { unlink(paths.photo) }
-                throw error
+                throw error.attributed(to: photo.resolvedSettings.uniqueID)
             }
         }
         if json {
-            print(PhotoReport(photo: photo, path: paths.photo, previewPath: previewPath, device: camera.uniqueID).jsonLine())
+            print(PhotoReport(photo: photo, path: paths.photo, previewPath: previewPath, device: device).jsonLine())
         } else {
             let r = photo.resolvedSettings
             print("\(paths.photo): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "

@@ -61,13 +61,16 @@ else
     GUEST_SCRIPT=${POSITIONAL[0]}
     OUTDIR=${POSITIONAL[1]}
     [[ -f $GUEST_SCRIPT ]] || die "guest script not found: $GUEST_SCRIPT"
+    OUTDIR=$(realpath -m "$OUTDIR")
+    # vng passes the rwdir path on the kernel command line, unquoted.
+    [[ $OUTDIR =~ ^[A-Za-z0-9._/+-]+$ ]] || die "OUTDIR must not contain spaces or special characters: $OUTDIR"
 fi
 [[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
 [[ -z $CPUS || $CPUS =~ ^[0-9]+$ ]] || die "--cpus wants a number"
 [[ $(id -u) == 0 ]] || die "must run as root (installs packages and kernel modules)"
 
 CACHE=${PHOTOCAP_VM_CACHE:-/var/cache/photocap-vm}
-export DEBIAN_FRONTEND=noninteractive
+export DEBIAN_FRONTEND=noninteractive PIP_ROOT_USER_ACTION=ignore
 # Setup steps only hit apt/PyPI; bound them so a stuck mirror fails the run
 # instead of eating CI's whole budget.
 SETUP_STEP_TIMEOUT=900
@@ -112,6 +115,11 @@ find_vng() {
     [[ -x $d/vng ]] && echo "$d/vng"
 }
 if ! VNG=$(find_vng); then
+    # A bare Debian python3 has no pip module.
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        apt_update_once
+        timeout "$SETUP_STEP_TIMEOUT" apt-get install -y -qq --no-install-recommends python3-pip </dev/null >&2
+    fi
     log "pip install virtme-ng"
     # Debian's own python3 refuses plain pip installs (PEP 668).
     timeout "$SETUP_STEP_TIMEOUT" python3 -m pip install --quiet --disable-pip-version-check \
@@ -141,7 +149,12 @@ if [[ -z $KVER ]]; then
     [[ -n $KVER ]] || die "cannot resolve kernel version from linux-image-amd64"
 fi
 KROOT=$CACHE/$KVER/root
-VMLINUZ=$KROOT/boot/vmlinuz-$KVER
+# vmlinuz must NOT be booted from inside KROOT: vng walks up from the image
+# to the first dir with lib/modules and then symlinks the guest's
+# /lib/modules/<ver> to that dir. The cache lives under /var/cache, which the
+# guest overlays with an empty tmpfs, so modprobe would find nothing. A copy
+# beside KROOT makes vng fall back to / and the host's /lib/modules/<ver>.
+VMLINUZ=$CACHE/$KVER/vmlinuz-$KVER
 
 if [[ ! -f $CACHE/$KVER/.complete ]]; then
     rm -rf "${CACHE:?}/$KVER"
@@ -170,11 +183,12 @@ if [[ ! -f $CACHE/$KVER/.complete ]]; then
     done
     [[ -n $got ]] || die "no linux-image package for $KVER with vmlinuz + vivid.ko"
     dpkg -x "$got" "$KROOT"
+    cp "$KROOT/boot/vmlinuz-$KVER" "$VMLINUZ"
     rm -rf "$CACHE/$KVER/dl"
     touch "$CACHE/$KVER/.complete"
 fi
 echo "$KVER" >"$CACHE/kver"
-[[ -f $VMLINUZ ]] || die "missing $VMLINUZ"
+[[ -f $VMLINUZ ]] || cp "$KROOT/boot/vmlinuz-$KVER" "$VMLINUZ" || die "missing $VMLINUZ"
 
 # vng (initramfs) and modprobe in the guest both read /lib/modules/<ver> of
 # the host root, which the guest mounts read-only.
@@ -197,10 +211,10 @@ log "setup took $(elapsed "$t_setup0" "$t_setup1") s (kernel $KVER, vng $VNG)"
 
 # ---- run --------------------------------------------------------------------
 mkdir -p "$OUTDIR"
-OUTDIR=$(realpath "$OUTDIR")
-# The guest mounts tmpfs over /tmp, /run and friends, so a guest script or
-# wrapper living there would be invisible: keep both inside OUTDIR, which is
-# shared read-write at the same path.
+# The guest sees the host root read-only, but with fresh tmpfs over /run,
+# /var/cache, /var/tmp, /var/log (and /tmp, /etc, /usr... as throw-away
+# overlays), so a guest script from there could be invisible or stale: copy it
+# into OUTDIR, which is shared read-write at the same path.
 META=$OUTDIR/.vivid-vm
 rm -rf "$META"
 rm -f "$OUTDIR/guest.log" "$OUTDIR/guest.rc" "$OUTDIR/vng.log"
@@ -209,13 +223,20 @@ cp "$GUEST_SCRIPT" "$META/guest-script"
 chmod +x "$META/guest-script"
 
 # The guest gets virtme's minimal environment; hand it the host PATH so
-# /opt/swift, pyenv and friends resolve as they do on the host.
+# /opt/swift and friends resolve as on the host. Drop pyenv-style shims dirs:
+# a shim is a bash script that runs pyenv, and over 9p under TCG each
+# `python3` then costs 10-30 s instead of ~1.5 s for /usr/bin/python3.
+guest_path=""
+IFS=: read -ra path_dirs <<<"$PATH:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+for d in "${path_dirs[@]}"; do
+    [[ -n $d && $d != */shims && :$guest_path: != *":$d:"* ]] && guest_path+=${guest_path:+:}$d
+done
 {
     echo '#!/bin/bash'
     printf 'export OUT=%q\n' "$OUTDIR"
-    printf 'export PATH=%q\n' "$PATH:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    printf 'export PATH=%q\n' "$guest_path"
     printf 'export HOME=%q\n' "${HOME:-/root}"
-    echo 'export CI=${CI:-} LANG=C.UTF-8'
+    printf 'export CI=%q LANG=C.UTF-8\n' "${CI:-}"
     cat <<'EOF'
 : >"$OUT/.vivid-vm/started"
 cd "$OUT"
@@ -270,12 +291,12 @@ t_end=$(now)
 [[ -z $t_done && -e $OUTDIR/guest.rc ]] && t_done=$t_end
 
 if [[ -n $t_started ]]; then
-    boot_s=$(elapsed "$t_boot0" "$t_started")
+    boot_s="$(elapsed "$t_boot0" "$t_started") s"
 else
     boot_s="n/a (guest script never started)"
 fi
 if [[ -n $t_done ]]; then
-    log "timings: setup $(elapsed "$t_setup0" "$t_setup1") s, boot $boot_s s, guest script $(elapsed "$t_started" "$t_done") s, shutdown $(elapsed "$t_done" "$t_end") s, VM total $(elapsed "$t_boot0" "$t_end") s"
+    log "timings: setup $(elapsed "$t_setup0" "$t_setup1") s, boot $boot_s, guest script $(elapsed "$t_started" "$t_done") s, shutdown $(elapsed "$t_done" "$t_end") s, VM total $(elapsed "$t_boot0" "$t_end") s"
 else
     log "timings: setup $(elapsed "$t_setup0" "$t_setup1") s, boot $boot_s, VM total $(elapsed "$t_boot0" "$t_end") s"
 fi
@@ -290,6 +311,8 @@ rc=$(cat "$OUTDIR/guest.rc" 2>/dev/null || true)
 if [[ ! $rc =~ ^[0-9]+$ ]]; then
     if ((vm_rc == 124 || vm_rc == 137)); then
         log "error: VM killed after ${TIMEOUT}s timeout; guest wrote no guest.rc"
+    elif grep -q 'Kernel panic' "$OUTDIR/vng.log" 2>/dev/null; then
+        log "error: guest kernel panicked before writing guest.rc (see vng.log)"
     else
         log "error: guest wrote no guest.rc (vng exited $vm_rc: guest hang, crash or boot failure)"
     fi

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The V4L2 integration run: builds photocap and its tests on the host, boots a VM with the
+# kernel's vivid camera (vivid-vm.sh), runs guest-scenarios.sh inside, and prints each
+# scenario, the guest log and a "vivid scenarios: N passed, N failed" line. Exits non-zero if
+# any scenario failed or the VM did not report.
+#
+# Usage: Tests/V4L2Integration/run-vivid-vm.sh [OUTDIR]   (default .build/vivid-vm)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:-$repo/.build/vivid-vm}
+command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+
+cd "$repo"
+swift build --build-tests >/dev/null
+bin=$(swift build --show-bin-path)
+rm -rf "$out"
+mkdir -p "$out"
+# The guest sees the host's file system read-only, so it runs these very binaries.
+cat >"$out/scenarios.sh" <<SCRIPT
+export BIN=$(printf %q "$bin")
+exec bash $(printf %q "$here/guest-scenarios.sh")
+SCRIPT
+rc=0
+bash "$here/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 3G --cpus 2 --timeout 2400 || rc=$?
+summary=$(grep -E "^vivid scenarios: " "$out/guest.log" 2>/dev/null | tail -1 || true)
+echo "${summary:-vivid scenarios: 0 passed, 1 failed (the VM did not report)}"
+exit "$rc"
