@@ -93,7 +93,7 @@ extension CaptureDevice {
         if let still = camera.defaultStillFormat {
             let largest = still.sizes.largest
             rates = (try? device.frameIntervals(for: still.pixelFormat.v4l2FourCC,
-                                                size: V4L2Size(width: largest.width, height: largest.height)))?
+                                                size: largest))?
                 .map(\.framesPerSecond) ?? []
         }
         let details = V4L2Details(
@@ -107,7 +107,7 @@ extension CaptureDevice {
     /// Drivers that do not enumerate sizes still report the current one.
     private static func currentSizeIfFormat(_ fourCC: FourCC, on device: V4L2Device) -> FrameSizes? {
         guard let active = try? device.format(), active.fourCC == fourCC else { return nil }
-        return .discrete([PixelSize(width: active.size.width, height: active.size.height)])
+        return .discrete([active.size])
     }
 
     /// The V4L2 capture nodes of this machine (`/dev/video*` in number order, metadata and
@@ -173,12 +173,8 @@ extension CaptureDevice {
 extension CaptureDevice.FrameSizes {
     init(_ sizes: V4L2FrameSizes) {
         switch sizes {
-        case .discrete(let list):
-            self = .discrete(list.map { PixelSize(width: $0.width, height: $0.height) })
-        case .stepwise(let minimum, let maximum, let step):
-            self = .stepwise(minimum: PixelSize(width: minimum.width, height: minimum.height),
-                             maximum: PixelSize(width: maximum.width, height: maximum.height),
-                             step: PixelSize(width: step.width, height: step.height))
+        case .discrete(let list): self = .discrete(list)
+        case .stepwise(let minimum, let maximum, let step): self = .stepwise(minimum: minimum, maximum: maximum, step: step)
         }
     }
 }

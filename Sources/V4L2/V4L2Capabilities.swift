@@ -1,5 +1,6 @@
 import CV4L2
 import Foundation
+import Imaging
 
 /// What VIDIOC_QUERYCAP reports for one device node.
 public struct V4L2Capabilities: Sendable, Equatable {
@@ -70,26 +71,9 @@ public struct V4L2FormatDescription: Sendable, Equatable {
 /// The frame sizes a format offers (VIDIOC_ENUM_FRAMESIZES).
 public enum V4L2FrameSizes: Sendable, Equatable {
     /// A list of sizes.
-    case discrete([V4L2Size])
+    case discrete([PixelSize])
     /// Any size from `minimum` to `maximum` in steps (continuous when the steps are 1).
-    case stepwise(minimum: V4L2Size, maximum: V4L2Size, step: V4L2Size)
-}
-
-/// A width and height as V4L2 reports them.
-public struct V4L2Size: Sendable, Hashable, CustomStringConvertible {
-    /// Pixels across.
-    public let width: Int
-    /// Pixels down.
-    public let height: Int
-
-    /// A size.
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// `WIDTHxHEIGHT`.
-    public var description: String { "\(width)x\(height)" }
+    case stepwise(minimum: PixelSize, maximum: PixelSize, step: PixelSize)
 }
 
 /// A frame interval, as a fraction of a second.
@@ -117,7 +101,7 @@ public struct V4L2ActiveFormat: Sendable, Equatable {
     /// The pixel format.
     public let fourCC: FourCC
     /// The frame size.
-    public let size: V4L2Size
+    public let size: PixelSize
     /// Bytes per row of the first plane.
     public let bytesPerLine: Int
     /// Bytes in one frame buffer.

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import Imaging
 
 /// An open V4L2 device node: queries, formats and controls. Streaming is ``V4L2Stream``.
 ///
@@ -72,7 +73,7 @@ public final class V4L2Device: Sendable {
 
     /// The frame sizes `fourCC` offers; nil when the driver does not enumerate sizes.
     public func frameSizes(for fourCC: FourCC) throws(V4L2Error) -> V4L2FrameSizes? {
-        var sizes: [V4L2Size] = []
+        var sizes: [PixelSize] = []
         for index in 0..<1024 {
             var raw = v4l2_frmsizeenum()
             raw.index = UInt32(index)
@@ -81,12 +82,12 @@ public final class V4L2Device: Sendable {
             if result == -EINVAL || result == -ENOTTY { break }
             try check(result, "VIDIOC_ENUM_FRAMESIZES", device: path)
             if raw.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
-                sizes.append(V4L2Size(width: Int(raw.discrete.width), height: Int(raw.discrete.height)))
+                sizes.append(PixelSize(width: Int(raw.discrete.width), height: Int(raw.discrete.height)))
             } else {
                 let s = raw.stepwise
-                return .stepwise(minimum: V4L2Size(width: Int(s.min_width), height: Int(s.min_height)),
-                                 maximum: V4L2Size(width: Int(s.max_width), height: Int(s.max_height)),
-                                 step: V4L2Size(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))))
+                return .stepwise(minimum: PixelSize(width: Int(s.min_width), height: Int(s.min_height)),
+                                 maximum: PixelSize(width: Int(s.max_width), height: Int(s.max_height)),
+                                 step: PixelSize(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))))
             }
         }
         return sizes.isEmpty ? nil : .discrete(sizes)
@@ -94,7 +95,7 @@ public final class V4L2Device: Sendable {
 
     /// The frame intervals of `fourCC` at `size`, fastest first; for stepwise ranges, the
     /// fastest and slowest.
-    public func frameIntervals(for fourCC: FourCC, size: V4L2Size) throws(V4L2Error) -> [V4L2FrameInterval] {
+    public func frameIntervals(for fourCC: FourCC, size: PixelSize) throws(V4L2Error) -> [V4L2FrameInterval] {
         var intervals: [V4L2FrameInterval] = []
         for index in 0..<256 {
             var raw = v4l2_frmivalenum()
@@ -130,7 +131,7 @@ public final class V4L2Device: Sendable {
     ///
     /// Where the driver can convert (``V4L2FormatDescription/canSetColorSpace``), Y'CbCr is
     /// requested as BT.601 full range, which is what JPEG stores, so no conversion is needed.
-    public func setFormat(_ fourCC: FourCC, size: V4L2Size, requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
+    public func setFormat(_ fourCC: FourCC, size: PixelSize, requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
         var raw = v4l2_format()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         raw.fmt.pix.pixelformat = fourCC.rawValue
@@ -159,7 +160,7 @@ public final class V4L2Device: Sendable {
         let encoding = UInt32(pix.ycbcr_enc)
         let bt709 = encoding == V4L2_YCBCR_ENC_709.rawValue
             || (encoding == V4L2_YCBCR_ENC_DEFAULT.rawValue && pix.colorspace == V4L2_COLORSPACE_REC709.rawValue)
-        return V4L2ActiveFormat(fourCC: fourCC, size: V4L2Size(width: Int(pix.width), height: Int(pix.height)),
+        return V4L2ActiveFormat(fourCC: fourCC, size: PixelSize(width: Int(pix.width), height: Int(pix.height)),
                                 bytesPerLine: Int(pix.bytesperline), imageSize: Int(pix.sizeimage),
                                 isFullRange: fullRange, usesBT709Matrix: bt709)
     }

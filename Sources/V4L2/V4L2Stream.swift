@@ -93,7 +93,7 @@ public final class V4L2Stream: @unchecked Sendable {
 
     private func startOnQueue(_ format: FramePixelFormat, size: PixelSize, discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
         if isGone { throw .callFailed(device: device.path, call: "VIDIOC_STREAMON", errno: ENODEV) }
-        if let active, active.pixelFormat == format, active.format.size == V4L2Size(width: size.width, height: size.height) {
+        if let active, active.pixelFormat == format, active.format.size == size {
             return active.format
         }
         stopOnQueue()
@@ -120,9 +120,9 @@ public final class V4L2Stream: @unchecked Sendable {
         let fourCC = format.v4l2FourCC
         let description = try device.formats().first { $0.fourCC == fourCC }
         let requestCSC = format.isYUV && description?.canSetColorSpace == true
-        let granted = try device.setFormat(fourCC, size: V4L2Size(width: size.width, height: size.height),
+        let granted = try device.setFormat(fourCC, size: size,
                                            requestJPEGColorSpace: requestCSC)
-        guard granted.fourCC == fourCC, granted.size.width == size.width, granted.size.height == size.height else {
+        guard granted.fourCC == fourCC, granted.size == size else {
             throw .formatNotAccepted(device: device.path, requested: "\(fourCC) \(size)",
                                      granted: "\(granted.fourCC) \(granted.size)")
         }
@@ -226,7 +226,7 @@ public final class V4L2Stream: @unchecked Sendable {
                     report.restarts += 1
                     let (format, size) = (active.pixelFormat, active.format.size)
                     stopOnQueue()
-                    _ = try attemptStartAfterFailure(format, size: PixelSize(width: size.width, height: size.height), discard: 0)
+                    _ = try attemptStartAfterFailure(format, size: size, discard: 0)
                     continue
                 }
                 throw error
@@ -243,7 +243,7 @@ public final class V4L2Stream: @unchecked Sendable {
             counters.framesDequeued += 1
 
             let format = active.pixelFormat
-            let expected = format.frameByteCount(size: PixelSize(width: active.format.size.width, height: active.format.size.height),
+            let expected = format.frameByteCount(size: active.format.size,
                                                  bytesPerRow: active.format.bytesPerLine)
             let used = Int(buffer.bytesused)
             let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
@@ -281,7 +281,7 @@ public final class V4L2Stream: @unchecked Sendable {
             }
             do {
                 let frame = try Frame(
-                    format: format, size: PixelSize(width: active.format.size.width, height: active.format.size.height),
+                    format: format, size: active.format.size,
                     bytesPerRow: format.isCompressed ? nil : active.format.bytesPerLine,
                     range: active.format.isFullRange ? .full : .limited, storage: storage,
                     sequence: UInt64(sequence), timestampNanoseconds: start)

@@ -242,7 +242,7 @@ struct VividDeviceTests {
         #expect(photos.map(\.frameDelivery.corruptFramesSkipped).reduce(0, +) >= 1)
     }
 
-    @Test(arguments: ["inject_vidioc_reqbufs_error", "inject_vidioc_streamon_error"])
+    @Test(arguments: ["inject_vidioc_reqbufs_error", "inject_vidioc_qbuf_error", "inject_vidioc_streamon_error"])
     func aFailedStartIsRetriedOnce(_ control: String) async throws {
         try Vivid.set([control: "1"])
         let photo = try await withSession { _, output in
