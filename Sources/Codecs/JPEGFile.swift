@@ -1,3 +1,5 @@
+import Imaging
+
 /// Reads and rewrites the marker segments of a JPEG file without decoding it.
 public enum JPEGFile {
     /// The largest APP1 payload ("Exif\0\0" + block): 65535 minus the 2 length bytes.
@@ -35,6 +37,41 @@ public enum JPEGFile {
         }
         output += jpeg[segments.scanStart...]
         return output
+    }
+
+    /// Whether the header defines Huffman tables (DHT). Webcams' MJPEG frames usually do not:
+    /// decoders assume the standard tables of JPEG Annex K.3, but a file must carry them.
+    public static func hasHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> Bool {
+        try headerSegments(of: jpeg).list.contains { $0.marker == 0xC4 }
+    }
+
+    /// `jpeg` with the standard Huffman tables (Annex K.3) inserted before the scan when it has
+    /// none, as an MJPEG frame must get them to become a standalone file; unchanged otherwise.
+    public static func withStandardHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        let segments = try headerSegments(of: jpeg)
+        guard !segments.list.contains(where: { $0.marker == 0xC4 }) else { return jpeg }
+        let tables = try standardHuffmanTables()
+        return Array(jpeg[..<segments.scanStart]) + tables + Array(jpeg[segments.scanStart...])
+    }
+
+    /// `jpeg` without its DHT segments: a frame as a UVC webcam sends it.
+    public static func removingHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        let segments = try headerSegments(of: jpeg)
+        var output: [UInt8] = [0xFF, 0xD8]
+        for segment in segments.list where segment.marker != 0xC4 { output += jpeg[segment.range] }
+        return output + jpeg[segments.scanStart...]
+    }
+
+    /// libjpeg-turbo writes the Annex K.3 tables when Huffman optimisation is off, so they are
+    /// taken from a tiny encoded image rather than typed in.
+    private static func standardHuffmanTables() throws(CodecError) -> [UInt8] {
+        let image: PlanarImage
+        do { image = try PlanarImage(size: PixelSize(width: 16, height: 16)) } catch { throw .imaging(error) }
+        let sample = try JPEGEncoder().encode(image, quality: 90)
+        let segments = try headerSegments(of: sample)
+        let tables = segments.list.filter { $0.marker == 0xC4 }.flatMap { sample[$0.range] }
+        guard !tables.isEmpty else { throw .unsupportedFormat(reason: "libjpeg-turbo wrote no Huffman tables") }
+        return tables
     }
 
     /// The TIFF-structured EXIF block of a JPEG file, nil if it has none.

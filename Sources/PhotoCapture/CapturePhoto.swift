@@ -32,6 +32,8 @@ public struct CapturePhoto: Sendable {
     public let writtenOrientation: Orientation
     /// Where the time went.
     public let timings: ProcessingTimings
+    /// How the file's image data was made.
+    public let encodingRoute: EncodingRoute
     let fileData: Data?
 
     /// The encoded file (JPEG, HEIC or TIFF), nil for ``PhotoFormat/uncompressed``.
@@ -44,6 +46,18 @@ public struct CapturePhoto: Sendable {
                                                           uniqueID: resolvedSettings.uniqueID) }
         try AtomicFileWriter.write(fileData, to: path, overwrite: overwrite)
     }
+}
+
+/// How a photo's compressed image data was made.
+public enum EncodingRoute: String, Sendable {
+    /// Encoded from the converted pixels (the usual route).
+    case encoded
+    /// The camera's own JPEG (an MJPEG frame) kept as it came; only metadata was added.
+    case cameraJPEG
+    /// The camera's JPEG turned in the DCT domain, exactly (no re-encoding, no trimming).
+    case losslessTransform
+    /// No file: an uncompressed photo.
+    case none
 }
 
 /// Durations of the processing steps of one photo, in seconds.

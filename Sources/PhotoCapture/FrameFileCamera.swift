@@ -19,7 +19,11 @@ extension CaptureDevice {
         }
         let stride = format.minimumBytesPerRow(width: size.width)
         let expected = format.frameByteCount(size: size, bytesPerRow: stride)
-        guard bytes.count == expected else {
+        if format.isCompressed {
+            guard bytes.starts(with: [0xFF, 0xD8]) else {
+                throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: "an MJPEG frame must be a JPEG file (FF D8 ...)"))
+            }
+        } else if bytes.count != expected {
             throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expected, actual: bytes.count))
         }
         let storage = FrameStorage(copying: bytes)

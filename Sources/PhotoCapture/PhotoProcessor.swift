@@ -25,9 +25,16 @@ struct PhotoProcessor {
         let id = resolved.uniqueID
         let conversionStart = ContinuousClock.now
         let image: PlanarImage
+        // A camera JPEG that needs no pixel change, or only an exact lossless turn, is kept.
+        let cameraJPEG: (bytes: [UInt8], route: EncodingRoute)?
         do {
-            let pixels = frame.format.isCompressed ? try Self.decoded(frame) : frame
-            image = try FrameConverter().convert(pixels, crop: resolved.cropRect, applying: resolved.pixelTransform)
+            cameraJPEG = try Self.keptCameraJPEG(frame, resolved)
+            if let cameraJPEG {
+                image = try JPEGDecoder().decodePlanar(cameraJPEG.bytes)
+            } else {
+                let pixels = frame.format.isCompressed ? try Self.decoded(frame) : frame
+                image = try FrameConverter().convert(pixels, crop: resolved.cropRect, applying: resolved.pixelTransform)
+            }
         } catch let error as ImagingError {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
         } catch {
@@ -40,7 +47,14 @@ struct PhotoProcessor {
         let fileData: Data?, exifBlock: [UInt8], reductions: Reductions
         var scaling = Duration.zero, encoding = Duration.zero
         do {
-            if resolved.format == .jpeg {
+            if resolved.format == .jpeg, let cameraJPEG {
+                let ((reduced, block), sideTime) = try Self.timed { () throws -> (Reductions, [UInt8]) in
+                    let reductions = try reduce(image, resolved)
+                    return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
+                }
+                (reductions, exifBlock, scaling) = (reduced, block, sideTime)
+                fileData = Data(try JPEGFile.insertingEXIF(exifBlock, into: cameraJPEG.bytes))
+            } else if resolved.format == .jpeg {
                 // The main encode on one core; previews, thumbnail and EXIF on the other.
                 let ((jpeg, encodeTime), (side, sideTime)) = try inParallel({
                     try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
@@ -86,7 +100,20 @@ struct PhotoProcessor {
             isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,
             writtenOrientation: resolved.writtenOrientation,
             timings: ProcessingTimings(conversion: conversion.seconds, scaling: scaling.seconds, encoding: encoding.seconds),
+            encodingRoute: cameraJPEG?.route ?? (resolved.format == .uncompressed ? .none : .encoded),
             fileData: fileData)
+    }
+
+    /// The camera's own JPEG for a JPEG photo of a whole MJPEG frame: as it came (Huffman
+    /// tables added if missing) when no pixel change is needed, turned losslessly when the turn
+    /// is exact for its size (never trimmed or shifted), nil otherwise.
+    private static func keptCameraJPEG(_ frame: Frame, _ resolved: ResolvedPhotoSettings) throws -> (bytes: [UInt8], route: EncodingRoute)? {
+        guard frame.format == .mjpeg, resolved.format == .jpeg, resolved.cropRect == PixelRect(covering: frame.size) else { return nil }
+        let camera = try JPEGFile.withStandardHuffmanTables(frame.storage.withUnsafeBytes { [UInt8]($0) })
+        if resolved.pixelTransform == .up { return (camera, .cameraJPEG) }
+        let geometry = try JPEGLosslessTransform.geometry(of: camera)
+        guard JPEGLosslessTransform.isExact(resolved.pixelTransform, size: geometry.size, mcu: geometry.mcu) else { return nil }
+        return (try JPEGLosslessTransform.transform(camera, applying: resolved.pixelTransform), .losslessTransform)
     }
 
     /// An MJPEG frame decoded to RGB, so crop and transform still happen in the one conversion

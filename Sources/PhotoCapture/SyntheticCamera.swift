@@ -1,3 +1,4 @@
+import Codecs
 import Imaging
 
 extension CaptureDevice {
@@ -21,10 +22,11 @@ extension CaptureDevice {
     }
 
     /// Pixel formats the synthetic camera delivers, in order of preference.
-    public static let syntheticPixelFormats: [FramePixelFormat] = [.yuyv, .nv12, .rgb24]
+    public static let syntheticPixelFormats: [FramePixelFormat] = [.yuyv, .nv12, .rgb24, .mjpeg]
 
     /// The built-in synthetic camera: deterministic, asymmetric frames of ``SyntheticScene`` in
-    /// YUYV, NV12 and RGB24 at any even size up to the configured maximum.
+    /// YUYV, NV12, RGB24 and MJPEG (as a UVC webcam sends it: quality 90, no Huffman tables) at
+    /// any even size up to the configured maximum.
     public static func synthetic(_ configuration: SyntheticConfiguration = SyntheticConfiguration()) -> CaptureDevice {
         let mounting = configuration.sensorMounting
         let sizes = FrameSizes.stepwise(minimum: PixelSize(width: 16, height: 16),
@@ -34,6 +36,7 @@ extension CaptureDevice {
             // compensation gives what it delivers.
             let upright = SyntheticScene.image(size: mounting.compensation.apply(to: size))
             let delivered = upright.transformed(by: mounting.compensation.inverse)
+            if format == .mjpeg { return try mjpegFrame(delivered) }
             do throws(ImagingError) {
                 return try FrameBuilder.frame(from: delivered, format: format)
             } catch {
@@ -44,5 +47,14 @@ extension CaptureDevice {
             uniqueID: "synthetic", localizedName: "photocap synthetic camera", kind: .synthetic,
             formats: syntheticPixelFormats.map { Format(pixelFormat: $0, sizes: sizes) },
             sensorMounting: mounting, source: source)
+    }
+
+    private static func mjpegFrame(_ image: RGBImage) throws(PhotoCaptureError) -> Frame {
+        do {
+            let jpeg = try JPEGFile.removingHuffmanTables(try JPEGEncoder().encode(try image.planarImage(), quality: 90))
+            return try Frame(format: .mjpeg, size: image.size, storage: FrameStorage(copying: jpeg))
+        } catch {
+            throw PhotoCaptureError(.encoding("synthetic MJPEG frame: \(error)"))
+        }
     }
 }

@@ -23,6 +23,7 @@ struct PhotoReport: Encodable {
     let frameFormat: String
     let frameDimensions: JSONSize
     let frameSequence: UInt64
+    let encodingRoute: String
     let device: String
     let staleFramesSkipped: Int
     let corruptFramesSkipped: Int
@@ -55,6 +56,7 @@ struct PhotoReport: Encodable {
         frameFormat = r.framePixelFormat.fourCC
         frameDimensions = JSONSize(r.frameDimensions)
         frameSequence = photo.frameSequence
+        encodingRoute = photo.encodingRoute.rawValue
         self.device = device
         let delivery = photo.frameDelivery
         staleFramesSkipped = delivery.staleFramesSkipped
