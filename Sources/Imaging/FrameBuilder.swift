@@ -48,16 +48,11 @@ public enum FrameBuilder {
             }
         case _ where format.isBayer:
             // Each site keeps the one colour its filter passes, scaled to the sample depth.
-            let tile: [Int] = switch format.bayerPattern! {
-            case .rggb: [0, 1, 1, 2]
-            case .grbg: [1, 0, 2, 1]
-            case .gbrg: [1, 2, 0, 1]
-            case .bggr: [2, 1, 1, 0]
-            }
+            let tile = format.bayerPattern!.colorIndices
             let bits = format.bitsPerSample
             for y in 0..<size.height {
                 for x in 0..<size.width {
-                    let value = Int(rgb[(y * size.width + x) * 3 + tile[(y & 1) * 2 + (x & 1)]])
+                    let value = Int(rgb[(y * size.width + x) * 3 + Int(tile[(y & 1) * 2 + (x & 1)])])
                     if bits == 8 {
                         target[y * stride + x] = UInt8(value)
                     } else {

@@ -240,12 +240,7 @@ private struct SourcePlanes: @unchecked Sendable {
             // Bayer: demosaic each row into R, G, B, then convert the strip.
             let rgb = scratch!
             let format = frame.format
-            let tile: [UInt8] = switch format.bayerPattern! {
-            case .rggb: [0, 1, 1, 2]
-            case .grbg: [1, 0, 2, 1]
-            case .gbrg: [1, 2, 0, 1]
-            case .bggr: [2, 1, 1, 0]
-            }
+            let tile = format.bayerPattern!.colorIndices
             let bytesPerSample = format.bitsPerSample == 8 ? 1 : 2
             tile.withUnsafeBufferPointer { pattern in
                 for line in 0..<rows {

@@ -107,6 +107,16 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
         case gbrg
         /// Blue, green / green, red.
         case bggr
+
+        /// The colour of each site of the tile, row by row: 0 red, 1 green, 2 blue.
+        public var colorIndices: [UInt8] {
+            switch self {
+            case .rggb: return [0, 1, 1, 2]
+            case .grbg: return [1, 0, 2, 1]
+            case .gbrg: return [1, 2, 0, 1]
+            case .bggr: return [2, 1, 1, 0]
+            }
+        }
     }
 
     /// The colour filter tile for Bayer formats; nil for the others.

@@ -4,49 +4,43 @@ import V4L2
 /// A camera control (brightness, gain, exposure...) with its range and current value.
 public struct CameraControl: Sendable, Equatable {
     /// The name as `photocap controls` spells it: `gain`, `sensor_flipped_horizontally`.
-    public let key: String
+    public var key: String { raw.key }
     /// The driver's name, e.g. `Gain`.
-    public let name: String
+    public var name: String { raw.name }
     /// `integer`, `integer64`, `boolean`, `menu`, `integer-menu`, `button`, `bitmask`,
     /// `string`, `class` or `other`.
-    public let kind: String
+    public var kind: String {
+        switch raw.kind {
+        case .integerMenu: return "integer-menu"
+        case .controlClass: return "class"
+        default: return raw.kind.rawValue
+        }
+    }
     /// The V4L2 control ID.
-    public let id: UInt32
+    public var id: UInt32 { raw.id }
     /// Lowest value.
-    public let minimum: Int64
+    public var minimum: Int64 { raw.minimum }
     /// Highest value.
-    public let maximum: Int64
+    public var maximum: Int64 { raw.maximum }
     /// Step between values.
-    public let step: UInt64
+    public var step: UInt64 { raw.step }
     /// Value after reset.
-    public let defaultValue: Int64
+    public var defaultValue: Int64 { raw.defaultValue }
     /// The current value, when it is a readable integer.
     public let value: Int64?
     /// Menu entries as (value, label).
-    public let menu: [(value: Int64, label: String)]
+    public var menu: [(value: Int64, label: String)] { raw.menuItems.map { ($0.value, $0.label) } }
     /// The value cannot be set.
-    public let isReadOnly: Bool
+    public var isReadOnly: Bool { raw.isReadOnly }
     /// The control has no effect right now (e.g. manual exposure under auto exposure).
-    public let isInactive: Bool
+    public var isInactive: Bool { raw.isInactive }
     /// The value changes by itself (an auto algorithm's result).
-    public let isVolatile: Bool
+    public var isVolatile: Bool { raw.isVolatile }
     let raw: V4L2Control
 
     init(_ control: V4L2Control, value: Int64?) {
         raw = control
-        key = control.key
-        name = control.name
-        kind = control.kind == .integerMenu ? "integer-menu" : control.kind == .controlClass ? "class" : control.kind.rawValue
-        id = control.id
-        minimum = control.minimum
-        maximum = control.maximum
-        step = control.step
-        defaultValue = control.defaultValue
         self.value = value
-        menu = control.menuItems.map { ($0.value, $0.label) }
-        isReadOnly = control.isReadOnly
-        isInactive = control.isInactive
-        isVolatile = control.isVolatile
     }
 
     /// The menu label of the current value, for menu controls.
@@ -54,9 +48,6 @@ public struct CameraControl: Sendable, Equatable {
         guard let value else { return nil }
         return menu.first { $0.value == value }?.label
     }
-
-    /// Compares everything but the menu tuples' labels' identity.
-    public static func == (a: CameraControl, b: CameraControl) -> Bool { a.raw == b.raw && a.value == b.value }
 
     /// The integer for `text`: a number, a menu label or true/false, checked against the range.
     func parse(_ text: String) throws(PhotoCaptureError) -> Int64 {

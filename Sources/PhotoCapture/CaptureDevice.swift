@@ -120,7 +120,9 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     public var defaultStillFormat: Format? { defaultFormat(fitting: nil) }
 
     /// Like ``defaultStillFormat`` but comparing the largest size each format offers inside `box`.
-    func defaultFormat(fitting box: PixelSize?) -> Format? {
+    func defaultFormat(fitting box: PixelSize?) -> Format? { Self.defaultFormat(among: formats, fitting: box) }
+
+    static func defaultFormat(among formats: [Format], fitting box: PixelSize?) -> Format? {
         func size(_ format: Format) -> Int { (box.map { format.sizes.nearest(fitting: $0) } ?? format.sizes.largest).area }
         return formats.enumerated().max { a, b in
             let (sizeA, sizeB) = (size(a.element), size(b.element))

@@ -28,11 +28,13 @@ struct PhotoProcessor {
         // A camera JPEG that needs no pixel change, or only an exact lossless turn, is kept.
         let cameraJPEG: (bytes: [UInt8], route: EncodingRoute)?
         do {
-            cameraJPEG = try Self.keptCameraJPEG(frame, resolved)
+            // An MJPEG frame's bytes, copied out of the driver's buffer once.
+            let compressed = frame.format.isCompressed ? frame.storage.withUnsafeBytes { [UInt8]($0) } : nil
+            cameraJPEG = try compressed.flatMap { (jpeg) throws in try Self.keptCameraJPEG(jpeg, frame, resolved) }
             if let cameraJPEG {
                 image = try JPEGDecoder().decodePlanar(cameraJPEG.bytes)
             } else {
-                let pixels = frame.format.isCompressed ? try Self.decoded(frame) : frame
+                let pixels = try compressed.map { (jpeg) throws in try Self.decoded(jpeg, of: frame) } ?? frame
                 image = try FrameConverter().convert(pixels, crop: resolved.cropRect, applying: resolved.pixelTransform)
             }
         } catch let error as ImagingError {
@@ -107,9 +109,10 @@ struct PhotoProcessor {
     /// The camera's own JPEG for a JPEG photo of a whole MJPEG frame: as it came (Huffman
     /// tables added if missing) when no pixel change is needed, turned losslessly when the turn
     /// is exact for its size (never trimmed or shifted), nil otherwise.
-    private static func keptCameraJPEG(_ frame: Frame, _ resolved: ResolvedPhotoSettings) throws -> (bytes: [UInt8], route: EncodingRoute)? {
-        guard frame.format == .mjpeg, resolved.format == .jpeg, resolved.cropRect == PixelRect(covering: frame.size) else { return nil }
-        let camera = try JPEGFile.withStandardHuffmanTables(frame.storage.withUnsafeBytes { [UInt8]($0) })
+    private static func keptCameraJPEG(_ jpeg: [UInt8], _ frame: Frame,
+                                       _ resolved: ResolvedPhotoSettings) throws -> (bytes: [UInt8], route: EncodingRoute)? {
+        guard resolved.format == .jpeg, resolved.cropRect == PixelRect(covering: frame.size) else { return nil }
+        let camera = try JPEGFile.withStandardHuffmanTables(jpeg)
         if resolved.pixelTransform == .up { return (camera, .cameraJPEG) }
         let geometry = try JPEGLosslessTransform.geometry(of: camera)
         guard JPEGLosslessTransform.isExact(resolved.pixelTransform, size: geometry.size, mcu: geometry.mcu) else { return nil }
@@ -118,8 +121,7 @@ struct PhotoProcessor {
 
     /// An MJPEG frame decoded to RGB, so crop and transform still happen in the one conversion
     /// pass. A frame that does not decode is reported as corrupt.
-    private static func decoded(_ frame: Frame) throws -> Frame {
-        let jpeg = frame.storage.withUnsafeBytes { [UInt8]($0) }
+    private static func decoded(_ jpeg: [UInt8], of frame: Frame) throws -> Frame {
         let (size, rgb) = try JPEGDecoder().decodeRGB(jpeg)
         guard size == frame.size else { throw CodecError.corruptFile(format: "MJPEG", reason: "frame is \(size), the stream \(frame.size)") }
         return try Frame(format: .rgb24, size: size, range: .full, storage: FrameStorage(copying: rgb),

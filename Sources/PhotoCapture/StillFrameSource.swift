@@ -50,7 +50,8 @@ actor StillFrameSource: FrameSource {
         let picture = streaming.frame
         var delivery = FrameDelivery()
         delivery.requestToExposureNanoseconds = exposureStart - min(exposureStart, instant)
-        delivery.requestToDeliveryNanoseconds = MonotonicClock.now() - min(MonotonicClock.now(), instant)
+        let delivered = MonotonicClock.now()
+        delivery.requestToDeliveryNanoseconds = delivered - min(delivered, instant)
         do {
             let frame = try Frame(format: picture.format, size: picture.size, bytesPerRow: picture.bytesPerRow,
                                   range: picture.range, storage: picture.storage, sequence: sequence,

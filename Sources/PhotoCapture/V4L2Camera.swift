@@ -86,14 +86,9 @@ extension CaptureDevice {
         let mounting = SensorMounting(rotation: (rotation ?? 0) + (vflip ? 180 : 0),
                                       isMirrored: (hflip != vflip) != (location == .front))
 
-        let camera = CaptureDevice(
-            uniqueID: path, localizedName: capabilities.card, kind: .v4l2, formats: formats, sensorMounting: mounting,
-            v4l2Details: nil, source: V4L2FrameSource(device: device))
         var rates: [Double] = []
-        if let still = camera.defaultStillFormat {
-            let largest = still.sizes.largest
-            rates = (try? device.frameIntervals(for: still.pixelFormat.v4l2FourCC,
-                                                size: largest))?
+        if let still = defaultFormat(among: formats, fitting: nil) {
+            rates = (try? device.frameIntervals(for: still.pixelFormat.v4l2FourCC, size: still.sizes.largest))?
                 .map(\.framesPerSecond) ?? []
         }
         let details = V4L2Details(
@@ -101,7 +96,7 @@ extension CaptureDevice {
             reportedSensorRotation: rotation, location: location, isFlippedHorizontally: hflip,
             isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates)
         return CaptureDevice(uniqueID: path, localizedName: capabilities.card, kind: .v4l2, formats: formats,
-                             sensorMounting: mounting, v4l2Details: details, source: camera.source)
+                             sensorMounting: mounting, v4l2Details: details, source: V4L2FrameSource(device: device))
     }
 
     /// Drivers that do not enumerate sizes still report the current one.

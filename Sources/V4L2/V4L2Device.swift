@@ -30,16 +30,26 @@ public final class V4L2Device: Sendable {
 
     /// The video inputs.
     public func inputs() throws(V4L2Error) -> [V4L2Input] {
-        var inputs: [V4L2Input] = []
-        for index in 0..<64 {
+        try enumerate("VIDIOC_ENUMINPUT", limit: 64) { (index: UInt32) -> v4l2_input in
             var raw = v4l2_input()
-            raw.index = UInt32(index)
-            let result = pc_v4l2_enum_input(fd, &raw)
-            if result == -EINVAL { break }
-            try check(result, "VIDIOC_ENUMINPUT", device: path)
-            inputs.append(V4L2Input(raw))
+            raw.index = index
+            return raw
+        } call: { pc_v4l2_enum_input(fd, &$0) }.map(V4L2Input.init)
+    }
+
+    /// Runs a VIDIOC_ENUM* ioctl for index 0, 1, 2... until the driver answers EINVAL (the end
+    /// of the list; ENOTTY when it has no such list), at most `limit` entries.
+    private func enumerate<Raw>(_ name: String, limit: UInt32, _ make: (UInt32) -> Raw,
+                                call: (inout Raw) -> Int32) throws(V4L2Error) -> [Raw] {
+        var entries: [Raw] = []
+        for index in 0..<limit {
+            var raw = make(index)
+            let result = call(&raw)
+            if result == -EINVAL || result == -ENOTTY { break }
+            try check(result, name, device: path)
+            entries.append(raw)
         }
-        return inputs
+        return entries
     }
 
     /// The selected input, read again each time (its status flags can change while streaming).
@@ -53,67 +63,60 @@ public final class V4L2Device: Sendable {
 
     /// The capture formats, in the driver's order.
     public func formats() throws(V4L2Error) -> [V4L2FormatDescription] {
-        var formats: [V4L2FormatDescription] = []
-        for index in 0..<256 {
+        let csc = UInt32(V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION)
+        return try enumerate("VIDIOC_ENUM_FMT", limit: 256) { (index: UInt32) -> v4l2_fmtdesc in
             var raw = v4l2_fmtdesc()
-            raw.index = UInt32(index)
+            raw.index = index
             raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            let result = pc_v4l2_enum_format(fd, &raw)
-            if result == -EINVAL { break }
-            try check(result, "VIDIOC_ENUM_FMT", device: path)
-            if raw.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0 { continue }
-            let csc = UInt32(V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION)
-            formats.append(V4L2FormatDescription(
-                fourCC: FourCC(rawValue: raw.pixelformat), description: String(cTuple: raw.description),
-                isCompressed: raw.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
-                canSetColorSpace: raw.flags & csc == csc))
-        }
-        return formats
+            return raw
+        } call: { pc_v4l2_enum_format(fd, &$0) }
+            .filter { $0.flags & UInt32(V4L2_FMT_FLAG_EMULATED) == 0 }
+            .map { raw in
+                V4L2FormatDescription(
+                    fourCC: FourCC(rawValue: raw.pixelformat), description: String(cTuple: raw.description),
+                    isCompressed: raw.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
+                    canSetColorSpace: raw.flags & csc == csc)
+            }
     }
 
     /// The frame sizes `fourCC` offers; nil when the driver does not enumerate sizes.
     public func frameSizes(for fourCC: FourCC) throws(V4L2Error) -> V4L2FrameSizes? {
-        var sizes: [PixelSize] = []
-        for index in 0..<1024 {
+        let entries = try enumerate("VIDIOC_ENUM_FRAMESIZES", limit: 1024) { (index: UInt32) -> v4l2_frmsizeenum in
             var raw = v4l2_frmsizeenum()
-            raw.index = UInt32(index)
+            raw.index = index
             raw.pixel_format = fourCC.rawValue
-            let result = pc_v4l2_enum_frame_sizes(fd, &raw)
-            if result == -EINVAL || result == -ENOTTY { break }
-            try check(result, "VIDIOC_ENUM_FRAMESIZES", device: path)
-            if raw.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
-                sizes.append(PixelSize(width: Int(raw.discrete.width), height: Int(raw.discrete.height)))
-            } else {
-                let s = raw.stepwise
-                return .stepwise(minimum: PixelSize(width: Int(s.min_width), height: Int(s.min_height)),
-                                 maximum: PixelSize(width: Int(s.max_width), height: Int(s.max_height)),
-                                 step: PixelSize(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))))
-            }
+            return raw
+        } call: { pc_v4l2_enum_frame_sizes(fd, &$0) }
+        // A stepwise or continuous range is the only entry, at index 0.
+        if let first = entries.first, first.type != V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+            let s = first.stepwise
+            return .stepwise(minimum: PixelSize(width: Int(s.min_width), height: Int(s.min_height)),
+                             maximum: PixelSize(width: Int(s.max_width), height: Int(s.max_height)),
+                             step: PixelSize(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))))
         }
+        let sizes = entries.map { PixelSize(width: Int($0.discrete.width), height: Int($0.discrete.height)) }
         return sizes.isEmpty ? nil : .discrete(sizes)
     }
 
     /// The frame intervals of `fourCC` at `size`, fastest first; for stepwise ranges, the
     /// fastest and slowest.
     public func frameIntervals(for fourCC: FourCC, size: PixelSize) throws(V4L2Error) -> [V4L2FrameInterval] {
-        var intervals: [V4L2FrameInterval] = []
-        for index in 0..<256 {
+        let entries = try enumerate("VIDIOC_ENUM_FRAMEINTERVALS", limit: 256) { (index: UInt32) -> v4l2_frmivalenum in
             var raw = v4l2_frmivalenum()
-            raw.index = UInt32(index)
+            raw.index = index
             raw.pixel_format = fourCC.rawValue
             raw.width = UInt32(size.width)
             raw.height = UInt32(size.height)
-            let result = pc_v4l2_enum_frame_intervals(fd, &raw)
-            if result == -EINVAL || result == -ENOTTY { break }
-            try check(result, "VIDIOC_ENUM_FRAMEINTERVALS", device: path)
-            if raw.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
-                intervals.append(V4L2FrameInterval(numerator: Int(raw.discrete.numerator),
-                                                   denominator: Int(raw.discrete.denominator)))
-            } else {
-                let s = raw.stepwise
-                intervals = [V4L2FrameInterval(numerator: Int(s.min.numerator), denominator: Int(s.min.denominator)),
-                             V4L2FrameInterval(numerator: Int(s.max.numerator), denominator: Int(s.max.denominator))]
-                break
+            return raw
+        } call: { pc_v4l2_enum_frame_intervals(fd, &$0) }
+        let intervals: [V4L2FrameInterval]
+        if let first = entries.first, first.type != V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
+            let s = first.stepwise
+            intervals = [V4L2FrameInterval(numerator: Int(s.min.numerator), denominator: Int(s.min.denominator)),
+                         V4L2FrameInterval(numerator: Int(s.max.numerator), denominator: Int(s.max.denominator))]
+        } else {
+            intervals = entries.map {
+                V4L2FrameInterval(numerator: Int($0.discrete.numerator), denominator: Int($0.discrete.denominator))
             }
         }
         return intervals.sorted { $0.framesPerSecond > $1.framesPerSecond }
