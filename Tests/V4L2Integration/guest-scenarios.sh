@@ -2,6 +2,8 @@
 # Runs inside the vivid VM (see run-vivid-vm.sh): photocap's command line and its library tests
 # against the kernel's vivid camera. Prints PASS/FAIL per scenario and a summary line; exits
 # non-zero when anything failed. Needs BIN (the host build folder) and OUT (shared with the host).
+# VIVID_CLI=0 skips the command-line scenarios (here and in scenarios.d/); VIVID_FILTER narrows
+# the library tests (default: every suite whose name starts with "Vivid").
 set -uo pipefail
 P="$BIN/photocap"
 TESTS="$BIN/photocapPackageTests.xctest"
@@ -29,10 +31,12 @@ only_complete_jpegs() {
 }
 
 load_vivid || { echo "FAIL vivid: modprobe vivid failed"; exit 1; }
+here=$(cd "$(dirname "$0")" && pwd)
 # Diagnostic: vivid's buffer timestamps against the clock (CLOCK_MONOTONIC ~ /proc/uptime).
 cat /proc/uptime; v4l2-ctl -d $DEV --set-fmt-video=width=640,height=360,pixelformat=YUYV --get-parm --stream-mmap --stream-count=6 --verbose 2>&1 | grep -E "ts:|Frames per|cap dqbuf" | head -8; cat /proc/uptime
 mkdir -p "$OUT/cli"
 cd "$OUT/cli"
+if [[ ${VIVID_CLI:-1} == 1 ]]; then
 
 # 1. photocap devices lists the vivid node with formats, sizes and controls.
 "$P" devices >devices.txt 2>&1
@@ -166,9 +170,19 @@ else
     fail "shutter lag" "$(cat lag.err)"
 fi
 
+# Scenarios of later features, one file each (sourced: they use pass/fail and load_vivid).
+for extra in "$here"/scenarios.d/*.sh; do
+    [[ -e $extra ]] || continue
+    load_vivid
+    cd "$OUT/cli"
+    source "$extra"
+done
+fi
+
 # 10. The library tests against the device (formats, UHD, flips, faults, endurance).
 cd "$OUT"
-PHOTOCAP_VIVID_DEVICE=$DEV "$TESTS" --testing-library swift-testing --filter VividDeviceTests >swift-tests.log 2>&1
+load_vivid
+PHOTOCAP_VIVID_DEVICE=$DEV "$TESTS" --testing-library swift-testing --filter "${VIVID_FILTER:-Vivid}" >swift-tests.log 2>&1
 sed 's/\x1b\[[0-9;]*m//g' swift-tests.log >swift-tests.txt
 while IFS= read -r line; do
     name=$(sed -E 's/^. Test ([^ ]+\(.*\)).*/\1/' <<<"$line")

@@ -5,6 +5,7 @@
 # any scenario failed or the VM did not report.
 #
 # Usage: Tests/V4L2Integration/run-vivid-vm.sh [OUTDIR]   (default .build/vivid-vm)
+# VIVID_CLI=0 and VIVID_FILTER=SuiteName pass through to the guest for shorter runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -12,6 +13,9 @@ out=${1:-$repo/.build/vivid-vm}
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
 
 cd "$repo"
+# One VM at a time per user: two TCG guests on this machine's cores would starve each other.
+exec 9>>"${TMPDIR:-/tmp}/photocap-vivid-vm.$(id -u).lock"
+flock 9
 swift build --build-tests >/dev/null
 bin=$(swift build --show-bin-path)
 rm -rf "$out"
@@ -19,6 +23,7 @@ mkdir -p "$out"
 # The guest sees the host's file system read-only, so it runs these very binaries.
 cat >"$out/scenarios.sh" <<SCRIPT
 export BIN=$(printf %q "$bin")
+export VIVID_CLI=$(printf %q "${VIVID_CLI:-1}") VIVID_FILTER=$(printf %q "${VIVID_FILTER:-Vivid}")
 exec bash $(printf %q "$here/guest-scenarios.sh")
 SCRIPT
 rc=0
