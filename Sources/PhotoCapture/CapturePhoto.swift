@@ -35,6 +35,10 @@ public struct CapturePhoto: Sendable {
     /// How the file's image data was made.
     public let encodingRoute: EncodingRoute
     let fileData: Data?
+    /// The bracket member this photo is (Apple's `bracketSettings`); nil outside a bracket.
+    public internal(set) var bracketSettings: ResolvedBracketedExposure?
+    /// The exposure the camera applied for this bracket member, read back after setting it.
+    public internal(set) var appliedExposure: AppliedExposure?
 
     /// The encoded file (JPEG, HEIC or TIFF), nil for ``PhotoFormat/uncompressed``.
     public func fileDataRepresentation() -> Data? { fileData }

@@ -76,6 +76,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case corruptFrames(device: String, count: Int)
         /// A control name that the device does not have, or a value it refuses.
         case invalidControl(String)
+        /// A bracket was rejected, or the controls it changed could not be restored.
+        case bracket(BracketProblem)
 
         // Processing and files.
         /// Converting or scaling the frame failed.
@@ -124,6 +126,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceCallFailed(let device, let call, let reason): return "\(device): \(call) failed: \(reason)"
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
+        case .bracket(let problem): return problem.description
         case .imaging(let error): return "image conversion failed: \(error)"
         case .encoding(let text): return "encoding failed: \(text)"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"

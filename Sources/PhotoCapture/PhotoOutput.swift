@@ -49,8 +49,9 @@ public final class PhotoOutput: Sendable {
     /// RAW (Bayer) pixel formats for DNG capture. Empty: RAW capture is not supported yet.
     public var availableRawPhotoPixelFormatTypes: [FramePixelFormat] { [] }
 
-    /// The most photos one request may produce. 1: bracketed capture is not supported yet.
-    public var maxBracketedCapturePhotoCount: Int { 1 }
+    /// The most photos one bracket may have on the attached camera (see
+    /// ``CaptureDevice/maxBracketedCapturePhotoCount``); 1 without a camera or exposure controls.
+    public var maxBracketedCapturePhotoCount: Int { session?.input?.maxBracketedCapturePhotoCount ?? 1 }
 
     /// Whether ``isCameraSensorOrientationCompensationEnabled`` can be changed: always.
     public var isCameraSensorOrientationCompensationSupported: Bool { true }
@@ -160,6 +161,9 @@ public final class PhotoOutput: Sendable {
 
     private func run(_ resolved: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
                      timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+        guard resolved.bracketedSettings.isEmpty else {
+            return await runBracket(resolved, session: session, requestedAt: instant, timeout: timeout, delegate: delegate)
+        }
         delegate.photoOutput(self, willBeginCaptureFor: resolved)
         do {
             delegate.photoOutput(self, willCapturePhotoFor: resolved)

@@ -21,7 +21,8 @@ struct PhotoProcessor {
     }
 
     func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
-                 delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1) throws(PhotoCaptureError) -> CapturePhoto {
+                 delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1,
+                 exposure: AppliedExposure? = nil) throws(PhotoCaptureError) -> CapturePhoto {
         let id = resolved.uniqueID
         let conversionStart = ContinuousClock.now
         let image: PlanarImage
@@ -44,7 +45,8 @@ struct PhotoProcessor {
         }
         let conversion = ContinuousClock.now - conversionStart
         let captureDate = Date(timeIntervalSinceNow: -Double(MonotonicClock.now() &- frame.timestampNanoseconds) / 1e9)
-        let exif = metadata(for: resolved, frame: frame, size: image.size, date: captureDate, cameraName: cameraName)
+        var exif = metadata(for: resolved, frame: frame, size: image.size, date: captureDate, cameraName: cameraName)
+        if let exposure { exif.record(exposure) }
 
         let fileData: Data?, exifBlock: [UInt8], reductions: Reductions
         var scaling = Duration.zero, encoding = Duration.zero

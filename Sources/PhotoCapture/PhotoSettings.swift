@@ -37,6 +37,9 @@ public struct PhotoSettings: Sendable {
     /// Overrides the output's orientation handling for this request; nil follows
     /// ``PhotoOutput/orientationCompensation``.
     public var orientationCompensation: OrientationCompensation?
+    /// A bracket: one photo per member, each exposed as the member says (see
+    /// <doc:BracketedCapture>); empty for a single photo.
+    public var bracketedSettings: [BracketedStillImageSettings] = []
 
     /// New settings for `format` with a fresh ``uniqueID``.
     public init(format: PhotoFormat = .jpeg) {

@@ -46,6 +46,8 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let isSensorOrientationCompensationApplied: Bool
     /// Every value chosen differently from the request, with the reason.
     public let adjustments: [SettingsAdjustment]
+    /// The bracket's members in sequence order, as they will be exposed; empty for a single photo.
+    public let bracketedSettings: [ResolvedBracketedExposure]
 }
 
 /// A value the resolution chose differently from the request.
@@ -62,6 +64,12 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
     case rotationAngle(requested: Int, chosen: Int)
     /// The frame format chosen by the device when none was requested.
     case framePixelFormat(chosen: FramePixelFormat)
+    /// A bracket member's bias, to the nearest the camera achieves (EV).
+    case exposureTargetBias(sequenceCount: Int, requested: Double, chosen: Double)
+    /// A bracket member's exposure time, to the nearest the camera achieves (seconds).
+    case exposureDuration(sequenceCount: Int, requested: Double, chosen: Double)
+    /// A bracket member's ISO, to the nearest the camera achieves.
+    case iso(sequenceCount: Int, requested: Double, chosen: Double)
 
     /// One line for people.
     public var description: String {
@@ -72,6 +80,12 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
         case .flashMode(let r, let e): return "flash \(r.rawValue) → \(e ? "on" : "off")"
         case .rotationAngle(let r, let c): return "rotation angle \(r) → \(c)"
         case .framePixelFormat(let c): return "frame pixel format → \(c) (device default)"
+        case .exposureTargetBias(let n, let r, let c):
+            return "bracket member \(n): bias \(ExposureText.bias(r)) → \(ExposureText.bias(c)) EV (nearest the camera achieves)"
+        case .exposureDuration(let n, let r, let c):
+            return "bracket member \(n): exposure \(ExposureText.duration(r)) → \(ExposureText.duration(c)) (camera range)"
+        case .iso(let n, let r, let c):
+            return "bracket member \(n): ISO \(ExposureText.number(r)) → \(ExposureText.number(c)) (camera range)"
         }
     }
 }

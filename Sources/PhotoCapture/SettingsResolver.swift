@@ -95,15 +95,20 @@ struct SettingsResolver: Sendable {
                                    tooLarge: { .thumbnailTooLarge(requested: $0, limit: thumbnailLimit) },
                                    adjustment: { .thumbnailDimensions(requested: $0, chosen: $1) })
 
+        let bracket = try BracketResolver(device: device).resolve(settings)
+        adjustments += bracket.adjustments
+
         return ResolvedPhotoSettings(
             uniqueID: id, format: settings.format, quality: settings.quality,
             heicEncodingSpeed: settings.heicEncodingSpeed, framePixelFormat: format.pixelFormat,
             frameDimensions: frameSize, cropRect: crop, photoDimensions: photoSize,
             displayedPhotoDimensions: plan.writtenOrientation.apply(to: photoSize),
-            previewDimensions: preview, embeddedThumbnailDimensions: thumbnail, expectedPhotoCount: 1,
+            previewDimensions: preview, embeddedThumbnailDimensions: thumbnail,
+            expectedPhotoCount: max(1, bracket.members.count),
             isFlashEnabled: flash, rotationAngle: rotation, sensorMounting: device.sensorMounting,
             orientationCompensation: mode, pixelTransform: plan.pixelTransform,
             writtenOrientation: plan.writtenOrientation,
-            isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments)
+            isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
+            bracketedSettings: bracket.members)
     }
 }

@@ -4,29 +4,48 @@ import Imaging
 ///
 /// Frames are a function of time: frame `n` starts its exposure at `start + n × interval` and is
 /// delivered one interval later, as a free-running sensor would deliver it. The picture is made
-/// once per format and size; each frame shares its bytes and carries its own sequence number and
-/// timestamp.
+/// once per format, size and exposure (see ``SyntheticExposureControls``); each frame shares its
+/// bytes and carries its own sequence number and timestamp.
 actor StillFrameSource: FrameSource {
-    typealias Render = @Sendable (FramePixelFormat, PixelSize) throws(PhotoCaptureError) -> Frame
+    /// Renders the picture in a format and size, exposed a factor times the metered exposure.
+    typealias Render = @Sendable (FramePixelFormat, PixelSize, Double) throws(PhotoCaptureError) -> Frame
 
+    /// Pictures kept per stream: a bracket's members plus the metered exposure.
+    private static let cachedPictures = 4
     private let render: Render
     private let interval: UInt64
-    private var streaming: (format: FramePixelFormat, size: PixelSize, frame: Frame, start: UInt64)?
+    /// The camera's exposure controls; nil for a camera without them (a frame file).
+    nonisolated let exposure: SyntheticExposureControls?
+    private var streaming: (format: FramePixelFormat, size: PixelSize, start: UInt64)?
+    private var pictures: [(factor: Double, frame: Frame)] = []
 
-    init(framesPerSecond: Int = 30, render: @escaping Render) {
+    init(framesPerSecond: Int = 30, exposure: SyntheticExposureControls? = nil, render: @escaping Render) {
         self.render = render
+        self.exposure = exposure
         interval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
     }
 
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
         if let streaming, streaming.format == format, streaming.size == size { return }
-        let picture = try render(format, size)
+        pictures = []
+        let now = MonotonicClock.now()
+        _ = try picture(format, size, factor: exposure?.factor(forExposureStartingAt: now) ?? 1)
         // Discarded frames simply push the first usable exposure later.
-        streaming = (format, size, picture, MonotonicClock.now() + UInt64(max(0, discardingFirst)) * interval)
+        streaming = (format, size, now + UInt64(max(0, discardingFirst)) * interval)
+    }
+
+    /// The picture for `factor`, rendered once and kept while the stream lasts.
+    private func picture(_ format: FramePixelFormat, _ size: PixelSize, factor: Double) throws(PhotoCaptureError) -> Frame {
+        if let kept = pictures.first(where: { $0.factor == factor }) { return kept.frame }
+        let frame = try render(format, size, factor)
+        if pictures.count >= Self.cachedPictures { pictures.removeFirst() }
+        pictures.append((factor, frame))
+        return frame
     }
 
     func stopStreaming() async {
         streaming = nil
+        pictures = []
     }
 
     func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
@@ -47,7 +66,9 @@ actor StillFrameSource: FrameSource {
                   current.format == streaming.format, current.size == streaming.size
             else { throw PhotoCaptureError(.sessionNotRunning) }
         }
-        let picture = streaming.frame
+        // After the wait every change that can reach this frame is known.
+        let picture = try picture(streaming.format, streaming.size,
+                                  factor: exposure?.factor(forExposureStartingAt: exposureStart) ?? 1)
         var delivery = FrameDelivery()
         delivery.requestToExposureNanoseconds = exposureStart - min(exposureStart, instant)
         let delivered = MonotonicClock.now()

@@ -11,6 +11,8 @@ extension CaptureDevice {
         public var maximumSize: PixelSize
         /// Frames per second of the simulated stream.
         public var framesPerSecond: Int
+        /// The exposure controls and their model (see ``SyntheticExposureConfiguration``).
+        public var exposure = SyntheticExposureConfiguration()
 
         /// A 4032x3024 (12 MP) sensor, upright, at 30 frames per second.
         public init(sensorMounting: SensorMounting = .upright,
@@ -31,10 +33,12 @@ extension CaptureDevice {
         let mounting = configuration.sensorMounting
         let sizes = FrameSizes.stepwise(minimum: PixelSize(width: 16, height: 16),
                                         maximum: configuration.maximumSize, step: PixelSize(width: 2, height: 2))
-        let source = StillFrameSource(framesPerSecond: configuration.framesPerSecond) { (format, size) throws(PhotoCaptureError) in
+        let exposure = SyntheticExposureControls(configuration.exposure, framesPerSecond: configuration.framesPerSecond)
+        let source = StillFrameSource(framesPerSecond: configuration.framesPerSecond,
+                                      exposure: exposure) { (format, size, factor) throws(PhotoCaptureError) in
             // The sensor sees the upright scene through its mounting: undoing the mounting's
             // compensation gives what it delivers.
-            let upright = SyntheticScene.image(size: mounting.compensation.apply(to: size))
+            let upright = SyntheticExposure.expose(SyntheticScene.image(size: mounting.compensation.apply(to: size)), by: factor)
             let delivered = upright.transformed(by: mounting.compensation.inverse)
             if format == .mjpeg { return try mjpegFrame(delivered) }
             do throws(ImagingError) {

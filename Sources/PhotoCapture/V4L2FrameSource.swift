@@ -5,9 +5,12 @@ import V4L2
 /// Frames from a V4L2 device, through the V4L2 layer's mmap stream.
 final class V4L2FrameSource: FrameSource {
     let stream: V4L2Stream
+    /// The camera's exposure controls, for brackets.
+    let exposure: V4L2ExposureControls?
 
     init(device: V4L2Device) {
         stream = V4L2Stream(device: device)
+        exposure = V4L2ExposureControls(device: device)
     }
 
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {

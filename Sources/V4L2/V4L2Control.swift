@@ -133,6 +133,8 @@ public enum V4L2ControlID {
     public static let autoExposureBias = UInt32(PC_V4L2_CID_AUTO_EXPOSURE_BIAS)
     /// `V4L2_CID_GAIN`.
     public static let gain = UInt32(PC_V4L2_CID_GAIN)
+    /// `V4L2_CID_AUTOGAIN`: while on, `V4L2_CID_GAIN` is the automatic result (volatile, inactive).
+    public static let autoGain = UInt32(PC_V4L2_CID_AUTOGAIN)
     /// `V4L2_CID_ANALOGUE_GAIN`.
     public static let analogueGain = UInt32(PC_V4L2_CID_ANALOGUE_GAIN)
 }

@@ -35,6 +35,18 @@ import V4L2
         #expect(key("White Balance, Automatic") == "white_balance_automatic")
     }
 
+    @Test func exposureControlIDsAndModesMatchTheKernelHeader() {
+        // From linux/v4l2-controls.h: V4L2_CID_BASE 0x00980900, V4L2_CID_CAMERA_CLASS_BASE 0x009a0900.
+        #expect(V4L2ControlID.gain == 0x0098_0913)
+        #expect(V4L2ControlID.autoGain == 0x0098_0912)
+        #expect(V4L2ControlID.exposureAuto == 0x009a_0901)
+        #expect(V4L2ControlID.exposureAbsolute == 0x009a_0902)
+        #expect(V4L2ControlID.autoExposureBias == 0x009a_0913)
+        #expect(V4L2ControlID.analogueGain == 0x009e_0903)
+        #expect(V4L2ExposureMode.allCases.map(\.rawValue) == [0, 1, 2, 3])
+        #expect(V4L2ExposureMode.manual.rawValue == 1)
+    }
+
     @Test func errorsKnowDisconnectsBusyAndPermission() {
         #expect(V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_DQBUF", errno: ENODEV).isDeviceGone)
         #expect(V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_S_FMT", errno: EBUSY).isBusy)

@@ -1,0 +1,44 @@
+import Codecs
+
+/// The exposure a bracket member's photo was taken with, as read back from the camera after
+/// setting it (drivers clamp and round): what the photo's EXIF states.
+public struct AppliedExposure: Sendable, Equatable {
+    /// The bias in EV: the bias control's value, or for a scaled member the applied time or gain
+    /// relative to the metered one; nil for manual members.
+    public let exposureTargetBias: Double?
+    /// The exposure time in seconds, when the camera states it.
+    public let exposureDuration: Double?
+    /// The ISO (on V4L2 cameras the gain control's value), when the camera states it.
+    public let iso: Double?
+    /// The raw control values read back, in the order they were set (e.g. `gain_automatic` 0,
+    /// `gain` 120).
+    public let controls: [ControlValue]
+    /// Frames skipped after the change until the one whose exposure started after it took
+    /// effect (``CaptureDevice/framesToSettle`` plus drops).
+    public let framesSkippedToSettle: Int
+
+    /// A control and the value the driver reported.
+    public struct ControlValue: Sendable, Equatable {
+        /// The control's name as `photocap controls` spells it.
+        public let key: String
+        /// The value read back.
+        public let value: Int64
+    }
+}
+
+/// Exposure controls as read from the camera.
+struct ExposureReading: Sendable, Equatable {
+    var bias: Double?
+    var duration: Double?
+    var iso: Double?
+    var controls: [AppliedExposure.ControlValue] = []
+}
+
+extension EXIFMetadata {
+    /// ExposureTime, ISOSpeedRatings and ExposureBiasValue as the camera applied them.
+    mutating func record(_ exposure: AppliedExposure) {
+        exposureTime = exposure.exposureDuration
+        isoSpeed = exposure.iso.map { Int($0.rounded()) }
+        exposureBias = exposure.exposureTargetBias
+    }
+}

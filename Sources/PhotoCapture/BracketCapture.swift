@@ -1,0 +1,102 @@
+import Foundation
+
+extension PhotoOutput {
+    /// Members converted and encoded at once while the next is exposed. Three keeps both cores
+    /// busy on the synthetic camera and leaves a V4L2 stream (4 buffers) one buffer to fill.
+    static let bracketMembersInFlight = 3
+
+    /// Captures a bracket: for each member, sets its exposure, takes the first settled frame
+    /// (``CaptureSession/settledFrame(format:size:startedAfter:settling:timeout:request:)``) and
+    /// hands it to a processing task, then exposes the next member while earlier ones encode.
+    /// The controls go back as soon as the last frame is in hand, or when a member fails; the
+    /// photos are delivered in sequence order after `didCapturePhoto`, and the request ends with
+    /// one `didFinishCapture`.
+    func runBracket(_ resolved: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
+                    timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+        let id = resolved.uniqueID
+        delegate.photoOutput(self, willBeginCaptureFor: resolved)
+        guard let device = session.input, let controls = device.exposureControls else {
+            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: PhotoCaptureError(.notConnected, uniqueID: id))
+            return
+        }
+        // Brackets share the camera's controls: one at a time.
+        await controls.gate.enter()
+        delegate.photoOutput(self, willCapturePhotoFor: resolved)
+        let (processing, captureError) = await captureMembers(of: resolved, session: session, device: device,
+                                                               controls: controls, requestedAt: instant, timeout: timeout)
+        var restoreError: PhotoCaptureError?
+        do {
+            try controls.restore()
+        } catch {
+            restoreError = error.attributed(to: id)
+        }
+        controls.gate.leave()
+
+        var failure = captureError
+        if failure == nil { delegate.photoOutput(self, didCapturePhotoFor: resolved) }
+        for task in processing {
+            switch await task.result {
+            case .success(let photo):
+                delegate.photoOutput(self, didFinishProcessingPhoto: photo)
+            case .failure(let error as PhotoCaptureError):
+                failure = failure ?? error.attributed(to: id)
+            case .failure(let error):
+                failure = failure ?? PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: id)
+            }
+        }
+        // A camera that vanished cannot be restored, and its own error says why.
+        delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
+    }
+
+    private func captureMembers(of resolved: ResolvedPhotoSettings, session: CaptureSession, device: CaptureDevice,
+                                controls: any ExposureControls, requestedAt instant: UInt64,
+                                timeout: Duration) async -> ([Task<CapturePhoto, any Error>], PhotoCaptureError?) {
+        let processor = PhotoProcessor(encoders: encoders)
+        let cameraName = device.localizedName
+        var processing: [Task<CapturePhoto, any Error>] = []
+        for member in resolved.bracketedSettings {
+            if processing.count >= Self.bracketMembersInFlight {
+                _ = await processing[processing.count - Self.bracketMembersInFlight].result
+            }
+            do {
+                let reading = try controls.apply(member.target)
+                let changed = MonotonicClock.now()
+                let (delivered, skipped) = try await session.settledFrame(
+                    format: resolved.framePixelFormat, size: resolved.frameDimensions, startedAfter: changed,
+                    settling: controls.framesToSettle, timeout: timeout, request: instant)
+                let exposure = AppliedExposure(reading, member: member, framesSkipped: skipped)
+                processing.append(Task.detached { () throws -> CapturePhoto in
+                    var photo = try processor.process(delivered.frame, resolved: resolved, cameraName: cameraName,
+                                                      delivery: delivered.delivery, sequenceCount: member.sequenceCount,
+                                                      exposure: exposure)
+                    photo.bracketSettings = member
+                    photo.appliedExposure = exposure
+                    return photo
+                })
+            } catch {
+                return (processing, error.attributed(to: resolved.uniqueID))
+            }
+        }
+        return (processing, nil)
+    }
+}
+
+extension AppliedExposure {
+    /// What was applied for `member`, from the values read back after setting it.
+    init(_ reading: ExposureReading, member: ResolvedBracketedExposure, framesSkipped: Int) {
+        func bias(_ applied: Double?) -> Double? {
+            guard let applied, applied > 0, let metered = member.meteredValue, metered > 0 else { return nil }
+            return log2(applied / metered)
+        }
+        switch member.method {
+        case .exposureTargetBias: exposureTargetBias = reading.bias
+        case .exposureDuration: exposureTargetBias = bias(reading.duration)
+        case .iso: exposureTargetBias = bias(reading.iso)
+        case .manual: exposureTargetBias = nil
+        }
+        exposureDuration = reading.duration
+        iso = reading.iso
+        controls = reading.controls
+        framesSkippedToSettle = framesSkipped
+    }
+}

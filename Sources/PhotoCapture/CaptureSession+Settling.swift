@@ -1,0 +1,34 @@
+import Imaging
+
+extension CaptureSession {
+    /// The frame for a bracket member: the first frame whose exposure started after `instant`
+    /// (when the member's controls were set), then `settling` frames more by the driver's
+    /// sequence numbers, so frames the driver had already exposed or that still carry the old
+    /// values are passed over. Skipped frames go back to the driver at once. The delivery's
+    /// delays count from `request`.
+    func settledFrame(format: FramePixelFormat, size: PixelSize, startedAfter instant: UInt64, settling: Int,
+                      timeout: Duration, request: UInt64) async throws(PhotoCaptureError) -> (delivered: DeliveredFrame, skipped: Int) {
+        var delivered = try await frame(format: format, size: size, startedAfter: instant, timeout: timeout)
+        var delivery = delivered.delivery
+        var target = delivered.frame.sequence + UInt64(max(0, settling))
+        var skipped = 0
+        while delivered.frame.sequence < target {
+            let previous = delivered.frame.sequence
+            delivered = try await frame(format: format, size: size, startedAfter: delivered.frame.timestampNanoseconds,
+                                        timeout: timeout)
+            skipped += 1
+            let next = delivered.delivery
+            delivery.corruptFramesSkipped += next.corruptFramesSkipped
+            delivery.droppedFrames += next.droppedFrames
+            delivery.streamRestarts += next.streamRestarts
+            // A restarted stream numbers its frames from 0 again: count the settling anew.
+            if next.streamRestarts > 0 || delivered.frame.sequence <= previous {
+                target = delivered.frame.sequence + UInt64(max(0, settling))
+            }
+        }
+        let (exposure, now) = (delivered.frame.timestampNanoseconds, MonotonicClock.now())
+        delivery.requestToExposureNanoseconds = exposure - min(exposure, request)
+        delivery.requestToDeliveryNanoseconds = now - min(now, request)
+        return (DeliveredFrame(frame: delivered.frame, delivery: delivery), skipped)
+    }
+}
