@@ -25,8 +25,17 @@ extension PhotoOutput {
         let (processing, captureError) = await captureMembers(of: resolved, session: session, device: device,
                                                                controls: controls, requestedAt: instant, timeout: timeout)
         var restoreError: PhotoCaptureError?
+        var restored: Task<Void, Never>?
         do {
             try controls.restore()
+            // Photos requested after this one must not catch a frame still exposed for the
+            // bracket: the request ends once the restored values have settled too (unless the
+            // camera already failed to deliver).
+            let (changed, settling) = (MonotonicClock.now(), controls.framesToSettle)
+            restored = captureError != nil ? nil : Task {
+                _ = try? await session.settledFrame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
+                                                    startedAfter: changed, settling: settling, timeout: timeout, request: changed)
+            }
         } catch {
             restoreError = error.attributed(to: id)
         }
@@ -44,6 +53,7 @@ extension PhotoOutput {
                 failure = failure ?? PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: id)
             }
         }
+        await restored?.value
         // A camera that vanished cannot be restored, and its own error says why.
         delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
     }

@@ -63,8 +63,9 @@ public struct ExposureControlRange: Sendable, Equatable {
         }
         let clamped = Swift.min(Swift.max(value, minimum), maximum)
         guard step > 0 else { return clamped }
-        let snapped = minimum + ((clamped - minimum) / step).rounded() * step
-        return Swift.min(snapped, maximum)
+        let snapped = Swift.min(minimum + ((clamped - minimum) / step).rounded() * step, maximum)
+        // Kept to a billionth, so steps of 100 µs give 0.0025, not 0.0025000000000000005.
+        return (snapped * 1e9).rounded() / 1e9
     }
 
     /// Whether `value` lies inside the range (menus: between the smallest and largest entries).

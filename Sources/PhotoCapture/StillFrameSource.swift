@@ -28,6 +28,7 @@ actor StillFrameSource: FrameSource {
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
         if let streaming, streaming.format == format, streaming.size == size { return }
         pictures = []
+        exposure?.streamStarted()
         let now = MonotonicClock.now()
         _ = try picture(format, size, factor: exposure?.factor(forExposureStartingAt: now) ?? 1)
         // Discarded frames simply push the first usable exposure later.

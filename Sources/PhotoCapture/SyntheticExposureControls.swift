@@ -114,6 +114,16 @@ final class SyntheticExposureControls: ExposureControls {
         state.withLock { state in state.changes.last { $0.effectiveAfter < instant }?.factor ?? 1 }
     }
 
+    /// A stream (re)start programs the sensor afresh: pending changes apply from its first frame.
+    func streamStarted() {
+        state.withLock { state in
+            let now = MonotonicClock.now()
+            for index in state.changes.indices where state.changes[index].effectiveAfter > now {
+                state.changes[index].effectiveAfter = now
+            }
+        }
+    }
+
     func metered() throws(PhotoCaptureError) -> ExposureReading {
         state.withLock { reading(of: $0.saved ?? $0.values, touched: false) }
     }
