@@ -75,19 +75,35 @@ extension PhotoOutput {
                     format: resolved.framePixelFormat, size: resolved.frameDimensions, startedAfter: changed,
                     settling: controls.framesToSettle, timeout: timeout, request: instant)
                 let exposure = AppliedExposure(reading, member: member, framesSkipped: skipped)
-                processing.append(Task.detached { () throws -> CapturePhoto in
-                    var photo = try processor.process(delivered.frame, resolved: resolved, cameraName: cameraName,
-                                                      delivery: delivered.delivery, sequenceCount: member.sequenceCount,
-                                                      exposure: exposure)
-                    photo.bracketSettings = member
-                    photo.appliedExposure = exposure
-                    return photo
+                processing.append(Task {
+                    try await Self.onWorkerThread { () throws(PhotoCaptureError) -> CapturePhoto in
+                        var photo = try processor.process(delivered.frame, resolved: resolved, cameraName: cameraName,
+                                                          delivery: delivered.delivery, sequenceCount: member.sequenceCount,
+                                                          exposure: exposure)
+                        photo.bracketSettings = member
+                        photo.appliedExposure = exposure
+                        return photo
+                    }
                 })
             } catch {
                 return (processing, error.attributed(to: resolved.uniqueID))
             }
         }
         return (processing, nil)
+    }
+}
+
+extension PhotoOutput {
+    /// Runs CPU-bound work on a thread of its own. Swift's cooperative pool and Dispatch's global
+    /// queues both run one job per core, so with two cores the third member would wait for the
+    /// first to finish and then encode alone; threads of their own share the cores evenly.
+    static func onWorkerThread<T: Sendable>(_ body: @escaping @Sendable () throws(PhotoCaptureError) -> T) async throws(PhotoCaptureError) -> T {
+        let result: Result<T, PhotoCaptureError> = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: Result(catching: body)) }
+            thread.name = "photocap.bracket-member"
+            thread.start()
+        }
+        return try result.get()
     }
 }
 

@@ -23,6 +23,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(help: "JPEG quality.")
     var quality = 90
 
+    @Option(name: .customLong("bracket-rounds"), help: "Rounds of the bracket comparison (3 members in parallel vs one after another); 0 skips it.")
+    var bracketRounds = 8
+
     @Option(name: .customLong("heic-rounds"), help: "Rounds of the HEIC comparison (ultrafast preset, with and without 90° compensation); 0 skips it.")
     var heicRounds = 0
 
@@ -83,6 +86,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         print(String(format: "  compensation vs none, whole pipeline: 90° %.2fx; 180° %.2fx; mirror %.2fx",
                      medians[pipeline + 1] / medians[pipeline], medians[pipeline + 2] / medians[pipeline],
                      medians[pipeline + 3] / medians[pipeline]))
+        if bracketRounds > 0 { try await compareBracket(in: folder) }
     }
 
     /// HEIC with 90° compensation against HEIC without: the encode dominates, so the transform

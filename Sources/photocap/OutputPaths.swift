@@ -11,9 +11,10 @@ struct OutputPaths {
 
     /// Resolves `requested` (a file, or a folder that gets a timestamped name) and fails early
     /// when the folder is missing or read-only, or a file exists and `overwrite` is off.
-    /// With `index`, the name gets a zero-padded `-NNN` suffix wide enough for `count`.
+    /// With `index`, the name gets a zero-padded `-NNN` suffix wide enough for `count`; with
+    /// `member` (a bracket member), a `-bN` suffix after it.
     init(output: PhotoOutput, requested: String, format: PhotoFormat, withPreview: Bool,
-         overwrite: Bool, index: Int? = nil, count: Int = 1, date: Date = Date()) throws(PhotoCaptureError) {
+         overwrite: Bool, index: Int? = nil, count: Int = 1, member: Int? = nil, date: Date = Date()) throws(PhotoCaptureError) {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: requested, isDirectory: &isDirectory)
         let photo: String
@@ -22,9 +23,10 @@ struct OutputPaths {
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
             let name = "photocap-\(formatter.string(from: date)).\(format.fileExtension ?? "bin")"
-            photo = Self.numbered(URL(fileURLWithPath: requested).appendingPathComponent(name).path, index, count)
+            photo = Self.suffixed(Self.numbered(URL(fileURLWithPath: requested).appendingPathComponent(name).path, index, count),
+                                  member.map { "-b\($0)" })
         } else {
-            photo = Self.numbered(requested, index, count)
+            photo = Self.suffixed(Self.numbered(requested, index, count), member.map { "-b\($0)" })
         }
         let stem = (photo as NSString).deletingPathExtension
         preview = withPreview ? stem + ".preview.jpg" : nil
@@ -48,10 +50,14 @@ struct OutputPaths {
     private static func numbered(_ path: String, _ index: Int?, _ count: Int) -> String {
         guard let index else { return path }
         let digits = max(3, String(count).count)
-        let number = String(repeating: "0", count: max(0, digits - String(index).count)) + String(index)
+        return suffixed(path, "-" + String(repeating: "0", count: max(0, digits - String(index).count)) + String(index))
+    }
+
+    /// `path` with `suffix` before its extension.
+    private static func suffixed(_ path: String, _ suffix: String?) -> String {
+        guard let suffix else { return path }
         let url = URL(fileURLWithPath: path)
         let ext = url.pathExtension
-        let stem = url.deletingPathExtension().path
-        return stem + "-" + number + (ext.isEmpty ? "" : "." + ext)
+        return url.deletingPathExtension().path + suffix + (ext.isEmpty ? "" : "." + ext)
     }
 }

@@ -35,6 +35,7 @@ struct PhotoReport: Encodable {
     let photoCount: Int
     let adjustments: [String]
     let timings: Timings
+    let bracket: BracketReport?
 
     init(photo: CapturePhoto, path: String?, previewPath: String?, device: String) {
         let r = photo.resolvedSettings
@@ -70,6 +71,7 @@ struct PhotoReport: Encodable {
         adjustments = r.adjustments.map(\.description)
         timings = Timings(conversionMs: photo.timings.conversion * 1000, scalingMs: photo.timings.scaling * 1000,
                           encodingMs: photo.timings.encoding * 1000)
+        bracket = BracketReport(photo)
     }
 
     func jsonLine() -> String {

@@ -17,6 +17,8 @@ struct ShootCommand: AsyncParsableCommand {
               photocap shoot --device synthetic --sensor-rotation 90 --rotation 90 --preview 320x240 --thumbnail 160x120
               photocap shoot --frame-file frame.yuv --frame-format yuyv --frame-size 1280x720 --format tiff
               photocap shoot --device /dev/video0 --size 1920x1080 --pixel-format YUYV --skip 5
+              photocap shoot --bracket -2,0,+2 --output hdr.jpg
+              photocap shoot --device /dev/video0 --bracket-manual 1/100@100,1/50@200 --json
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
@@ -85,6 +87,9 @@ struct ShootCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per photo on stdout.")
     var json = false
 
+    @OptionGroup(title: "Bracketed capture")
+    var bracket: BracketOptions
+
     func validate() throws {
         if format == .uncompressed { throw ValidationError("--format must be jpeg, heic or tiff") }
         if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
@@ -130,15 +135,22 @@ struct ShootCommand: AsyncParsableCommand {
 
         // Every request is resolved and its destination checked before the camera starts:
         // nothing is captured for a request that cannot be saved.
-        var requests: [(settings: PhotoSettings, paths: OutputPaths)] = []
+        var requests: [(settings: PhotoSettings, paths: [OutputPaths])] = []
         let stamp = Date()
         for (index, settings) in zip(1..., settingsList) {
             let resolved = try output.resolvedSettings(for: settings)
-            let paths = try OutputPaths(output: output, requested: self.output, format: resolved.format,
-                                        withPreview: preview != nil, overwrite: overwrite,
-                                        index: count > 1 ? index : nil, count: count, date: stamp)
+            let paths = settings.bracketedSettings.isEmpty
+                ? [try OutputPaths(output: output, requested: self.output, format: resolved.format,
+                                   withPreview: preview != nil, overwrite: overwrite,
+                                   index: count > 1 ? index : nil, count: count, date: stamp)]
+                : try memberPaths(count: resolved.expectedPhotoCount, index: count > 1 ? index : nil, total: count,
+                                  output: output, format: resolved.format, date: stamp)
             requests.append((settings, paths))
         }
+        if let frames = bracket.settleFrames { camera.framesToSettle = frames }
+        // Interrupted mid-bracket, the camera's controls go back before the process exits.
+        let interruptHandler = bracket.members.isEmpty ? nil : BracketInterruptHandler(camera: camera)
+        defer { interruptHandler?.cancel() }
 
         var current = requests[0].settings.uniqueID
         do {
@@ -146,8 +158,12 @@ struct ShootCommand: AsyncParsableCommand {
             try await session.startRunning(discardingFirst: skip)
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
+                if !request.settings.bracketedSettings.isEmpty {
+                    try await shootBracket(request.settings, paths: request.paths, output: output, device: camera.uniqueID)
+                    continue
+                }
                 let photo = try await output.capturePhoto(with: request.settings)
-                try save(photo, to: request.paths, device: camera.uniqueID)
+                try save(photo, to: request.paths[0], device: camera.uniqueID)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {
                     note("\(index + 1)/\(count) done")
                 }
@@ -168,10 +184,11 @@ struct ShootCommand: AsyncParsableCommand {
         settings.previewDimensions = preview
         settings.embeddedThumbnailDimensions = thumbnail
         settings.rotationAngle = rotation
+        settings.bracketedSettings = bracket.members
         return settings
     }
 
-    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) {
+    func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) {
         try photo.write(to: paths.photo, overwrite: overwrite)
         var previewPath: String?
         if let previewBuffer = photo.previewPixelBuffer, let path = paths.preview {
@@ -190,7 +207,8 @@ struct ShootCommand: AsyncParsableCommand {
             let r = photo.resolvedSettings
             print("\(paths.photo): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
                   + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")"
-                  + (previewPath.map { ", preview \($0)" } ?? ""))
+                  + (previewPath.map { ", preview \($0)" } ?? "")
+                  + (photo.bracketSettings == nil ? "" : ", bracket \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))"))
         }
     }
 

@@ -1,0 +1,59 @@
+import Foundation
+import PhotoCapture
+
+extension BenchmarkCommand {
+    /// A bracket of three (−2, 0, +2 EV) against the same three members taken one after another
+    /// (each a one-member bracket that waits for its photo before the next starts), and one
+    /// plain photo for scale, round-robin on one synthetic camera.
+    func compareBracket(in folder: URL) async throws {
+        let device = CaptureDevice.synthetic(.init(maximumSize: size, framesPerSecond: 100_000))
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(device)
+        try session.addOutput(output)
+        try await session.startRunning()
+        defer { Task { await session.stopRunning() } }
+
+        let members = [-2.0, 0, 2].map { BracketedStillImageSettings.autoExposure(exposureTargetBias: $0) }
+        func settings(_ members: [BracketedStillImageSettings]) -> PhotoSettings {
+            var settings = PhotoSettings(bracketedSettings: members)
+            settings.quality = quality
+            settings.framePixelFormat = .yuyv
+            settings.embeddedThumbnailDimensions = PixelSize(width: 160, height: 120)
+            return settings
+        }
+        func capture(_ members: [BracketedStillImageSettings], name: String) async throws {
+            for try await photo in try output.capturePhotos(with: settings(members)) {
+                let path = folder.appendingPathComponent("\(name)-\(members.count > 1 ? photo.sequenceCount : 0).jpg").path
+                try photo.write(to: path, overwrite: true)
+            }
+        }
+        let cases: [(String, () async throws -> Void)] = [
+            ("bracket of 3 (-2, 0, +2 EV), members encoded in parallel", { try await capture(members, name: "bracket") }),
+            ("the same 3 members one after another", {
+                for (index, member) in members.enumerated() { try await capture([member], name: "member-\(index)") }
+            }),
+            ("one plain photo", { try await capture([], name: "plain") }),
+        ]
+        var samples = Array(repeating: [Double](), count: cases.count)
+        for round in 0...bracketRounds {
+            for (index, item) in cases.enumerated() {
+                let start = ContinuousClock.now
+                try await item.1()
+                let elapsed = ContinuousClock.now - start
+                // Round 0 renders the three exposures and warms the encoders.
+                if round > 0 {
+                    samples[index].append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                }
+            }
+        }
+        let medians = samples.map { $0.sorted()[$0.count / 2] }
+        print("bracket: \(size) YUYV, JPEG q\(quality) + 160x120 thumbnail, \(bracketRounds) rounds, medians, "
+              + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        for (index, item) in cases.enumerated() {
+            print(String(format: "  %-62@ %8.2f ms", item.0 as NSString, medians[index]))
+        }
+        print(String(format: "  bracket vs members one after another: %.2fx (target <= 0.65x); vs 3 plain photos: %.2fx",
+                     medians[0] / medians[1], medians[0] / (3 * medians[2])))
+    }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+import PhotoCapture
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ShootCommand {
+    /// Captures one bracket request and saves each member as it is delivered (in sequence
+    /// order) to `paths[sequenceCount - 1]`, with a progress line per member on a terminal.
+    func shootBracket(_ settings: PhotoSettings, paths: [OutputPaths], output: PhotoOutput,
+                      device: String) async throws(PhotoCaptureError) {
+        do {
+            for try await photo in try output.capturePhotos(with: settings) {
+                try save(photo, to: paths[photo.sequenceCount - 1], device: device)
+                if !json, isatty(STDERR_FILENO) != 0 {
+                    note("bracket member \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))")
+                }
+            }
+        } catch let error as PhotoCaptureError {
+            throw error
+        } catch {
+            throw PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: settings.uniqueID)
+        }
+    }
+
+    /// `-2 EV: 1/400 s, ISO 100`: the member and what the camera applied.
+    static func exposureSummary(_ photo: CapturePhoto) -> String {
+        guard let member = photo.bracketSettings else { return "" }
+        let applied = photo.appliedExposure
+        var parts: [String] = []
+        if let bias = applied?.exposureTargetBias { parts.append(String(format: "%+.2f EV", bias)) }
+        if let duration = applied?.exposureDuration { parts.append(Self.shutter(duration)) }
+        if let iso = applied?.iso { parts.append("ISO \(Int(iso.rounded()))") }
+        return "\(member.requested) → " + (parts.isEmpty ? "applied (the camera reports no values)" : parts.joined(separator: ", "))
+    }
+
+    private static func shutter(_ seconds: Double) -> String {
+        if seconds > 0, seconds < 1 {
+            let reciprocal = (1 / seconds).rounded()
+            if abs(1 / reciprocal - seconds) <= seconds * 0.01 { return "1/\(Int(reciprocal)) s" }
+        }
+        return String(format: "%g s", seconds)
+    }
+
+    /// The output paths of a bracket's members: the request's name with `-b1`, `-b2`...
+    func memberPaths(count: Int, index: Int?, total: Int, output: PhotoOutput, format: PhotoFormat,
+                     date: Date) throws(PhotoCaptureError) -> [OutputPaths] {
+        var paths: [OutputPaths] = []
+        for member in 1...count {
+            paths.append(try OutputPaths(output: output, requested: self.output, format: format, withPreview: preview != nil,
+                                         overwrite: overwrite, index: index, count: total, member: member, date: date))
+        }
+        return paths
+    }
+}
+
+/// While a bracket runs, SIGINT and SIGTERM put the camera's exposure controls back before the
+/// process exits (130 and 143, as a shell reports a death by those signals).
+final class BracketInterruptHandler {
+    private let sources: [any DispatchSourceSignal]
+
+    init(camera: CaptureDevice) {
+        let queue = DispatchQueue(label: "photocap.signals")
+        sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { signalNumber, status in
+            // Ignored as a signal, so it arrives only as a dispatch event.
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                do {
+                    try camera.interruptBracketedCapture()
+                    note("interrupted: \(camera.uniqueID)'s exposure controls restored")
+                } catch {
+                    note("interrupted: \(error)")
+                }
+                exit(status)
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Back to the default signal handling.
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
