@@ -18,6 +18,9 @@ extension ShootCommand {
                 }
             }
         } catch let error as PhotoCaptureError {
+            if case .deviceDisconnected = error.code {
+                note("the camera's exposure controls could not be restored: the device is gone")
+            }
             throw error
         } catch {
             throw PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: settings.uniqueID)
