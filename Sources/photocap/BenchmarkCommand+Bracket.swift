@@ -6,12 +6,7 @@ extension BenchmarkCommand {
     /// (each a one-member bracket that waits for its photo before the next starts), and one
     /// plain photo for scale, round-robin on one synthetic camera.
     func compareBracket(in folder: URL) async throws {
-        let device = CaptureDevice.synthetic(.init(maximumSize: size, framesPerSecond: 100_000))
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(device)
-        try session.addOutput(output)
-        try await session.startRunning()
+        let (session, output) = try await startSession(mounting: .upright)
         defer { Task { await session.stopRunning() } }
 
         let members = [-2.0, 0, 2].map { BracketedStillImageSettings.autoExposure(exposureTargetBias: $0) }

@@ -119,7 +119,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     /// A running synthetic camera that streams fast, so a capture hardly waits for its frame.
-    private func startSession(mounting: SensorMounting) async throws -> (CaptureSession, PhotoOutput) {
+    func startSession(mounting: SensorMounting) async throws -> (CaptureSession, PhotoOutput) {
         let maximum = mounting.compensation.swapsDimensions ? size.transposed : size
         let device = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: maximum, framesPerSecond: 100_000))
         let session = CaptureSession()

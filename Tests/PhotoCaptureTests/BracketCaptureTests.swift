@@ -14,11 +14,7 @@ import TestSupport
         var configuration = CaptureDevice.SyntheticConfiguration(maximumSize: maximumSize, framesPerSecond: framesPerSecond)
         configuration.exposure = exposure
         let device = CaptureDevice.synthetic(configuration)
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(device)
-        try session.addOutput(output)
-        try await session.startRunning()
+        let (session, output) = try await runningSession(device)
         return (session, output, device)
     }
 

@@ -27,11 +27,7 @@ struct VividBracketTests {
 
     func session() async throws -> (CaptureSession, PhotoOutput, CaptureDevice) {
         let device = try CaptureDevice.v4l2(path: path)
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(device)
-        try session.addOutput(output)
-        try await session.startRunning()
+        let (session, output) = try await runningSession(device)
         return (session, output, device)
     }
 

@@ -2,6 +2,12 @@
 # vivid's only exposure-type control is gain (inactive while gain_automatic is 1); v4l2-ctl,
 # not photocap, reads the controls back.
 ctl() { v4l2-ctl -d $DEV -C "$1" | awk -F': ' '{print $2}'; }
+# Waits up to $2 tenths of a second for process $1 to end; kills it and fails when it does not.
+ended() {
+    for _ in $(seq "$2"); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+    kill -9 "$1"
+    return 1
+}
 
 # B1. An EV bracket scales the gain set by hand (60 → 30, 60, 120), one file per member, and the
 #     gain is 60 again afterwards.
@@ -42,9 +48,7 @@ shooter=$!
 for _ in $(seq 200); do [[ $(ctl gain_automatic) == 0 ]] && break; sleep 0.1; done
 during=$(ctl gain_automatic)
 kill -INT $shooter
-for _ in $(seq 100); do kill -0 $shooter 2>/dev/null || break; sleep 0.1; done
-if kill -0 $shooter 2>/dev/null; then
-    kill -9 $shooter
+if ! ended $shooter 100; then
     fail "bracket: SIGINT restores controls" "photocap still running 10 s after SIGINT"
 else
     wait $shooter
@@ -65,9 +69,7 @@ mkdir -p bracket-gone
 shooter=$!
 for _ in $(seq 300); do [[ $(ctl gain 2>/dev/null) == 80 ]] && break; sleep 0.1; done
 v4l2-ctl -d $DEV -c disconnect=1
-for _ in $(seq 150); do kill -0 $shooter 2>/dev/null || break; sleep 0.1; done
-if kill -0 $shooter 2>/dev/null; then
-    kill -9 $shooter
+if ! ended $shooter 150; then
     fail "bracket: disconnect mid-bracket" "photocap still running 15 s after the disconnect"
 else
     wait $shooter
