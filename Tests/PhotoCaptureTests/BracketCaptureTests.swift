@@ -190,12 +190,13 @@ import TestSupport
             #expect(try Self.decoded(plain, in: folder, "after.jpg").0.meanAbsoluteDifference(to: scene) < 3)
             await session.stopRunning()
         }
-        // Two frames a second: the session stops while the second member waits for its frame.
-        let (session, output, _) = try await Self.output(framesPerSecond: 2)
+        // One frame a second: member 1's frame (two settling frames on) is in hand after about
+        // 4 s, member 2's after 8 s; the session stops in between.
+        let (session, output, _) = try await Self.output(framesPerSecond: 1)
         let delegate = RecordingDelegate()
         let settings = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 2), .autoExposure(exposureTargetBias: 4)])
         try output.capturePhoto(with: settings, delegate: delegate)
-        try await Task.sleep(for: .milliseconds(2700))
+        try await Task.sleep(for: .seconds(6))
         await session.stopRunning()
         try await delegate.waitForFinishes(1)
         let errors = delegate.finished.withLock { $0 }
