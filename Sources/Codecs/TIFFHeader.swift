@@ -50,4 +50,23 @@ struct TIFFHeader {
         }
         return values
     }
+
+    /// Changes the field type of IFD0's entry for `tag` from `old` to `new` in place, for types
+    /// of the same size and meaning; false when IFD0 has no such entry of type `old`.
+    static func retypeFirstIFDEntry(_ bytes: inout [UInt8], tag: Int, from old: Int, to new: Int) -> Bool {
+        guard let header = TIFFHeader(bytes) else { return false }
+        let start = header.firstIFDOffset
+        guard start >= 8, start + 2 <= bytes.count else { return false }
+        let count = integer(bytes, at: start, count: 2, littleEndian: header.isLittleEndian)
+        for index in 0..<count {
+            let entry = start + 2 + index * 12
+            guard entry + 12 <= bytes.count else { return false }
+            guard integer(bytes, at: entry, count: 2, littleEndian: header.isLittleEndian) == tag,
+                  integer(bytes, at: entry + 2, count: 2, littleEndian: header.isLittleEndian) == old else { continue }
+            let (low, high) = (UInt8(new & 0xFF), UInt8(new >> 8))
+            (bytes[entry + 2], bytes[entry + 3]) = header.isLittleEndian ? (low, high) : (high, low)
+            return true
+        }
+        return false
+    }
 }
