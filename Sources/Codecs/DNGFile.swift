@@ -68,7 +68,7 @@ public enum DNGFile {
     }
 
     private static func validate(_ metadata: DNGMetadata, bits: Int) throws(CodecError) {
-        let matrix = metadata.colorProfile.colorMatrix
+        let matrix = metadata.colorMatrix
         guard matrix.count == 9, matrix.allSatisfy(\.isFinite), matrix.contains(where: { $0 != 0 }) else {
             throw .invalidArgument("a DNG ColorMatrix1 needs nine finite values, not all zero; got \(matrix)")
         }
@@ -89,8 +89,8 @@ public enum DNGFile {
         try file.setArray(TIFFTAG_DNGVERSION, version)
         try file.setArray(TIFFTAG_DNGBACKWARDVERSION, backwardVersion)
         try file.setText(TIFFTAG_UNIQUECAMERAMODEL, metadata.uniqueCameraModel)
-        try file.setCounted(TIFFTAG_COLORMATRIX1, metadata.colorProfile.colorMatrix.map(Float.init))
-        try file.set(UInt32(TIFFTAG_CALIBRATIONILLUMINANT1), Int32(metadata.colorProfile.calibrationIlluminant))
+        try file.setCounted(TIFFTAG_COLORMATRIX1, metadata.colorMatrix.map(Float.init))
+        try file.set(UInt32(TIFFTAG_CALIBRATIONILLUMINANT1), Int32(metadata.calibrationIlluminant))
         try file.setCounted(TIFFTAG_ASSHOTNEUTRAL, metadata.asShotNeutral.map(Float.init))
         try file.set(UInt32(TIFFTAG_ORIENTATION), Int32(metadata.exif.orientation.exifValue))
         try file.setIdentification(metadata.exif)

@@ -6,8 +6,9 @@ import Imaging
 /// into an sRGB image. The one place that calls LibRaw.
 ///
 /// Development: demosaic (AHD), white balance as shot (DNG `AsShotNeutral`), the camera's
-/// colour matrix to sRGB primaries, the sRGB tone curve, 8 bits per sample; no automatic
-/// brightening, highlights clipped. A handle is used by one thread at a time.
+/// colour matrix to sRGB primaries, the sRGB tone curve, 8 bits per sample; the file's white
+/// level as it says (no automatic brightening or white-level adjustment), highlights clipped.
+/// A handle is used by one thread at a time.
 public final class RAWDeveloper {
     private let raw: UnsafeMutablePointer<libraw_data_t>
     /// LibRaw reads the file from here for as long as the handle lives.
@@ -116,6 +117,9 @@ public final class RAWDeveloper {
         raw.pointee.params.gamm.1 = 12.92
         raw.pointee.params.no_auto_bright = 1
         raw.pointee.params.bright = 1
+        // LibRaw otherwise lowers the white level to the brightest sample once that exceeds 75% of
+        // it, brightening every photo without a highlight at full scale.
+        raw.pointee.params.adjust_maximum_thr = 0
         raw.pointee.params.highlight = 0
         raw.pointee.params.user_qual = 3  // AHD
         raw.pointee.params.half_size = halfSize ? 1 : 0
