@@ -94,6 +94,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case rawDevelopmentFailed(String)
         /// A file given for development is not a DNG, or is truncated or damaged.
         case unreadableRaw(path: String, reason: String)
+        /// Development makes processed photos (JPEG, HEIC, TIFF or uncompressed), not this format.
+        case developmentFormatUnsupported(PhotoFormat)
         /// The target file exists and overwriting was not requested.
         case fileExists(path: String)
         /// Writing a file failed in `call`.
@@ -146,6 +148,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .encoding(let text): return "encoding failed: \(text)"
         case .rawDevelopmentFailed(let text): return "RAW development failed: \(text)"
         case .unreadableRaw(let path, let reason): return "cannot develop \(path): \(reason)"
+        case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
         }
