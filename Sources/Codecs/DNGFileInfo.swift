@@ -85,14 +85,18 @@ public struct DNGFileInfo: Sendable {
         whiteLevel = (file.counted(TIFFTAG_WHITELEVEL) as [UInt32]).first.map(Int.init)
         blackLevel = (file.counted(TIFFTAG_BLACKLEVEL) as [Float]).first.map(Double.init)
 
-        // Every strip (or tile) of the CFA image must lie inside the file.
+        // IFD0, the CFA image's directory and every strip (or tile) of it must lie inside the file:
+        // libtiff would otherwise skip what is missing with a warning.
         let pieces = TIFFIsTiled(file.tiff) != 0 ? TIFFNumberOfTiles(file.tiff) : TIFFNumberOfStrips(file.tiff)
         var end: UInt64 = 0
         for piece in 0..<pieces {
             end = max(end, TIFFGetStrileOffset(file.tiff, piece) + TIFFGetStrileByteCount(file.tiff, piece))
         }
+        for directory in [TIFFHeader(data)!.firstIFDOffset, Int(TIFFCurrentDirOffset(file.tiff))] {
+            end = max(end, UInt64(TIFFHeader.directoryEnd(data, at: directory) ?? Int.max))
+        }
         guard pieces > 0, end <= UInt64(data.count) else {
-            throw .corruptFile(format: "DNG", reason: "truncated: the CFA data ends at byte \(end) but the file has \(data.count) bytes")
+            throw .corruptFile(format: "DNG", reason: "truncated: its data reaches byte \(end) but the file has \(data.count) bytes")
         }
     }
 }
