@@ -81,7 +81,7 @@ extension PhotoProcessor {
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
             captureDate: date, pixelBuffer: PixelBuffer(image: pixels), previewPixelBuffer: previewPixels.map(PixelBuffer.init),
-            embeddedThumbnailDimensions: thumbnail.size, metadata: (try? EXIFReader(data: bytes).entries) ?? [:],
+            embeddedThumbnailDimensions: thumbnail.size, metadata: Self.entries(of: exif),
             isSensorOrientationCompensationApplied: false, writtenOrientation: raw.writtenOrientation,
             timings: timings, encodingRoute: .dng, fileData: Data(bytes), isRawPhoto: true, rawDetails: details)
         return (photo, bytes)
@@ -109,5 +109,11 @@ extension PhotoProcessor {
         } catch {
             throw PhotoCaptureError(.imaging(error), uniqueID: uniqueID)
         }
+    }
+
+    /// The EXIF fields a DNG carries, as tag name → text. Read from an EXIF block of the same
+    /// metadata: libexif reads only the first 64 KiB of a file, and a DNG's IFD0 comes last.
+    static func entries(of exif: EXIFMetadata) -> [String: String] {
+        (try? EXIFReader(data: EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil)).entries) ?? [:]
     }
 }
