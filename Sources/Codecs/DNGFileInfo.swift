@@ -27,6 +27,10 @@ public struct DNGFileInfo: Sendable {
     public let model: String?
     /// The XMP packet of IFD0, when present.
     public let xmp: String?
+    /// EXIF DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), when present.
+    public let dateTimeOriginal: String?
+    /// EXIF OffsetTimeOriginal ("+HH:MM"), when present.
+    public let offsetTimeOriginal: String?
 
     /// Reads `data`. Throws ``CodecError/unsupportedFormat(reason:)`` for a file that is not a
     /// DNG, and ``CodecError/corruptFile(format:reason:)`` for a damaged or truncated one.
@@ -59,6 +63,9 @@ public struct DNGFileInfo: Sendable {
         } else {
             xmp = nil
         }
+
+        var exifOffset: UInt64 = 0
+        let hasEXIF = withUnsafeMutablePointer(to: &exifOffset) { file.get(UInt32(TIFFTAG_EXIFIFD), $0) }
 
         // The CFA image: IFD0 itself, or one of its SubIFDs.
         if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 {
@@ -97,6 +104,15 @@ public struct DNGFileInfo: Sendable {
         }
         guard pieces > 0, end <= UInt64(data.count) else {
             throw .corruptFile(format: "DNG", reason: "truncated: its data reaches byte \(end) but the file has \(data.count) bytes")
+        }
+
+        // Read with libtiff rather than libexif, which sees only a file's first 64 KiB (a DNG's
+        // IFDs usually come after its image data).
+        if hasEXIF, exifOffset > 0, TIFFReadEXIFDirectory(file.tiff, exifOffset) == 1 {
+            dateTimeOriginal = file.text(EXIFTAG_DATETIMEORIGINAL)
+            offsetTimeOriginal = file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) ? file.text(EXIFTAG_OFFSETTIMEORIGINAL) : nil
+        } else {
+            (dateTimeOriginal, offsetTimeOriginal) = (nil, nil)
         }
     }
 }

@@ -49,7 +49,7 @@ public enum RawDevelopment {
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
         let resolved = try SettingsResolver(device: device, defaultCompensation: .sensor).resolve(request)
         var photo = try processor.process(frame, resolved: resolved, cameraName: cameraName,
-                                          captureDate: captureDate(of: bytes) ?? Date())
+                                          captureDate: captureDate(of: info) ?? Date())
         photo.timings.development = developed.time
         photo.encodingRoute = .developed
         return photo
@@ -70,11 +70,11 @@ public enum RawDevelopment {
     }
 
     /// DateTimeOriginal (with OffsetTimeOriginal when present) of a DNG's EXIF.
-    private static func captureDate(of dng: [UInt8]) -> Date? {
-        guard let entries = try? EXIFReader(data: dng).entries, let stamp = entries["DateTimeOriginal"] else { return nil }
+    private static func captureDate(of dng: DNGFileInfo) -> Date? {
+        guard let stamp = dng.dateTimeOriginal else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        if let offset = entries["OffsetTimeOriginal"] {
+        if let offset = dng.offsetTimeOriginal {
             formatter.dateFormat = "yyyy:MM:dd HH:mm:ssxxx"
             if let date = formatter.date(from: stamp + offset) { return date }
         }

@@ -40,6 +40,7 @@ import TestSupport
         let scene = SyntheticScene.image(size: size)
         let frame = try FrameBuilder.frame(from: scene, format: .sbggr8)  // display-referred samples
         var metadata = DNGMetadata(exif: EXIFMetadata(orientation: orientation), uniqueCameraModel: "elsewhere")
+        metadata.exif.dateTimeOriginal = Date(timeIntervalSince1970: 1_700_000_000)
         metadata.thumbnail = try scene.scaled(to: PixelSize(width: 160, height: 120))
         let dng = Data(try DNGFile.encode(frame, metadata: metadata))
 
@@ -49,6 +50,7 @@ import TestSupport
         #expect(sensor.resolvedSettings.pixelTransform == mirror, "\(orientation)")
         #expect(sensor.writtenOrientation == mirror.inverse.followed(by: orientation), "\(orientation)")
         #expect(!sensor.writtenOrientation.isMirrored)
+        #expect(abs(sensor.captureDate.timeIntervalSince1970 - 1_700_000_000) < 1, "the DNG's DateTimeOriginal")
         settings = PhotoSettings(format: .uncompressed)
         settings.orientationCompensation = OrientationCompensation.none
         let none = try RawDevelopment.developPhoto(fromDNG: dng, settings: settings)
