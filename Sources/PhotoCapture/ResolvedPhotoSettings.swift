@@ -48,6 +48,25 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let adjustments: [SettingsAdjustment]
     /// The bracket's members in sequence order, as they will be exposed; empty for a single photo.
     public let bracketedSettings: [ResolvedBracketedExposure]
+    /// The RAW (DNG) photo of the request; nil when it asks for none. With
+    /// ``format`` ``PhotoFormat/dng`` the fields above describe the same photo.
+    public internal(set) var rawPhoto: ResolvedRawPhotoSettings? = nil
+}
+
+/// What the RAW (DNG) photo of a request will be, modelled on the `raw…` fields of
+/// `AVCaptureResolvedPhotoSettings`.
+public struct ResolvedRawPhotoSettings: Sendable, Equatable {
+    /// The Bayer format captured and stored.
+    public let pixelFormat: FramePixelFormat
+    /// The size of the CFA data: the frame as the sensor delivered it, never turned.
+    public let dimensions: PixelSize
+    /// The DNG Orientation tag: the whole correction (sensor mounting, mirror and device
+    /// rotation), since RAW data is never compensated.
+    public let writtenOrientation: Orientation
+    /// The size a viewer shows after applying ``writtenOrientation``.
+    public let displayedDimensions: PixelSize
+    /// The size of the developed preview stored in the DNG's IFD0 (as stored, like the CFA data).
+    public let embeddedThumbnailDimensions: PixelSize
 }
 
 /// A value the resolution chose differently from the request.
@@ -70,6 +89,8 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
     case exposureDuration(sequenceCount: Int, requested: Double, chosen: Double)
     /// A bracket member's ISO, to the nearest the camera achieves.
     case iso(sequenceCount: Int, requested: Double, chosen: Double)
+    /// The RAW (Bayer) format chosen by the device when a RAW photo named none.
+    case rawPixelFormat(chosen: FramePixelFormat)
 
     /// One line for people.
     public var description: String {
@@ -86,6 +107,7 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
             return "bracket member \(n): exposure \(ExposureText.duration(r)) → \(ExposureText.duration(c)) (camera range)"
         case .iso(let n, let r, let c):
             return "bracket member \(n): ISO \(ExposureText.number(r)) → \(ExposureText.number(c)) (camera range)"
+        case .rawPixelFormat(let c): return "RAW pixel format → \(c) (the device's first RAW format)"
         }
     }
 }

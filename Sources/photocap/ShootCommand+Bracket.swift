@@ -6,25 +6,16 @@ import Glibc
 #endif
 
 extension ShootCommand {
-    /// Captures one bracket request and saves each member as it is delivered (in sequence
-    /// order) to `paths[sequenceCount - 1]`, with a progress line per member on a terminal.
-    func shootBracket(_ settings: PhotoSettings, paths: [OutputPaths], output: PhotoOutput,
-                      device: String) async throws(PhotoCaptureError) {
-        do {
-            for try await photo in try output.capturePhotos(with: settings) {
-                try save(photo, to: paths[photo.sequenceCount - 1], device: device)
-                if !json, isatty(STDERR_FILENO) != 0 {
-                    note("bracket member \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))")
-                }
-            }
-        } catch let error as PhotoCaptureError {
-            if case .deviceDisconnected = error.code {
-                note("the camera's exposure controls could not be restored: the device is gone")
-            }
-            throw error
-        } catch {
-            throw PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: settings.uniqueID)
-        }
+    /// A progress line per bracket member, on a terminal.
+    func reportProgress(of photo: CapturePhoto) {
+        guard photo.bracketSettings != nil, !json, isatty(STDERR_FILENO) != 0 else { return }
+        note("bracket member \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))")
+    }
+
+    /// A bracket cut short by a vanished camera leaves its controls as the bracket set them.
+    func noteUnrestoredControls(after error: PhotoCaptureError, of settings: PhotoSettings) {
+        guard !settings.bracketedSettings.isEmpty, case .deviceDisconnected = error.code else { return }
+        note("the camera's exposure controls could not be restored: the device is gone")
     }
 
     /// `-2 EV: 1/400 s, ISO 100`: the member and what the camera applied.

@@ -19,6 +19,8 @@ struct ShootCommand: AsyncParsableCommand {
               photocap shoot --device /dev/video0 --size 1920x1080 --pixel-format YUYV --skip 5
               photocap shoot --bracket -2,0,+2 --output hdr.jpg
               photocap shoot --device /dev/video0 --bracket-manual 1/100@100,1/50@200 --json
+              photocap shoot --format dng --pixel-format RG12 --output raw.dng
+              photocap shoot --raw-plus heic --output shots/       (NAME.dng and NAME.heic from one frame)
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
@@ -27,8 +29,13 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Frames to discard after the camera starts, so auto exposure settles on a cold start.")
     var skip: Int = 0
 
-    @Option(help: "Output format: jpeg, heic or tiff.")
-    var format: PhotoFormat = .jpeg
+    @Option(help: "Output format: jpeg, heic, tiff, or dng for the sensor's RAW (Bayer) data. Default: jpeg.")
+    var format: PhotoFormat?
+
+    @Option(name: .customLong("raw-plus"), help: ArgumentHelp(
+        "Write a RAW DNG and a processed photo in this format (jpeg, heic or tiff), developed from the same frame: NAME.dng and NAME.<ext>.",
+        valueName: "format"))
+    var rawPlus: PhotoFormat?
 
     @Option(help: "JPEG/HEIC quality, 1...100.")
     var quality: Int = 90
@@ -39,7 +46,7 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Largest frame size to capture, WIDTHxHEIGHT (sensor orientation). Default: the largest.")
     var size: PixelSize?
 
-    @Option(name: .customLong("pixel-format"), help: "Camera pixel format to capture in (YUYV, NV12, RGB3, ...).")
+    @Option(name: .customLong("pixel-format"), help: "Camera pixel format to capture in (YUYV, NV12, RGB3, ...); for RAW photos a Bayer format (RGGB, RG10, BA12, ...). Default: the device's choice.")
     var pixelFormat: FramePixelFormat?
 
     @Option(help: "Also write a preview fitting WIDTHxHEIGHT as NAME.preview.jpg.")
@@ -91,7 +98,11 @@ struct ShootCommand: AsyncParsableCommand {
     var bracket: BracketOptions
 
     func validate() throws {
-        if format == .uncompressed { throw ValidationError("--format must be jpeg, heic or tiff") }
+        if format == .uncompressed { throw ValidationError("--format must be jpeg, heic, tiff or dng") }
+        if let rawPlus {
+            guard rawPlus.isProcessed, rawPlus != .uncompressed else { throw ValidationError("--raw-plus must be jpeg, heic or tiff") }
+            if format != nil { throw ValidationError("--raw-plus names the processed format; leave out --format") }
+        }
         if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
@@ -119,7 +130,7 @@ struct ShootCommand: AsyncParsableCommand {
 
     private func shoot() async throws(PhotoCaptureError) {
         // Settings first, so a camera that cannot be opened fails a named request too.
-        let settingsList = (1...count).map { _ in makeSettings() }
+        var settingsList = (1...count).map { _ in makeSettings() }
         let camera: CaptureDevice
         do {
             camera = try openCamera()
@@ -130,6 +141,14 @@ struct ShootCommand: AsyncParsableCommand {
         let output = PhotoOutput()
         try session.addInput(camera)
         try session.addOutput(output)
+        if rawPlus != nil, pixelFormat == nil {
+            // RAW + processed: the camera's best RAW format, as an app would pick it.
+            guard let best = output.availableRawPhotoPixelFormatTypes.first else {
+                throw PhotoCaptureError(.rawUnavailable(device: camera.localizedName, available: camera.formats.map(\.pixelFormat)),
+                                        uniqueID: settingsList[0].uniqueID)
+            }
+            for index in settingsList.indices { settingsList[index].rawPixelFormat = best }
+        }
         output.orientationCompensation = noCompensation ? .none : (upright ? .upright : .sensor)
         output.frameTimeout = .milliseconds(frameTimeout)
 
@@ -141,7 +160,7 @@ struct ShootCommand: AsyncParsableCommand {
             let resolved = try output.resolvedSettings(for: settings)
             let paths = settings.bracketedSettings.isEmpty
                 ? [try OutputPaths(output: output, requested: self.output, format: resolved.format,
-                                   withPreview: preview != nil, overwrite: overwrite,
+                                   withPreview: preview != nil, withRaw: rawPlus != nil, overwrite: overwrite,
                                    index: count > 1 ? index : nil, count: count, date: stamp)]
                 : try memberPaths(count: resolved.expectedPhotoCount, index: count > 1 ? index : nil, total: count,
                                   output: output, format: resolved.format, date: stamp)
@@ -158,12 +177,7 @@ struct ShootCommand: AsyncParsableCommand {
             try await session.startRunning(discardingFirst: skip)
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
-                if !request.settings.bracketedSettings.isEmpty {
-                    try await shootBracket(request.settings, paths: request.paths, output: output, device: camera.uniqueID)
-                    continue
-                }
-                let photo = try await output.capturePhoto(with: request.settings)
-                try save(photo, to: request.paths[0], device: camera.uniqueID)
+                try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {
                     note("\(index + 1)/\(count) done")
                 }
@@ -176,11 +190,15 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     private func makeSettings() -> PhotoSettings {
-        var settings = PhotoSettings(format: format)
+        var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
         settings.quality = quality
         settings.heicEncodingSpeed = heicSpeed
         settings.maxPhotoDimensions = size
-        settings.framePixelFormat = pixelFormat
+        if settings.isRawPhotoRequested || rawPlus != nil {
+            settings.rawPixelFormat = pixelFormat
+        } else {
+            settings.framePixelFormat = pixelFormat
+        }
         settings.previewDimensions = preview
         settings.embeddedThumbnailDimensions = thumbnail
         settings.rotationAngle = rotation
@@ -188,28 +206,55 @@ struct ShootCommand: AsyncParsableCommand {
         return settings
     }
 
-    func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) {
-        try photo.write(to: paths.photo, overwrite: overwrite)
+    /// Captures one request and saves every photo it delivers (RAW + processed: two; a bracket:
+    /// one per member, to `paths[sequenceCount - 1]`). One request, one outcome: when a later
+    /// photo or its preview fails, the files this request already created are removed.
+    private func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput,
+                         device: String) async throws(PhotoCaptureError) {
+        var created: [String] = []
+        do {
+            for try await photo in try output.capturePhotos(with: settings) {
+                created += try save(photo, to: paths.count == 1 ? paths[0] : paths[photo.sequenceCount - 1], device: device)
+                reportProgress(of: photo)
+            }
+        } catch {
+            if !overwrite { created.forEach { unlink($0) } }
+            let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.deviceFailure("\(error)"))
+            noteUnrestoredControls(after: failure, of: settings)
+            throw failure.attributed(to: settings.uniqueID)
+        }
+    }
+
+    /// Writes `photo` (and its preview) and reports it; returns the files written.
+    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) -> [String] {
+        let path = photo.isRawPhoto ? paths.raw ?? paths.photo : paths.photo
+        try photo.write(to: path, overwrite: overwrite)
         var previewPath: String?
-        if let previewBuffer = photo.previewPixelBuffer, let path = paths.preview {
+        if let previewBuffer = photo.previewPixelBuffer, let target = paths.preview {
             do {
-                try AtomicFileWriter.write(try previewBuffer.jpegData(), to: path, overwrite: overwrite)
-                previewPath = path
+                try AtomicFileWriter.write(try previewBuffer.jpegData(), to: target, overwrite: overwrite)
+                previewPath = target
             } catch {
                 // One request, one outcome: do not leave the photo without its preview.
-                if !overwrite { unlink(paths.photo) }
+                if !overwrite { unlink(path) }
                 throw error.attributed(to: photo.resolvedSettings.uniqueID)
             }
         }
         if json {
-            print(PhotoReport(photo: photo, path: paths.photo, previewPath: previewPath, device: device).jsonLine())
+            print(PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device).jsonLine())
+        } else if let raw = photo.rawDetails {
+            print("\(path): dng \(raw.frame.size) \(raw.frame.format) (\(raw.bitsPerSample)-bit), "
+                  + "orientation \(raw.writtenOrientation.exifValue), RAW (never compensated)"
+                  + (previewPath.map { ", preview \($0)" } ?? ""))
         } else {
             let r = photo.resolvedSettings
-            print("\(paths.photo): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
+            print("\(path): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
                   + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")"
+                  + (photo.encodingRoute == .developed ? ", developed from RAW" : "")
                   + (previewPath.map { ", preview \($0)" } ?? "")
                   + (photo.bracketSettings == nil ? "" : ", bracket \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))"))
         }
+        return [path] + (previewPath.map { [$0] } ?? [])
     }
 
     private func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
