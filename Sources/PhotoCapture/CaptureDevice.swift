@@ -89,9 +89,12 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// Facts a V4L2 driver reported; nil for the synthetic and frame-file cameras.
     public let v4l2Details: V4L2Details?
     let source: any FrameSource
+    /// The dynamic aspect ratio and zoom, shared with every value wrapping this camera.
+    let framing: FramingControl
 
     init(uniqueID: String, localizedName: String, kind: Kind, formats: [Format], sensorMounting: SensorMounting,
-         hasFlash: Bool = false, v4l2Details: V4L2Details? = nil, source: any FrameSource) {
+         hasFlash: Bool = false, v4l2Details: V4L2Details? = nil, source: any FrameSource,
+         framing: FramingControl = FramingControl()) {
         self.uniqueID = uniqueID
         self.localizedName = localizedName
         self.kind = kind
@@ -100,13 +103,15 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         self.hasFlash = hasFlash
         self.v4l2Details = v4l2Details
         self.source = source
+        self.framing = framing
     }
 
     /// The same camera, with the sensor mounting given by the app (a device profile or a
     /// command-line override) instead of what the device reports.
     public func overridingSensorMounting(_ mounting: SensorMounting) -> CaptureDevice {
         CaptureDevice(uniqueID: uniqueID, localizedName: localizedName, kind: kind, formats: formats,
-                      sensorMounting: mounting, hasFlash: hasFlash, v4l2Details: v4l2Details, source: source)
+                      sensorMounting: mounting, hasFlash: hasFlash, v4l2Details: v4l2Details, source: source,
+                      framing: framing)
     }
 
     /// The format for `pixelFormat`, if offered.

@@ -50,6 +50,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case inputAlreadySet
         /// The output is already attached to a session.
         case outputAlreadyAttached
+        /// Zoom factors run from 1 to the device's ``CaptureDevice/maxVideoZoomFactor``.
+        case invalidZoomFactor(Double, maximum: Double)
 
         // Devices.
         /// The frame file cannot be read.
@@ -76,6 +78,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case corruptFrames(device: String, count: Int)
         /// A control name that the device does not have, or a value it refuses.
         case invalidControl(String)
+        /// The driver did not crop as asked; later photos of this device are cropped in software.
+        case hardwareCropRefused(device: String, reason: String)
 
         // Processing and files.
         /// Converting or scaling the frame failed.
@@ -110,6 +114,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .sessionNotRunning: return "the capture session is not running"
         case .inputAlreadySet: return "the session already has an input device"
         case .outputAlreadyAttached: return "the photo output is already attached to a session"
+        case .invalidZoomFactor(let factor, let maximum): return "zoom factor \(factor) is outside 1...\(maximum)"
         case .frameFileUnreadable(let path, let reason): return "cannot read frame file \(path): \(reason)"
         case .frameFileSizeMismatch(let path, let expected, let actual):
             return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
@@ -124,6 +129,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceCallFailed(let device, let call, let reason): return "\(device): \(call) failed: \(reason)"
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
+        case .hardwareCropRefused(let device, let reason):
+            return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"
         case .imaging(let error): return "image conversion failed: \(error)"
         case .encoding(let text): return "encoding failed: \(text)"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"

@@ -58,12 +58,13 @@ struct SettingsResolver: Sendable {
         } else {
             frameSize = format.sizes.largest
         }
-        let crop: PixelRect
+        let framed: Framed
         do {
-            crop = try FrameConverter.effectiveCrop(nil, frameSize: frameSize)
+            framed = try self.framed(format.pixelFormat, frameSize: frameSize, rotationAngle: rotation)
         } catch {
-            throw reject(.imaging(error))
+            throw error.attributed(to: id)
         }
+        let crop = framed.crop
 
         // Orientation.
         let mode = settings.orientationCompensation ?? defaultCompensation
@@ -98,12 +99,13 @@ struct SettingsResolver: Sendable {
         return ResolvedPhotoSettings(
             uniqueID: id, format: settings.format, quality: settings.quality,
             heicEncodingSpeed: settings.heicEncodingSpeed, framePixelFormat: format.pixelFormat,
-            frameDimensions: frameSize, cropRect: crop, photoDimensions: photoSize,
+            frameDimensions: framed.frameSize, cropRect: crop, photoDimensions: photoSize,
             displayedPhotoDimensions: plan.writtenOrientation.apply(to: photoSize),
             previewDimensions: preview, embeddedThumbnailDimensions: thumbnail, expectedPhotoCount: 1,
             isFlashEnabled: flash, rotationAngle: rotation, sensorMounting: device.sensorMounting,
             orientationCompensation: mode, pixelTransform: plan.pixelTransform,
             writtenOrientation: plan.writtenOrientation,
-            isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments)
+            isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
+            framing: framed.framing)
     }
 }

@@ -12,6 +12,7 @@ actor StillFrameSource: FrameSource {
     private let render: Render
     private let interval: UInt64
     private var streaming: (format: FramePixelFormat, size: PixelSize, frame: Frame, start: UInt64)?
+    private var counters = StreamStatistics()
 
     init(framesPerSecond: Int = 30, render: @escaping Render) {
         self.render = render
@@ -21,12 +22,21 @@ actor StillFrameSource: FrameSource {
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
         if let streaming, streaming.format == format, streaming.size == size { return }
         let picture = try render(format, size)
+        if streaming != nil { counters.stops += 1 }
         // Discarded frames simply push the first usable exposure later.
         streaming = (format, size, picture, MonotonicClock.now() + UInt64(max(0, discardingFirst)) * interval)
+        counters.starts += 1
     }
 
     func stopStreaming() async {
+        if streaming != nil { counters.stops += 1 }
         streaming = nil
+    }
+
+    func statistics() async -> StreamStatistics {
+        var statistics = counters
+        statistics.isStreaming = streaming != nil
+        return statistics
     }
 
     func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {

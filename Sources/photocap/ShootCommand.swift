@@ -17,10 +17,15 @@ struct ShootCommand: AsyncParsableCommand {
               photocap shoot --device synthetic --sensor-rotation 90 --rotation 90 --preview 320x240 --thumbnail 160x120
               photocap shoot --frame-file frame.yuv --frame-format yuyv --frame-size 1280x720 --format tiff
               photocap shoot --device /dev/video0 --size 1920x1080 --pixel-format YUYV --skip 5
+              photocap shoot --aspect 3:4 --zoom 1.5 --sensor-rotation 90
+              photocap shoot --device /dev/video0 --input 3 --size 1280x720 --aspect 1:1
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
     var device: String?
+
+    @Option(help: "Video input of --device to select first (VIDIOC_S_INPUT), e.g. a capture card's HDMI input.")
+    var input: Int?
 
     @Option(help: "Frames to discard after the camera starts, so auto exposure settles on a cold start.")
     var skip: Int = 0
@@ -61,6 +66,12 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270).")
     var rotation: Int = 0
 
+    @Option(help: "Aspect ratio of the upright photo: 1:1, 3:4, 4:3, 9:16 or 16:9 (a centred crop; the driver's where it can).")
+    var aspect: AspectRatio?
+
+    @Option(help: "Zoom: a centred crop this many times narrower, after --aspect (1 to 8).")
+    var zoom: Double = 1
+
     @Option(name: .customLong("frame-file"), help: "Replay a raw frame from this file instead of using a camera.")
     var frameFile: String?
 
@@ -91,6 +102,7 @@ struct ShootCommand: AsyncParsableCommand {
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
+        try validateFraming()
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
         }
@@ -125,6 +137,7 @@ struct ShootCommand: AsyncParsableCommand {
         let output = PhotoOutput()
         try session.addInput(camera)
         try session.addOutput(output)
+        try await applyFraming(to: camera)
         output.orientationCompensation = noCompensation ? .none : (upright ? .upright : .sensor)
         output.frameTimeout = .milliseconds(frameTimeout)
 
@@ -189,7 +202,7 @@ struct ShootCommand: AsyncParsableCommand {
         } else {
             let r = photo.resolvedSettings
             print("\(paths.photo): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
-                  + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")"
+                  + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")" + framingNote(r)
                   + (previewPath.map { ", preview \($0)" } ?? ""))
         }
     }
@@ -205,7 +218,7 @@ struct ShootCommand: AsyncParsableCommand {
         case "synthetic":
             camera = synthetic(override)
         case let path?:
-            camera = try CaptureDevice.v4l2(path: path)
+            camera = try CaptureDevice.v4l2(path: path, input: input)
         case nil:
             let discovery = CaptureDevice.discovery()
             if let first = discovery.devices.first(where: { $0.kind == .v4l2 }) {
