@@ -6,8 +6,8 @@ extension PixelRect {
     /// Origin and sides are even, because 4:2:0 chroma and Bayer tiles cover 2×2 pixels. The
     /// side that fills the frame (divided by `zoom`) is rounded down to even; the other side is
     /// the nearest even value to what the ratio asks, so the result is off the exact ratio by at
-    /// most one pixel. The origin is the centring offset rounded down to even, at most one pixel
-    /// from the exact centre. `zoom` below 1 counts as 1; sides never drop below 2.
+    /// most one pixel. The origin is the even offset nearest the exact centre, at most one pixel
+    /// off it. `zoom` below 1 counts as 1; sides never drop below 2.
     public static func centred(ratio: (width: Int, height: Int), zoom: Double = 1, in frame: PixelSize) -> PixelRect {
         precondition(ratio.width > 0 && ratio.height > 0, "an aspect ratio needs positive terms, got \(ratio)")
         let zoom = max(1, zoom)
@@ -25,7 +25,9 @@ extension PixelRect {
         }
         width = min(width, max(2, frame.width & ~1))
         height = min(height, max(2, frame.height & ~1))
-        return PixelRect(x: max(0, (frame.width - width) / 2) & ~1, y: max(0, (frame.height - height) / 2) & ~1,
+        // The even offset nearest the exact centre, never past the far edge.
+        func origin(_ free: Int) -> Int { max(0, min(Int((Double(free) / 4).rounded()) * 2, free & ~1)) }
+        return PixelRect(x: origin(frame.width - width), y: origin(frame.height - height),
                          size: PixelSize(width: width, height: height))
     }
 
