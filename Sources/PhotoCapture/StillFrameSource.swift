@@ -52,10 +52,12 @@ actor StillFrameSource: FrameSource {
                 throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))
             }
             try? await Task.sleep(for: .nanoseconds(Int64(wait)))
-            // The stream may have stopped or changed format while this request waited.
-            guard let current = self.streaming, current.start == streaming.start,
-                  current.format == streaming.format, current.size == streaming.size
-            else { throw PhotoCaptureError(.sessionNotRunning) }
+            // The stream may have stopped, or restarted in another format, while this request
+            // waited: then the first frame after `instant` is the restarted stream's.
+            guard let current = self.streaming else { throw PhotoCaptureError(.sessionNotRunning) }
+            if current.start != streaming.start || current.format != streaming.format || current.size != streaming.size {
+                return try await frame(startedAfter: instant, timeout: timeout - .nanoseconds(Int64(wait)))
+            }
         }
         let picture = streaming.frame
         var delivery = FrameDelivery()
