@@ -50,17 +50,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
         for (index, (name, mounting)) in pipelines.enumerated() {
             let (session, output) = try await startSession(mounting: mounting)
             let path = folder.appendingPathComponent("photo-\(index).jpg").path
-            cases.append((name, {
-                var settings = PhotoSettings(format: .jpeg)
-                settings.quality = self.quality
-                settings.framePixelFormat = .yuyv
-                settings.embeddedThumbnailDimensions = PixelSize(width: 160, height: 120)
-                let photo = try await output.capturePhoto(with: settings)
-                try photo.write(to: path, overwrite: true)
-                _ = session
-            }))
+            cases.append((name, jpegCapture(output: output, session: session, path: path)))
         }
 
+        let cropCases = try await croppingCases(in: folder)
+        cases += cropCases
         var samples = Array(repeating: [Double](), count: cases.count)
         let clock = ContinuousClock()
         for round in 0...iterations {
@@ -78,11 +72,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
             let ratio = medians[index] / medians[0]
             print(String(format: "  %-62@ %8.2f ms  %5.2fx", item.name as NSString, medians[index], ratio))
         }
-        let pipeline = cases.count - pipelines.count
+        let pipeline = cases.count - cropCases.count - pipelines.count
         if heicRounds > 0 { try await compareHEIC(in: folder) }
         print(String(format: "  compensation vs none, whole pipeline: 90° %.2fx; 180° %.2fx; mirror %.2fx",
                      medians[pipeline + 1] / medians[pipeline], medians[pipeline + 2] / medians[pipeline],
                      medians[pipeline + 3] / medians[pipeline]))
+        print(String(format: "  16:9 frame with 90° compensation, 1:1 crop vs uncropped: %.2fx",
+                     medians[cases.count - 1] / medians[cases.count - 2]))
     }
 
     /// HEIC with 90° compensation against HEIC without: the encode dominates, so the transform
@@ -114,10 +110,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
         _ = sessions
     }
 
-    /// A running synthetic camera that streams fast, so a capture hardly waits for its frame.
-    private func startSession(mounting: SensorMounting) async throws -> (CaptureSession, PhotoOutput) {
-        let maximum = mounting.compensation.swapsDimensions ? size.transposed : size
+    /// A running synthetic camera that streams fast, so a capture hardly waits for its frame;
+    /// `frame` (default ``size``) is the picture's size upright, cropped to `aspectRatio` if given.
+    func startSession(mounting: SensorMounting, frame: PixelSize? = nil,
+                      aspectRatio: AspectRatio? = nil) async throws -> (CaptureSession, PhotoOutput) {
+        let upright = frame ?? size
+        let maximum = mounting.compensation.swapsDimensions ? upright.transposed : upright
         let device = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: maximum, framesPerSecond: 100_000))
+        try await device.setDynamicAspectRatio(aspectRatio)
         let session = CaptureSession()
         let output = PhotoOutput()
         try session.addInput(device)
