@@ -161,7 +161,7 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     private func stopOnQueue() {
-        guard active != nil else { return }
+        guard let stopping = active else { return }
         active = nil
         _ = pc_v4l2_stream_off(device.fd)
         var request = v4l2_requestbuffers()
@@ -170,6 +170,10 @@ public final class V4L2Stream: @unchecked Sendable {
         // Buffers still held by frames are orphaned by the driver and unmapped when released.
         _ = pc_v4l2_request_buffers(device.fd, &request)
         counters.stops += 1
+        // Drivers keep a crop across opens: leave the whole picture to the next user.
+        if stopping.crop != nil, let whole = try? device.selection(.cropDefault) {
+            _ = try? device.setSelection(.crop, to: whole)
+        }
     }
 
     private func queueBuffer(_ index: Int) throws(V4L2Error) {
