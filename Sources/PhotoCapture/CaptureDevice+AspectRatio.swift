@@ -46,7 +46,9 @@ extension CaptureDevice {
     /// and later changes can be cropped from whole frames. A ratio set while the camera is not
     /// streaming is cropped by the driver where it can (``isHardwareCropSupported``).
     ///
-    /// - Parameter timeout: how long to wait for the first frame with the new ratio.
+    /// - Parameters:
+    ///   - ratio: the shape of the upright photo; nil keeps the frame's own shape.
+    ///   - timeout: how long to wait for the first frame with the new ratio.
     /// - Returns: the first frame whose exposure began after the change, the first that photos
     ///   with the new ratio can come from; nil when the camera is not streaming.
     @discardableResult

@@ -45,8 +45,10 @@ extension CaptureDevice {
     /// the input's HFLIP/VFLIP status (a flip the driver does not correct) and a front-facing
     /// V4L2_CID_CAMERA_ORIENTATION (mirrored, like a mirror).
     ///
-    /// - Parameter input: the video input to select first (VIDIOC_S_INPUT; the driver keeps it
-    ///   for later opens too), e.g. a capture card's HDMI input; nil keeps the current one.
+    /// - Parameters:
+    ///   - path: the device node, e.g. `/dev/video0`.
+    ///   - input: the video input to select first (VIDIOC_S_INPUT; the driver keeps it for later
+    ///     opens too), e.g. a capture card's HDMI input; nil keeps the current one.
     public static func v4l2(path: String, input: Int? = nil) throws(PhotoCaptureError) -> CaptureDevice {
         do {
             return try makeV4L2Device(path: path, input: input)
