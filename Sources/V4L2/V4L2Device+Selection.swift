@@ -86,25 +86,36 @@ extension V4L2Device {
     /// format is set first, then the crop, and both are read back; a driver that moves, resizes,
     /// scales or letterboxes the crop fails with ``V4L2Error/cropNotAccepted(device:requested:granted:)``.
     /// Without a crop, a crop left behind (drivers keep it across opens) is reset to the
-    /// default before the format is set, so the frame shows the whole picture unscaled.
+    /// default before the format is set, so the frame shows the whole picture unscaled. Either
+    /// way a compose rectangle smaller than the frame (the picture letterboxed inside the buffer)
+    /// is set back to the whole frame.
     public func configureCapture(_ fourCC: FourCC, size: PixelSize, crop: PixelRect?,
                                  requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
-        guard let crop else {
+        var granted: PixelRect?
+        if let crop {
+            guard try selection(.cropBounds) != nil else {
+                throw .cropNotAccepted(device: path, requested: crop, granted: nil)
+            }
+            _ = try setFormat(fourCC, size: crop.size, requestJPEGColorSpace: requestJPEGColorSpace)
+            granted = try setSelection(.crop, to: crop)
+        } else {
             if let whole = try selection(.cropDefault), try selection(.crop) != whole {
                 try setSelection(.crop, to: whole)
             }
-            return try setFormat(fourCC, size: size, requestJPEGColorSpace: requestJPEGColorSpace)
+            _ = try setFormat(fourCC, size: size, requestJPEGColorSpace: requestJPEGColorSpace)
         }
-        guard try selection(.cropBounds) != nil else {
-            throw .cropNotAccepted(device: path, requested: crop, granted: nil)
+        // Read back: a crop may have changed the format (drivers without a scaler follow it).
+        var format = try self.format()
+        let frame = PixelRect(covering: format.size)
+        if let compose = try selection(.compose), compose != frame {
+            try setSelection(.compose, to: frame)
+            format = try self.format()
         }
-        _ = try setFormat(fourCC, size: crop.size, requestJPEGColorSpace: requestJPEGColorSpace)
-        let granted = try setSelection(.crop, to: crop)
-        // The crop may have changed the format (drivers without a scaler follow the crop).
-        let format = try self.format()
-        let compose = try selection(.compose)
-        guard granted == crop, format.size == crop.size, compose == nil || compose == PixelRect(covering: crop.size) else {
-            throw .cropNotAccepted(device: path, requested: crop, granted: granted)
+        if let crop {
+            let compose = try selection(.compose)
+            guard granted == crop, format.size == crop.size, compose == nil || compose == PixelRect(covering: crop.size) else {
+                throw .cropNotAccepted(device: path, requested: crop, granted: granted)
+            }
         }
         return format
     }

@@ -37,20 +37,26 @@ import TestSupport
         return uw / uh <= r ? (uw / zoom, uw / zoom / r) : (uh / zoom * r, uh / zoom)
     }
 
+    /// A running synthetic camera mounted as given, framed before it starts.
+    static func session(_ mounting: SensorMounting, ratio: AspectRatio,
+                        zoom: Double = 1) async throws -> (CaptureSession, PhotoOutput) {
+        let device = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: sensorSize, framesPerSecond: 1000))
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(device)
+        try session.addOutput(output)
+        try await device.setFraming(aspectRatio: ratio, videoZoomFactor: zoom)
+        try await session.startRunning()
+        return (session, output)
+    }
+
     @Test(arguments: cases)
     func everyRatioLooksRightInAViewer(_ item: Case) async throws {
         let folder = try TemporaryDirectory("photocap-aspect")
         var files: [String] = []
         for sensorRotation in Self.sensorRotations {
             let mounting = SensorMounting(rotation: sensorRotation)
-            let device = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: Self.sensorSize,
-                                                       framesPerSecond: 1000))
-            let session = CaptureSession()
-            let output = PhotoOutput()
-            try session.addInput(device)
-            try session.addOutput(output)
-            try await device.setFraming(aspectRatio: item.ratio, videoZoomFactor: item.zoom)
-            try await session.startRunning()
+            let (session, output) = try await Self.session(mounting, ratio: item.ratio, zoom: item.zoom)
             let scene = SyntheticScene.image(size: mounting.compensation.apply(to: Self.sensorSize))
             for deviceRotation in Self.deviceRotations {
                 let upright = scene.transformed(by: Orientation(clockwiseDegrees: deviceRotation)!)
@@ -101,20 +107,13 @@ import TestSupport
         #expect(verdicts.count == files.count && verdicts.allSatisfy { $0.hasSuffix(": OK") }, "\(run.text)")
     }
 
-    /// HEIC (libheif applies irot) and TIFF carry the crop the same way: 3:4 from a sensor
+    /// HEIC (libheif applies irot) and TIFF carry the crop the same way: 1:1 from a sensor
     /// mounted at 90°, with and without compensation.
     @Test(arguments: [PhotoFormat.heic, .tiff])
     func heicAndTIFFAreCroppedAlike(_ format: PhotoFormat) async throws {
         let folder = try TemporaryDirectory("photocap-aspect")
         let mounting = SensorMounting(rotation: 90)
-        let device = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: Self.sensorSize,
-                                                   framesPerSecond: 1000))
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(device)
-        try session.addOutput(output)
-        try await device.setDynamicAspectRatio(.ratio1x1)
-        try await session.startRunning()
+        let (session, output) = try await Self.session(mounting, ratio: .ratio1x1)
         let upright = SyntheticScene.image(size: mounting.compensation.apply(to: Self.sensorSize))
         for mode in Self.modes {
             var settings = PhotoSettings(format: format)
@@ -123,14 +122,7 @@ import TestSupport
             settings.quality = 92
             let photo = try await output.capturePhoto(with: settings)
             let path = try folder.write([UInt8](photo.fileDataRepresentation()!), named: "\(mode).\(format.fileExtension!)")
-            let shown: RGBImage
-            if format == .heic {
-                let decoded = try HEICDecoder.decodeRGB([UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
-                                                        applyingTransformations: true)
-                shown = RGBImage(size: decoded.size, pixels: decoded.rgb)
-            } else {
-                shown = try ReferenceDecoder.imageMagickAutoOriented(path)
-            }
+            let shown = try ViewerImage.shown(path, format: format)
             #expect(shown.size == PixelSize(width: 750, height: 750), "\(format) \(mode)")
             guard shown.size == PixelSize(width: 750, height: 750) else { continue }
             let centre = PixelRect(x: 0, y: 125, size: shown.size)
