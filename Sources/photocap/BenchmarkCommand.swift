@@ -9,10 +9,21 @@ struct BenchmarkCommand: AsyncParsableCommand {
         commandName: "benchmark",
         abstract: "Measure the capture pipeline against the bare JPEG encoder on one frame.",
         discussion: """
-            Runs every case in turn, round-robin, on the same synthetic YUYV frame and reports \
-            medians and ratios to the bare tjCompressFromYUVPlanes encode (the floor). Build \
-            with -c release for meaningful numbers.
+            Runs every case in turn, round-robin, on the same YUYV frame and reports medians and \
+            ratios to the bare tjCompressFromYUVPlanes encode (the floor). Then, when they are \
+            installed, whole processes side by side: photocap shoot against ImageMagick and \
+            ffmpeg turning the same frame into a rotated JPEG, and photocap orient against jhead \
+            and ImageMagick turning a JPEG upright. Build with -c release for meaningful numbers.
             """)
+
+    /// What the benchmark frame shows.
+    enum Scene: String, ExpressibleByArgument, CaseIterable {
+        /// The synthetic scene with sensor-like noise: the encoder works about as hard as on a
+        /// photograph (flat colours make JPEG unrealistically cheap and inflate every ratio).
+        case textured
+        /// The synthetic scene as the synthetic camera renders it: flat colours.
+        case flat
+    }
 
     @Option(help: "Frame size.")
     var size = PixelSize(width: 4032, height: 3024)
@@ -23,6 +34,12 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(help: "JPEG quality.")
     var quality = 90
 
+    @Option(help: "The frame: textured (the synthetic scene with sensor-like noise) or flat.")
+    var scene = Scene.textured
+
+    @Option(name: .customLong("process-rounds"), help: "Rounds of the whole-process comparison with ImageMagick, ffmpeg and jhead; 0 skips it.")
+    var processRounds = 5
+
     @Option(name: .customLong("heic-rounds"), help: "Rounds of the HEIC comparison (ultrafast preset, with and without 90° compensation); 0 skips it.")
     var heicRounds = 0
 
@@ -32,7 +49,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // The floor: the encoder alone on planes that are already converted.
-        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: size), format: .yuyv)
+        let frame = try FrameBuilder.frame(from: picture(), format: .yuyv)
+        let framePath = folder.appendingPathComponent("frame.yuyv").path
+        try frame.storage.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: framePath)) }
         let planes = try FrameConverter().convert(frame)
         let encoder = try JPEGEncoder()
 
@@ -48,7 +67,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             ("pipeline, mirror compensation", SensorMounting(rotation: 0, isMirrored: true)),
         ]
         for (index, (name, mounting)) in pipelines.enumerated() {
-            let (session, output) = try await startSession(mounting: mounting)
+            let (session, output) = try await startSession(mounting: mounting, frameFile: framePath)
             let path = folder.appendingPathComponent("photo-\(index).jpg").path
             cases.append((name, jpegCapture(output: output, session: session, path: path)))
         }
@@ -63,31 +82,50 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 try await item.run()
                 let elapsed = clock.now - start
                 // Round 0 warms caches and encoder state and is not counted.
-                if round > 0 { samples[index].append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) }
+                if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
         }
         let medians = samples.map { $0.sorted()[$0.count / 2] }
-        print("photocap benchmark: \(size) YUYV frame, JPEG q\(quality), \(iterations) rounds, medians")
+        print("photocap benchmark: \(size) YUYV frame (\(scene.rawValue) scene), JPEG q\(quality), \(iterations) rounds, medians")
         for (index, item) in cases.enumerated() {
             let ratio = medians[index] / medians[0]
             print(String(format: "  %-62@ %8.2f ms  %5.2fx", item.name as NSString, medians[index], ratio))
         }
         let pipeline = cases.count - cropCases.count - pipelines.count
-        if heicRounds > 0 { try await compareHEIC(in: folder) }
+        if heicRounds > 0 { try await compareHEIC(in: folder, frameFile: framePath) }
         print(String(format: "  compensation vs none, whole pipeline: 90° %.2fx; 180° %.2fx; mirror %.2fx",
                      medians[pipeline + 1] / medians[pipeline], medians[pipeline + 2] / medians[pipeline],
                      medians[pipeline + 3] / medians[pipeline]))
         print(String(format: "  16:9 frame with 90° compensation, 1:1 crop vs uncropped: %.2fx",
                      medians[cases.count - 1] / medians[cases.count - 2]))
+        if processRounds > 0 {
+            try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: picture())
+        }
+    }
+
+    /// The benchmark frame's picture at `frameSize` (default ``size``): the upright scene; the
+    /// frame-file camera's mounting turns nothing, every case reads the same bytes.
+    func picture(size frameSize: PixelSize? = nil) -> RGBImage {
+        var image = SyntheticScene.image(size: frameSize ?? size)
+        guard scene == .textured else { return image }
+        // Uniform noise of ±6 levels (σ ≈ 3.7), deterministic: a moderately noisy sensor.
+        var state: UInt32 = 0x9E37_79B9
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            for index in pixels.indices {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                pixels[index] = UInt8(clamping: Int(pixels[index]) + Int(state >> 24) % 13 - 6)
+            }
+        }
+        return image
     }
 
     /// HEIC with 90° compensation against HEIC without: the encode dominates, so the transform
     /// should hardly show.
-    private func compareHEIC(in folder: URL) async throws {
+    private func compareHEIC(in folder: URL, frameFile: String) async throws {
         var outputs: [PhotoOutput] = []
         var sessions: [CaptureSession] = []
         for mounting in [SensorMounting.upright, SensorMounting(rotation: 90)] {
-            let (session, output) = try await startSession(mounting: mounting)
+            let (session, output) = try await startSession(mounting: mounting, frameFile: frameFile)
             sessions.append(session)
             outputs.append(output)
         }
@@ -101,7 +139,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 let photo = try await output.capturePhoto(with: settings)
                 try photo.write(to: folder.appendingPathComponent("heic-\(index).heic").path, overwrite: true)
                 let elapsed = ContinuousClock.now - start
-                if round > 0 { samples[index].append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) }
+                if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
         }
         let medians = samples.map { $0.sorted()[$0.count / 2] }
@@ -110,13 +148,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
         _ = sessions
     }
 
-    /// A running synthetic camera that streams fast, so a capture hardly waits for its frame;
-    /// `frame` (default ``size``) is the picture's size upright, cropped to `aspectRatio` if given.
-    func startSession(mounting: SensorMounting, frame: PixelSize? = nil,
+    /// A running frame-file camera replaying `frameFile` (of `frameSize`, default ``size``) fast,
+    /// so a capture hardly waits for its frame; `mounting` only decides the compensation, the
+    /// bytes are the same. Photos are cropped to `aspectRatio` when given.
+    func startSession(mounting: SensorMounting, frameFile: String, frameSize: PixelSize? = nil,
                       aspectRatio: AspectRatio? = nil) async throws -> (CaptureSession, PhotoOutput) {
-        let upright = frame ?? size
-        let maximum = mounting.compensation.swapsDimensions ? upright.transposed : upright
-        let device = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: maximum, framesPerSecond: 100_000))
+        let device = try CaptureDevice.frameFile(path: frameFile, format: .yuyv, size: frameSize ?? size, mounting: mounting,
+                                                 framesPerSecond: 100_000)
         try await device.setDynamicAspectRatio(aspectRatio)
         let session = CaptureSession()
         let output = PhotoOutput()

@@ -124,21 +124,24 @@ struct OrientCommand: AsyncParsableCommand {
 
     // MARK: JPEG
 
-    /// Decoded, turned as a whole image (odd sizes kept), re-encoded at --quality; EXIF rewritten.
+    /// Decoded, turned as a whole image (odd sizes kept), re-encoded at --quality; EXIF rewritten,
+    /// XMP (orientation 1), ICC profile, comments and other descriptive segments carried over.
     private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize) {
         let decoded = try JPEGDecoder().decodeRGB(data)
         // The whole-image transform keeps odd sizes; the camera's strip converter works on even
         // 4:2:0 crops and would drop an odd last row or column.
         let planar = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
         let encoded = try JPEGEncoder().encode(planar, quality: quality)
-        return (try withNormalizedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation), planar.size)
+        let withEXIF = try withNormalizedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
+        return (try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF)), planar.size)
     }
 
-    /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF rewritten.
+    /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF and XMP rewritten.
     private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize) {
         let transformed = try JPEGLosslessTransform.transform(data, applying: orientation)
         let size = try JPEGDecoder().header(transformed).size
-        return (try withNormalizedEXIF(of: data, into: transformed, size: size, orientation: orientation), size)
+        // tjTransform copies every other segment itself.
+        return (try JPEGFile.withUprightXMP(withNormalizedEXIF(of: data, into: transformed, size: size, orientation: orientation)), size)
     }
 
     /// `jpeg` with the EXIF block of `original` rewritten for upright pixels of `size`.

@@ -210,8 +210,10 @@ struct ShootCommand: AsyncParsableCommand {
     private func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
         let override = sensorRotation.map { SensorMounting(rotation: $0, isMirrored: mirror) }
         if let frameFile, let frameFormat, let frameSize {
+            // A file's frame is there at once: no sensor cadence to wait for.
             return try CaptureDevice.frameFile(path: frameFile, format: frameFormat, size: frameSize,
-                                               mounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror))
+                                               mounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror),
+                                               framesPerSecond: 1000)
         }
         let camera: CaptureDevice
         switch device {

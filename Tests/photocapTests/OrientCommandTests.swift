@@ -1,6 +1,7 @@
 import Codecs
 import Foundation
 import Imaging
+import PhotoCapture
 import Testing
 import TestSupport
 
@@ -225,6 +226,48 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
+    /// A minimal ICC profile: a 128-byte header ('acsp', display class, RGB → XYZ) and one
+    /// copyright tag; enough for exiftool to read, and unlike any profile we would write.
+    static func minimalICCProfile() -> [UInt8] {
+        var profile = [UInt8](repeating: 0, count: 160)
+        func put(_ text: String, at offset: Int) { profile.replaceSubrange(offset..<offset + text.utf8.count, with: Array(text.utf8)) }
+        profile[3] = 160
+        profile[8] = 2; profile[9] = 0x10  // version 2.1
+        put("mntr", at: 12); put("RGB ", at: 16); put("XYZ ", at: 20); put("acsp", at: 36)
+        profile[131] = 1  // one tag: 'cprt' at 144, 16 bytes
+        put("cprt", at: 132); profile[139] = 144; profile[143] = 16
+        put("text", at: 144); put("photocap", at: 152)
+        return profile
+    }
+
+    /// Metadata that describes the picture survives both JPEG routes: the ICC profile, the
+    /// comment and XMP, whose tiff:Orientation is set to 1 like the EXIF one.
+    @Test(arguments: [false, true])
+    func iccXMPAndCommentSurvive(lossless: Bool) throws {
+        let folder = try TemporaryDirectory("orient-metadata")
+        let input = folder.url.appendingPathComponent("tagged.jpg").path
+        let icc = folder.url.appendingPathComponent("display.icc")
+        try Data(Self.minimalICCProfile()).write(to: icc)
+        try FileManager.default.copyItem(atPath: Self.thirdParty.appendingPathComponent(
+            "pillow-hopper-orientation/hopper_orientation_6.jpg").path, toPath: input)
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-XMP-tiff:Orientation=6", "-XMP-dc:Title=kept title",
+                                          "-Comment=kept comment", "-ICC_Profile<=\(icc.path)", input]).checked()
+        let out = try TemporaryDirectory("orient-metadata-out")
+        let run = try Self.photocap(["orient", "--output", out.url.path, input] + (lossless ? ["--lossless"] : []))
+        #expect(run.status == 0, "\(run.stderr)")
+        let output = out.url.appendingPathComponent("tagged.jpg").path
+        let tags = try ExternalTool.run("exiftool", ["-j", "-n", "-G1", "-XMP-tiff:Orientation", "-XMP-dc:Title", "-Comment",
+                                                     "-ICC-header:ProfileClass", "-ICC_Profile:ProfileCopyright", "-IFD0:Orientation", output]).checked()
+        let values = try #require((try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
+            .mapValues { "\($0)" }
+        #expect(values["XMP-tiff:Orientation"] == "1", "\(values)")
+        #expect(values["IFD0:Orientation"] == "1", "\(values)")
+        #expect(values["XMP-dc:Title"] == "kept title", "\(values)")
+        #expect(values["File:Comment"] == "kept comment", "\(values)")
+        #expect(values["ICC_Profile:ProfileCopyright"] == "photocap" && values["ICC-header:ProfileClass"] == "mntr", "\(values)")
+        #expect(try Self.validationWarnings(output).isSubset(of: Self.validationWarnings(input)))
+    }
+
     /// A photo with an IFD1 thumbnail and Orientation 8: the thumbnail is turned like the image.
     @Test func thumbnailIsTurnedLikeTheMainImage() throws {
         let folder = try TemporaryDirectory("orient-thumbnail")
@@ -287,6 +330,36 @@ import TestSupport
             let difference = RGBImage(size: stored.size, pixels: stored.rgb)
                 .meanAbsoluteDifference(to: RGBImage(size: shown.size, pixels: shown.rgb))
             #expect(difference <= 4, "MAD \(difference)")
+        }
+        #expect(try ExternalTool.exiftoolValidationProblems(input) == [])
+    }
+
+    /// HEIC whose Exif item carries an IFD1 thumbnail (as cameras and converters write it) next to
+    /// irot: the EXIF thumbnail is turned by its orientation like the image, and says 1 after.
+    /// The reference is the synthetic scene rendered upright at the thumbnail's size, not our output.
+    @Test func heicEXIFThumbnailIsTurnedLikeTheImage() throws {
+        let orientation = Orientation.left  // 8
+        let upright = PixelSize(width: 240, height: 320), uprightThumbnail = PixelSize(width: 120, height: 160)
+        let stored = SyntheticScene.image(size: upright).transformed(by: orientation.inverse)
+        let storedThumbnail = SyntheticScene.image(size: uprightThumbnail).transformed(by: orientation.inverse)
+        var exif = EXIFMetadata(orientation: orientation)
+        exif.pixelSize = stored.size
+        let block = try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: JPEGEncoder().encode(storedThumbnail.planarImage(), quality: 95))
+        let heic = try HEICEncoder(preset: .ultrafast).encode(stored.planarImage(), quality: 90, orientation: orientation,
+                                                              thumbnail: nil, exif: block)
+        let folder = try TemporaryDirectory("orient-heic-exif-thumbnail")
+        let input = try folder.write(heic, named: "photo.heic")
+
+        let run = try Self.photocap(["orient", "--in-place", input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.orientationTags(input) == ["1", "1"])
+        let thumbnail = try ExternalTool.run("exiftool", ["-b", "-ThumbnailImage", input]).checked().stdout
+        let thumbnailPath = try folder.write([UInt8](thumbnail), named: "thumbnail.jpg")
+        let decoded = try ReferenceDecoder.djpeg(thumbnailPath)
+        #expect(decoded.size == uprightThumbnail)
+        if decoded.size == uprightThumbnail {
+            let difference = decoded.meanAbsoluteDifference(to: SyntheticScene.image(size: uprightThumbnail))
+            #expect(difference <= Self.thumbnailTolerance, "thumbnail MAD \(difference)")
         }
         #expect(try ExternalTool.exiftoolValidationProblems(input) == [])
     }

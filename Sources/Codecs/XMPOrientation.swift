@@ -1,0 +1,18 @@
+/// The `tiff:Orientation` property of an XMP packet, which viewers such as Lightroom and
+/// ExifTool-based tools read next to the EXIF tag. A file turned upright must say 1 in both.
+public enum XMPOrientation {
+    /// The namespace header of a standard XMP APP1 segment.
+    static let app1Header = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+
+    // Both RDF spellings: an attribute (tiff:Orientation="6") and an element (<tiff:Orientation>6<...>).
+    nonisolated(unsafe) private static let attribute = /tiff:Orientation\s*=\s*(["'])\s*\d+\s*\1/
+    nonisolated(unsafe) private static let element = /<tiff:Orientation>\s*\d+\s*<\/tiff:Orientation>/
+
+    /// `packet` with every `tiff:Orientation` value set to 1; nil when it has none.
+    public static func upright(_ packet: String) -> String? {
+        guard packet.contains(attribute) || packet.contains(element) else { return nil }
+        return packet
+            .replacing(attribute) { match in "tiff:Orientation=\(match.1)1\(match.1)" }
+            .replacing(element, with: "<tiff:Orientation>1</tiff:Orientation>")
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Imaging
+
+/// Whole processes doing the same work side by side, round-robin: photocap against the tools
+/// people use today. Process start-up is part of every figure, ours included. Tools that are
+/// not installed are skipped, with the package to install.
+struct ProcessComparison {
+    let size: PixelSize
+    let quality: Int
+    let rounds: Int
+    let folder: URL
+
+    /// One command of a comparison group.
+    private struct Case {
+        let name: String
+        let tool: String
+        let arguments: [String]
+        /// Runs before each timed run (not timed), e.g. to restore a file changed in place.
+        var prepare: () throws -> Void = {}
+    }
+
+    /// A compared command that did not succeed.
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    static let packages = ["convert": "imagemagick", "ffmpeg": "ffmpeg", "jhead": "jhead"]
+
+    func run(picture: RGBImage) throws {
+        let photocap = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        // UYVY: the packed 4:2:2 layout all three read (ImageMagick's "uyvy:", ffmpeg's uyvy422).
+        let frame = try FrameBuilder.frame(from: picture, format: .uyvy)
+        let framePath = path("frame.uyvy")
+        try frame.storage.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: framePath)) }
+        let dimensions = "\(size.width)x\(size.height)"
+
+        print("whole processes, \(rounds) rounds, medians; ratios to photocap's process:")
+        try compare("raw \(dimensions) UYVY frame -> JPEG q\(quality) turned 90°", [
+            Case(name: "photocap shoot --frame-file --sensor-rotation 90", tool: photocap, arguments: [
+                "shoot", "--frame-file", framePath, "--frame-format", "uyvy", "--frame-size", dimensions,
+                "--sensor-rotation", "90", "--quality", "\(quality)", "--overwrite", "--output", path("shoot.jpg")]),
+            Case(name: "ImageMagick convert -rotate 90", tool: "convert", arguments: [
+                "-size", dimensions, "-depth", "8", "uyvy:\(framePath)", "-rotate", "90", "-sampling-factor", "2x2",
+                "-quality", "\(quality)", path("convert.jpg")]),
+            Case(name: "ffmpeg -vf transpose=clock", tool: "ffmpeg", arguments: [
+                "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "uyvy422", "-s", dimensions, "-i", framePath,
+                "-vf", "transpose=clock", "-pix_fmt", "yuvj420p", "-q:v", "2", "-frames:v", "1", path("ffmpeg.jpg")]),
+        ])
+
+        // A JPEG as a --no-compensation capture writes it: pixels as delivered, Orientation 6.
+        let sideways = path("sideways.jpg")
+        try runProcess(photocap, ["shoot", "--frame-file", framePath, "--frame-format", "uyvy", "--frame-size", dimensions,
+                                  "--sensor-rotation", "270", "--no-compensation", "--quality", "\(quality)",
+                                  "--overwrite", "--output", sideways])
+        let original = try Data(contentsOf: URL(fileURLWithPath: sideways))
+        let work = path("work.jpg")
+        let restore = { try original.write(to: URL(fileURLWithPath: work)) }
+        try compare("\(dimensions) JPEG with Orientation 6 -> upright, Orientation 1", [
+            Case(name: "photocap orient --lossless --in-place", tool: photocap,
+                 arguments: ["orient", "--lossless", "--in-place", work], prepare: restore),
+            Case(name: "jhead -autorot (lossless, in place)", tool: "jhead", arguments: ["-q", "-autorot", work], prepare: restore),
+            Case(name: "photocap orient (re-encoded)", tool: photocap,
+                 arguments: ["orient", "--quality", "\(quality)", "--in-place", work], prepare: restore),
+            Case(name: "ImageMagick convert -auto-orient (re-encoded)", tool: "convert",
+                 arguments: [sideways, "-auto-orient", "-quality", "\(quality)", path("auto-orient.jpg")]),
+        ])
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Times each available case `rounds` times, round-robin, after one untimed warm-up run.
+    private func compare(_ title: String, _ cases: [Case]) throws {
+        print("  \(title)")
+        var available: [(Case, String)] = []
+        for item in cases {
+            guard let executable = Self.executable(item.tool) else {
+                print("    \(item.name): skipped, \(item.tool) is not installed (apt-get install \(Self.packages[item.tool] ?? item.tool))")
+                continue
+            }
+            available.append((item, executable))
+        }
+        var samples = Array(repeating: [Double](), count: available.count)
+        for round in 0...rounds {
+            for (index, (item, executable)) in available.enumerated() {
+                try item.prepare()
+                let start = ContinuousClock.now
+                try runProcess(executable, item.arguments)
+                let elapsed = ContinuousClock.now - start
+                if round > 0 { samples[index].append(elapsed.milliseconds) }
+            }
+        }
+        guard let reference = samples.first.map(Self.median) else { return }
+        for (index, (item, _)) in available.enumerated() {
+            let median = Self.median(samples[index])
+            print(String(format: "    %-60@ %8.1f ms  %5.2fx", item.name as NSString, median, median / reference))
+        }
+    }
+
+    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    private static func executable(_ tool: String) -> String? {
+        if tool.hasPrefix("/") { return tool }
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs a process to completion; a failure is an error naming the command and its message.
+    private func runProcess(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable(executable) ?? executable)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}
