@@ -3,7 +3,7 @@ import Imaging
 /// A camera: where frames come from, what it can deliver and how its sensor is mounted.
 ///
 /// Modelled on `AVCaptureDevice`. ``discoverDevices()`` lists the cameras of this machine; the
-/// built-in ``synthetic(_:)`` camera and the ``frameFile(path:format:size:mounting:)`` camera
+/// built-in ``synthetic(_:)`` camera and the ``frameFile(path:format:size:mounting:framesPerSecond:)`` camera
 /// work on machines without one.
 public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// What kind of camera this is.
