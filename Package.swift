@@ -23,13 +23,15 @@ let package = Package(
         systemLibrary("CExif", pkgConfig: "libexif", apt: "libexif-dev"),
         systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
         systemLibrary("CYUV", pkgConfig: nil, apt: "libyuv-dev"),
+        // LibRaw's thread-safe build (libraw_r); its pkg-config flags carry -fopenmp, which SwiftPM refuses.
+        systemLibrary("CRaw", pkgConfig: nil, apt: "libraw-dev"),
         .target(name: "CImagingKernels"),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
-        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CHeif", "CExif", "CTIFF"]),
+        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CHeif", "CExif", "CTIFF", "CRaw"]),
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(
             name: "PhotoCapture",

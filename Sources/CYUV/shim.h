@@ -1,2 +1,3 @@
 #pragma once
 #include <libyuv.h>
+#include <libyuv/scale_rgb.h>

@@ -11,6 +11,8 @@ public enum CodecError: Error, Sendable, CustomStringConvertible {
     case exif(function: String, message: String)
     /// A libtiff call failed.
     case tiff(function: String, message: String)
+    /// A LibRaw call failed; `message` is `libraw_strerror` of its code.
+    case libRaw(function: String, message: String)
     /// The bytes are of a known format but malformed or truncated.
     case corruptFile(format: String, reason: String)
     /// The bytes are of no format photocap reads, or of a variant it does not handle.
@@ -33,6 +35,8 @@ public enum CodecError: Error, Sendable, CustomStringConvertible {
             return "libexif \(function) failed: \(message)"
         case .tiff(let function, let message):
             return "libtiff \(function) failed: \(message)"
+        case .libRaw(let function, let message):
+            return "LibRaw \(function) failed: \(message)"
         case .corruptFile(let format, let reason):
             return "corrupt \(format) file: \(reason)"
         case .unsupportedFormat(let reason):

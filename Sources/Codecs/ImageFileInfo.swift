@@ -4,7 +4,7 @@ import Imaging
 public struct ImageFileInfo: Sendable {
     /// The format, from the file's magic bytes.
     public var format: ImageFileFormat
-    /// Size of the pixels as stored.
+    /// Size of the pixels as stored (for a DNG, of its CFA image).
     public var storedSize: PixelSize
     /// What a viewer does to show the image upright: the EXIF/TIFF `Orientation` for JPEG, TIFF
     /// and DNG (absent → `.up`); the `irot`/`imir` properties for HEIC.
@@ -15,7 +15,7 @@ public struct ImageFileInfo: Sendable {
     /// Size as a viewer shows it: `orientation` applied to `storedSize`.
     public var displayedSize: PixelSize
     /// Stored size of the thumbnail: the EXIF IFD1 thumbnail of a JPEG, the thumbnail item of
-    /// a HEIC.
+    /// a HEIC, the IFD0 preview of a DNG.
     public var thumbnailSize: PixelSize?
     /// Every EXIF tag (``EXIFReader/entries``); empty when the file has no EXIF.
     public var exif: [String: String]
@@ -89,7 +89,14 @@ public struct ImageFileInfo: Sendable {
             throw .corruptFile(format: "TIFF", reason: "IFD0 has no ImageWidth/ImageLength")
         }
         format = ifd0[50706] != nil ? .dng : .tiff
-        storedSize = PixelSize(width: width, height: height)
+        if format == .dng {
+            // IFD0 of a DNG is usually the preview; the photo is the CFA image.
+            let dng = try DNGFileInfo(data: data)
+            storedSize = dng.cfaSize
+            thumbnailSize = dng.previewSize
+        } else {
+            storedSize = PixelSize(width: width, height: height)
+        }
         exifOrientation = ifd0[274].map(Orientation.init(exifValue:))
         orientation = exifOrientation ?? .up
         displayedSize = orientation.apply(to: storedSize)

@@ -25,7 +25,6 @@ public enum TIFFFile {
         }
         let stream = TIFFMemoryStream()
         let file = try stream.open(mode: "wl")  // little-endian classic TIFF
-        let stamp = metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0) }
 
         // IFD0: the image.
         try file.set(UInt32(TIFFTAG_IMAGEWIDTH), UInt32(size.width))
@@ -42,59 +41,12 @@ public enum TIFFFile {
         try file.set(UInt32(TIFFTAG_XRESOLUTION), Double(72))
         try file.set(UInt32(TIFFTAG_YRESOLUTION), Double(72))
         try file.set(UInt32(TIFFTAG_RESOLUTIONUNIT), Int32(RESUNIT_INCH))
-        try setText(TIFFTAG_MAKE, metadata.make, in: file)
-        try setText(TIFFTAG_MODEL, metadata.model, in: file)
-        try setText(TIFFTAG_SOFTWARE, metadata.software, in: file)
-        try setText(TIFFTAG_DATETIME, stamp?.dateTime, in: file)
+        try file.setIdentification(metadata)
         // A placeholder, so IFD0 keeps its size when the real offset is filled in below.
         try file.set(UInt32(TIFFTAG_EXIFIFD), UInt64(0))
-
-        var pixels = rgb  // libtiff's encoders may modify the buffer they are given (predictor)
-        let stripCount = (size.height + rowsPerStrip - 1) / rowsPerStrip
-        for strip in 0..<stripCount {
-            let start = strip * rowsPerStrip * rowBytes
-            let count = min(rowsPerStrip, size.height - strip * rowsPerStrip) * rowBytes
-            let written = pixels.withUnsafeMutableBytes {
-                TIFFWriteEncodedStrip(file.tiff, UInt32(strip), $0.baseAddress! + start, tmsize_t(count))
-            }
-            guard written == count else { throw .tiff(function: "TIFFWriteEncodedStrip", message: stream.lastError) }
-        }
+        try file.writeStrips(rgb, rowBytes: rowBytes, rows: size.height, rowsPerStrip: rowsPerStrip)
         try file.check(TIFFWriteDirectory(file.tiff), "TIFFWriteDirectory")
-
-        // The EXIF sub-IFD, then its offset into IFD0.
-        // TIFFCreateEXIFDirectory returns 0 on success (unlike most of libtiff) and cannot fail.
-        _ = TIFFCreateEXIFDirectory(file.tiff)
-        if let exposure = metadata.exposureTime {
-            guard exposure > 0, exposure.isFinite else { throw .invalidArgument("exposure time \(exposure) s is not positive") }
-            try file.set(UInt32(EXIFTAG_EXPOSURETIME), exposure)
-        }
-        if let iso = metadata.isoSpeed {
-            var value = UInt16(clamping: max(iso, 0))
-            let ok = withUnsafeMutablePointer(to: &value) { file.setField(UInt32(EXIFTAG_ISOSPEEDRATINGS), [Int32(1), $0]) }
-            try file.check(ok, tag: UInt32(EXIFTAG_ISOSPEEDRATINGS))
-        }
-        try setBytes(EXIFTAG_EXIFVERSION, Array("0232".utf8), in: file)
-        if let stamp {
-            try setText(EXIFTAG_DATETIMEORIGINAL, stamp.dateTime, in: file)
-            if file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) {
-                try setText(EXIFTAG_OFFSETTIMEORIGINAL, stamp.offset, in: file)
-            }
-            try setText(EXIFTAG_SUBSECTIMEORIGINAL, stamp.subseconds, in: file)
-        }
-        if let bias = metadata.exposureBias {
-            guard bias.isFinite else { throw .invalidArgument("exposure bias \(bias) EV is not finite") }
-            try file.set(UInt32(EXIFTAG_EXPOSUREBIASVALUE), bias)
-        }
-        try setBytes(EXIFTAG_FLASHPIXVERSION, Array("0100".utf8), in: file)
-        try file.set(UInt32(EXIFTAG_COLORSPACE), Int32(1))
-        if let identifier = metadata.imageUniqueID {
-            try setText(EXIFTAG_IMAGEUNIQUEID, String(identifier.prefix(EXIFBuilder.maximumUniqueIDLength)), in: file)
-        }
-        var exifOffset: UInt64 = 0
-        try file.check(TIFFWriteCustomDirectory(file.tiff, &exifOffset), "TIFFWriteCustomDirectory")
-        try file.check(TIFFSetDirectory(file.tiff, 0), "TIFFSetDirectory")
-        try file.set(UInt32(TIFFTAG_EXIFIFD), exifOffset)
-        try file.check(TIFFRewriteDirectory(file.tiff), "TIFFRewriteDirectory")
+        try file.writeEXIFDirectory(metadata, colorSpace: 1)
         file.close()
         guard stream.errors.isEmpty else { throw .tiff(function: "TIFFClose", message: stream.lastError) }
         return stream.bytes
@@ -133,19 +85,5 @@ public enum TIFFFile {
             rgb[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
         }
         return (size, Orientation(exifValue: orientationTag), rgb)
-    }
-
-    private static func setText(_ tag: Int32, _ text: String?, in file: TIFFHandle) throws(CodecError) {
-        guard let text else { return }
-        let ascii = String(decoding: text.utf8.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
-        let ok = ascii.withCString { file.setField(UInt32(tag), [$0]) }
-        try file.check(ok, tag: UInt32(tag))
-    }
-
-    /// A fixed-count byte field (version numbers): libtiff takes only the pointer.
-    private static func setBytes(_ tag: Int32, _ bytes: [UInt8], in file: TIFFHandle) throws(CodecError) {
-        var bytes = bytes
-        let ok = bytes.withUnsafeMutableBufferPointer { file.setField(UInt32(tag), [$0.baseAddress!]) }
-        try file.check(ok, tag: UInt32(tag))
     }
 }

@@ -50,4 +50,47 @@ struct TIFFHeader {
         }
         return values
     }
+
+    /// Changes the field type of IFD0's entry for `tag` from `old` to `new` in place, for types
+    /// of the same size and meaning; false when IFD0 has no such entry of type `old`.
+    static func retypeFirstIFDEntry(_ bytes: inout [UInt8], tag: Int, from old: Int, to new: Int) -> Bool {
+        guard let header = TIFFHeader(bytes) else { return false }
+        let start = header.firstIFDOffset
+        guard start >= 8, start + 2 <= bytes.count else { return false }
+        let count = integer(bytes, at: start, count: 2, littleEndian: header.isLittleEndian)
+        for index in 0..<count {
+            let entry = start + 2 + index * 12
+            guard entry + 12 <= bytes.count else { return false }
+            guard integer(bytes, at: entry, count: 2, littleEndian: header.isLittleEndian) == tag,
+                  integer(bytes, at: entry + 2, count: 2, littleEndian: header.isLittleEndian) == old else { continue }
+            let (low, high) = (UInt8(new & 0xFF), UInt8(new >> 8))
+            (bytes[entry + 2], bytes[entry + 3]) = header.isLittleEndian ? (low, high) : (high, low)
+            return true
+        }
+        return false
+    }
+
+    /// Bytes per value of each TIFF field type (1 BYTE ... 13 IFD, 16 LONG8 ... 18 IFD8).
+    private static let typeSizes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4,
+                                                12: 8, 13: 4, 16: 8, 17: 8, 18: 8]
+
+    /// The end (one past the last byte) of the classic-TIFF directory at `offset`, with its
+    /// next-IFD link and every value stored outside it; nil when the header or the directory
+    /// count cannot be read. A file that ends before this is truncated.
+    static func directoryEnd(_ bytes: [UInt8], at offset: Int) -> Int? {
+        guard let header = TIFFHeader(bytes), offset >= 8, offset + 2 <= bytes.count else { return nil }
+        let count = integer(bytes, at: offset, count: 2, littleEndian: header.isLittleEndian)
+        var end = offset + 2 + count * 12 + 4
+        for index in 0..<count {
+            let entry = offset + 2 + index * 12
+            guard entry + 12 <= bytes.count else { break }
+            let type = integer(bytes, at: entry + 2, count: 2, littleEndian: header.isLittleEndian)
+            let values = integer(bytes, at: entry + 4, count: 4, littleEndian: header.isLittleEndian)
+            let length = values * (typeSizes[type] ?? 1)
+            if length > 4 {
+                end = max(end, integer(bytes, at: entry + 8, count: 4, littleEndian: header.isLittleEndian) + length)
+            }
+        }
+        return end
+    }
 }

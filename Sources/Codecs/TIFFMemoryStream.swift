@@ -66,8 +66,13 @@ final class TIFFMemoryStream {
         guard count > 0, let buffer else { return 0 }
         let count = Int(count)
         let end = position + count
-        if end > bytes.count { bytes.append(contentsOf: repeatElement(0, count: end - bytes.count)) }
-        bytes.withUnsafeMutableBytes { ($0.baseAddress! + position).copyMemory(from: buffer, byteCount: count) }
+        if position == bytes.count {
+            // Appending, as libtiff does for image data: one bulk copy.
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
+        } else {
+            if end > bytes.count { bytes.append(contentsOf: repeatElement(0, count: end - bytes.count)) }
+            bytes.withUnsafeMutableBytes { ($0.baseAddress! + position).copyMemory(from: buffer, byteCount: count) }
+        }
         position = end
         return tmsize_t(count)
     }

@@ -47,22 +47,8 @@ public enum FrameBuilder {
                 for channel in 0..<3 { out[positions[channel]] = rgb[pixel * 3 + channel] }
             }
         case _ where format.isBayer:
-            // Each site keeps the one colour its filter passes, scaled to the sample depth.
-            let tile = format.bayerPattern!.colorIndices
-            let bits = format.bitsPerSample
-            for y in 0..<size.height {
-                for x in 0..<size.width {
-                    let value = Int(rgb[(y * size.width + x) * 3 + Int(tile[(y & 1) * 2 + (x & 1)])])
-                    if bits == 8 {
-                        target[y * stride + x] = UInt8(value)
-                    } else {
-                        // The low `bits` bits carry the value (V4L2 layout), scaled to span the full depth.
-                        let sample = (value << (bits - 8)) | (value >> (16 - bits))
-                        target[y * stride + 2 * x] = UInt8(sample & 0xFF)
-                        target[y * stride + 2 * x + 1] = UInt8(sample >> 8)
-                    }
-                }
-            }
+            bayerMosaic(rgb, size: size, format: format, curves: sampleCurves(for: format.bitsPerSample),
+                        stride: stride, into: target)
         case .rgb24:
             target.update(from: rgb, count: size.area * 3)
         case .bgr24:

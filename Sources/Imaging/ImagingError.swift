@@ -12,6 +12,8 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case libyuvFailed(function: String, code: Int32)
     /// The frame is compressed (MJPEG) and must be decoded before conversion.
     case compressedFrame(FramePixelFormat)
+    /// The operation needs a Bayer (RAW) frame.
+    case notBayer(FramePixelFormat)
 
     /// One line for people.
     public var description: String {
@@ -26,6 +28,8 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
             return "crop rectangle \(rect) lies outside the \(frame) frame"
         case .compressedFrame(let format):
             return "\(format) frames are compressed; decode them before conversion"
+        case .notBayer(let format):
+            return "\(format) is not a Bayer (RAW) format"
         case .libyuvFailed(let function, let code):
             return "libyuv \(function) failed with code \(code)"
         }

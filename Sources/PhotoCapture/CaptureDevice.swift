@@ -3,8 +3,8 @@ import Imaging
 /// A camera: where frames come from, what it can deliver and how its sensor is mounted.
 ///
 /// Modelled on `AVCaptureDevice`. ``discoverDevices()`` lists the cameras of this machine; the
-/// built-in ``synthetic(_:)`` camera and the ``frameFile(path:format:size:mounting:framesPerSecond:)`` camera
-/// work on machines without one.
+/// built-in ``synthetic(_:)`` camera and the
+/// ``frameFile(path:format:size:mounting:framesPerSecond:)`` camera work on machines without one.
 public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// What kind of camera this is.
     public enum Kind: String, Sendable {
@@ -88,13 +88,15 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     public let hasFlash: Bool
     /// Facts a V4L2 driver reported; nil for the synthetic and frame-file cameras.
     public let v4l2Details: V4L2Details?
+    /// What the camera's RAW samples mean, written into its DNGs.
+    public let rawCalibration: RawCalibration
     let source: any FrameSource
     /// The dynamic aspect ratio and zoom, shared with every value wrapping this camera.
     let framing: FramingControl
 
     init(uniqueID: String, localizedName: String, kind: Kind, formats: [Format], sensorMounting: SensorMounting,
-         hasFlash: Bool = false, v4l2Details: V4L2Details? = nil, source: any FrameSource,
-         framing: FramingControl = FramingControl()) {
+         hasFlash: Bool = false, v4l2Details: V4L2Details? = nil, rawCalibration: RawCalibration = .uncalibrated,
+         source: any FrameSource, framing: FramingControl = FramingControl()) {
         self.uniqueID = uniqueID
         self.localizedName = localizedName
         self.kind = kind
@@ -102,6 +104,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         self.sensorMounting = sensorMounting
         self.hasFlash = hasFlash
         self.v4l2Details = v4l2Details
+        self.rawCalibration = rawCalibration
         self.source = source
         self.framing = framing
     }
@@ -109,9 +112,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// The same camera, with the sensor mounting given by the app (a device profile or a
     /// command-line override) instead of what the device reports.
     public func overridingSensorMounting(_ mounting: SensorMounting) -> CaptureDevice {
-        CaptureDevice(uniqueID: uniqueID, localizedName: localizedName, kind: kind, formats: formats,
-                      sensorMounting: mounting, hasFlash: hasFlash, v4l2Details: v4l2Details, source: source,
-                      framing: framing)
+        replacing(sensorMounting: mounting)
     }
 
     /// The format for `pixelFormat`, if offered.

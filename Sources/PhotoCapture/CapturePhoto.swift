@@ -5,7 +5,8 @@ import Imaging
 public struct CapturePhoto: Sendable {
     /// What the pipeline did; `resolvedSettings.uniqueID` names the request.
     public let resolvedSettings: ResolvedPhotoSettings
-    /// 1-based position of this photo within its request.
+    /// 1-based position within its request of the capture this photo comes from; a RAW photo
+    /// and the processed photo developed from the same frame share it.
     public let sequenceCount: Int
     /// Photos the request delivers.
     public let photoCount: Int
@@ -17,7 +18,8 @@ public struct CapturePhoto: Sendable {
     public let frameDelivery: FrameDelivery
     /// When the frame's exposure started (wall clock).
     public let captureDate: Date
-    /// The processed pixels (after the physical transform).
+    /// The processed pixels (after the physical transform). For a RAW photo: the developed
+    /// preview stored in its DNG, as stored (like the CFA data, never turned).
     public let pixelBuffer: PixelBuffer
     /// The preview, when requested: the same transform, scaled with an area filter.
     public let previewPixelBuffer: PixelBuffer?
@@ -31,12 +33,17 @@ public struct CapturePhoto: Sendable {
     /// The orientation written into this photo's metadata.
     public let writtenOrientation: Orientation
     /// Where the time went.
-    public let timings: ProcessingTimings
+    public internal(set) var timings: ProcessingTimings
     /// How the file's image data was made.
-    public let encodingRoute: EncodingRoute
+    public internal(set) var encodingRoute: EncodingRoute
     let fileData: Data?
+    /// Whether this is the RAW (DNG) photo of its request. A RAW + processed request delivers
+    /// two photos with the same uniqueID; this tells them apart.
+    public internal(set) var isRawPhoto = false
+    /// For a RAW photo, what its DNG holds and the Bayer frame as captured; nil otherwise.
+    public internal(set) var rawDetails: RawPhotoDetails? = nil
 
-    /// The encoded file (JPEG, HEIC or TIFF), nil for ``PhotoFormat/uncompressed``.
+    /// The encoded file (JPEG, HEIC, TIFF or DNG), nil for ``PhotoFormat/uncompressed``.
     public func fileDataRepresentation() -> Data? { fileData }
 
     /// Writes the file to `path` atomically (temporary file + rename in the same folder); an
@@ -58,6 +65,10 @@ public enum EncodingRoute: String, Sendable {
     case losslessTransform
     /// No file: an uncompressed photo.
     case none
+    /// The sensor's Bayer data stored unchanged in a DNG.
+    case dng
+    /// Developed from the RAW data with LibRaw, then converted and encoded like any frame.
+    case developed
 }
 
 /// Durations of the processing steps of one photo, in seconds.
@@ -68,4 +79,7 @@ public struct ProcessingTimings: Sendable, Equatable {
     public let scaling: Double
     /// Encoding and metadata.
     public let encoding: Double
+    /// LibRaw development: of the whole frame for a processed photo made from RAW data, of
+    /// the DNG's preview (and the preview pixel buffer) for a RAW photo; 0 otherwise.
+    public internal(set) var development: Double = 0
 }

@@ -30,7 +30,7 @@ final class EncoderPool: @unchecked Sendable {
             case .heic:
                 // Loading the x265 plug-in is the expensive first step.
                 _ = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
-            case .tiff, .uncompressed:
+            case .tiff, .uncompressed, .dng:
                 break
             }
         } catch {

@@ -52,6 +52,14 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case outputAlreadyAttached
         /// Zoom factors run from 1 to the device's ``CaptureDevice/maxVideoZoomFactor``.
         case invalidZoomFactor(Double, maximum: Double)
+        /// A RAW photo was asked of a device that delivers no Bayer format; `available` lists
+        /// what it does deliver.
+        case rawUnavailable(device: String, available: [FramePixelFormat])
+        /// The RAW pixel format asked for is not a Bayer format.
+        case notARawPixelFormat(FramePixelFormat)
+        /// RAW + processed come from one frame, so a separate processed frame format cannot be
+        /// honoured.
+        case rawFrameFormatConflict(raw: FramePixelFormat, frame: FramePixelFormat)
 
         // Devices.
         /// The frame file cannot be read.
@@ -86,6 +94,12 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case imaging(ImagingError)
         /// Encoding or metadata failed; the text names the codec call.
         case encoding(String)
+        /// LibRaw could not develop the RAW data; the text names the call.
+        case rawDevelopmentFailed(String)
+        /// A file given for development is not a DNG, or is truncated or damaged.
+        case unreadableRaw(path: String, reason: String)
+        /// Development makes processed photos (JPEG, HEIC, TIFF or uncompressed), not this format.
+        case developmentFormatUnsupported(PhotoFormat)
         /// The target file exists and overwriting was not requested.
         case fileExists(path: String)
         /// Writing a file failed in `call`.
@@ -115,6 +129,12 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .inputAlreadySet: return "the session already has an input device"
         case .outputAlreadyAttached: return "the photo output is already attached to a session"
         case .invalidZoomFactor(let factor, let maximum): return "zoom factor \(factor) is outside 1...\(maximum)"
+        case .rawUnavailable(let device, let available):
+            return "\(device) delivers no Bayer (RAW) format, so it cannot take RAW photos (it delivers: "
+                + available.map(\.fourCC).joined(separator: ", ") + ")"
+        case .notARawPixelFormat(let format): return "\(format) is not a Bayer (RAW) pixel format"
+        case .rawFrameFormatConflict(let raw, let frame):
+            return "RAW + processed photos come from one \(raw) frame; frame pixel format \(frame) cannot be used as well"
         case .frameFileUnreadable(let path, let reason): return "cannot read frame file \(path): \(reason)"
         case .frameFileSizeMismatch(let path, let expected, let actual):
             return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
@@ -133,6 +153,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
             return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"
         case .imaging(let error): return "image conversion failed: \(error)"
         case .encoding(let text): return "encoding failed: \(text)"
+        case .rawDevelopmentFailed(let text): return "RAW development failed: \(text)"
+        case .unreadableRaw(let path, let reason): return "cannot develop \(path): \(reason)"
+        case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
         }

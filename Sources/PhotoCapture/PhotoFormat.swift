@@ -8,6 +8,9 @@ public enum PhotoFormat: String, CaseIterable, Hashable, Sendable, CustomStringC
     case tiff
     /// No file: the processed photo as a pixel buffer only.
     case uncompressed
+    /// A DNG file: the camera's Bayer (RAW) data exactly as the sensor delivered it, never
+    /// turned; its Orientation tag carries the whole correction.
+    case dng
 
     /// The usual file name extension, nil for ``uncompressed``.
     public var fileExtension: String? {
@@ -16,11 +19,15 @@ public enum PhotoFormat: String, CaseIterable, Hashable, Sendable, CustomStringC
         case .heic: return "heic"
         case .tiff: return "tiff"
         case .uncompressed: return nil
+        case .dng: return "dng"
         }
     }
 
-    /// Whether the file format can embed a thumbnail.
-    public var supportsEmbeddedThumbnail: Bool { self == .jpeg || self == .heic }
+    /// Whether the file format can embed a thumbnail (a DNG always has its preview IFD).
+    public var supportsEmbeddedThumbnail: Bool { self == .jpeg || self == .heic || self == .dng }
+
+    /// Whether this is a processed format (the pixels developed and encoded), as opposed to RAW.
+    public var isProcessed: Bool { self != .dng }
 
     /// The format's name.
     public var description: String { rawValue }
@@ -46,7 +53,8 @@ public enum FlashMode: String, CaseIterable, Hashable, Sendable {
     case auto
 }
 
-/// How sensor mounting is handled in processed photos (never in RAW).
+/// How sensor mounting is handled in processed photos (never in RAW: a DNG's data is never
+/// turned, whatever the mode).
 public enum OrientationCompensation: String, CaseIterable, Hashable, Sendable {
     /// The pixels are turned to undo the sensor's mounting; the metadata carries only how the
     /// device was held. The default, as on Apple's photo output.

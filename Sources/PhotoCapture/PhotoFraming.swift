@@ -6,6 +6,10 @@ import Imaging
 /// Part of ``ResolvedPhotoSettings``. The ratio is the upright picture's (what a viewer shows);
 /// ``sensorCrop`` is where that picture lies in the frame as the sensor delivers it, so a 3:4
 /// portrait photo from a landscape-mounted sensor is a 4:3 rectangle here.
+///
+/// RAW data is never cropped, as it is never turned: a DNG is always the whole frame (its
+/// framing is uncropped), and the processed photo of a RAW + processed request is cropped from
+/// the whole frame in software.
 public struct PhotoFraming: Sendable, Equatable {
     /// The requested shape of the upright photo; nil keeps the frame's own shape.
     public let aspectRatio: AspectRatio?

@@ -34,8 +34,11 @@ public final class PhotoOutput: Sendable {
 
     // MARK: Capabilities
 
-    /// File formats this output can produce (`uncompressed` is pixel-buffer only).
-    public var availablePhotoFormats: [PhotoFormat] { PhotoFormat.allCases }
+    /// File formats this output can produce (`uncompressed` is pixel-buffer only; `dng` only
+    /// when the camera delivers a Bayer format).
+    public var availablePhotoFormats: [PhotoFormat] {
+        PhotoFormat.allCases.filter { $0.isProcessed || !availableRawPhotoPixelFormatTypes.isEmpty }
+    }
 
     /// Codecs for compressed photos: JPEG and HEVC (in HEIC).
     public var availablePhotoCodecTypes: [PhotoCodecType] { PhotoCodecType.allCases }
@@ -46,8 +49,10 @@ public final class PhotoOutput: Sendable {
         session?.input?.formats.map(\.pixelFormat) ?? []
     }
 
-    /// RAW (Bayer) pixel formats for DNG capture. Empty: RAW capture is not supported yet.
-    public var availableRawPhotoPixelFormatTypes: [FramePixelFormat] { [] }
+    /// The Bayer formats the camera can capture RAW (DNG) photos in, best first (largest frame,
+    /// then most bits); empty for a camera without one, or until the output is attached to a
+    /// session with an input.
+    public var availableRawPhotoPixelFormatTypes: [FramePixelFormat] { session?.input?.rawPixelFormats ?? [] }
 
     /// The most photos one request may produce. 1: bracketed capture is not supported yet.
     public var maxBracketedCapturePhotoCount: Int { 1 }
@@ -167,11 +172,10 @@ public final class PhotoOutput: Sendable {
                                                     hardwareCrop: resolved.framing.hardwareCropRect,
                                                     startedAfter: instant, timeout: timeout)
             delegate.photoOutput(self, didCapturePhotoFor: resolved)
-            let device = session.input
-            let photo = try PhotoProcessor(encoders: encoders).process(
-                delivered.frame, resolved: resolved, cameraName: device?.localizedName ?? "camera",
-                delivery: delivered.delivery)
-            delegate.photoOutput(self, didFinishProcessingPhoto: photo)
+            try PhotoProcessor(encoders: encoders).photos(
+                from: delivered.frame, resolved: resolved, device: session.input, delivery: delivered.delivery) { photo in
+                delegate.photoOutput(self, didFinishProcessingPhoto: photo)
+            }
             delegate.photoOutput(self, didFinishCaptureFor: resolved, error: nil)
         } catch {
             delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error.attributed(to: resolved.uniqueID))

@@ -21,7 +21,8 @@ struct PhotoProcessor {
     }
 
     func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
-                 delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1) throws(PhotoCaptureError) -> CapturePhoto {
+                 delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1,
+                 captureDate knownDate: Date? = nil) throws(PhotoCaptureError) -> CapturePhoto {
         let id = resolved.uniqueID
         let conversionStart = ContinuousClock.now
         let image: PlanarImage
@@ -43,7 +44,7 @@ struct PhotoProcessor {
             throw PhotoCaptureError(.corruptFrames(device: cameraName, count: 1), uniqueID: id)
         }
         let conversion = ContinuousClock.now - conversionStart
-        let captureDate = Date(timeIntervalSinceNow: -Double(MonotonicClock.now() &- frame.timestampNanoseconds) / 1e9)
+        let captureDate = knownDate ?? Self.captureDate(of: frame)
         let exif = metadata(for: resolved, frame: frame, size: image.size, date: captureDate, cameraName: cameraName)
 
         let fileData: Data?, exifBlock: [UInt8], reductions: Reductions
@@ -128,8 +129,13 @@ struct PhotoProcessor {
                          sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds)
     }
 
+    /// When the exposure of `frame` started, on the wall clock.
+    static func captureDate(of frame: Frame) -> Date {
+        Date(timeIntervalSinceNow: -Double(MonotonicClock.now() &- frame.timestampNanoseconds) / 1e9)
+    }
+
     /// The EXIF fields of one photo.
-    private func metadata(for resolved: ResolvedPhotoSettings, frame: Frame, size: PixelSize, date: Date,
+    func metadata(for resolved: ResolvedPhotoSettings, frame: Frame, size: PixelSize, date: Date,
                           cameraName: String) -> EXIFMetadata {
         var exif = EXIFMetadata(orientation: resolved.writtenOrientation)
         exif.make = "photocap"
@@ -167,7 +173,7 @@ struct PhotoProcessor {
         }
     }
 
-    private static func timed<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
+    static func timed<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
         let start = ContinuousClock.now
         let value = try body()
         return (value, ContinuousClock.now - start)

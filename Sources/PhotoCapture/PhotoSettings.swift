@@ -13,8 +13,13 @@ public struct PhotoSettings: Sendable {
     /// Identifies this request in resolved settings, photos, delegate calls and errors.
     public private(set) var uniqueID: Int64
 
-    /// The output format.
+    /// The output format: the processed photo's, or ``PhotoFormat/dng`` for a RAW photo alone.
     public var format: PhotoFormat
+    /// The Bayer format of the RAW (DNG) photo, from ``PhotoOutput/availableRawPhotoPixelFormatTypes``.
+    /// Setting it on a request for a processed `format` asks for RAW + processed: two photos from
+    /// one frame. With `format` ``PhotoFormat/dng`` it picks the RAW format; nil there takes the
+    /// device's first.
+    public var rawPixelFormat: FramePixelFormat?
     /// JPEG and HEIC quality, 1...100.
     public var quality: Int = 90
     /// The x265 preset for HEIC.

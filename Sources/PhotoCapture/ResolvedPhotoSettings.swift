@@ -49,6 +49,25 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let adjustments: [SettingsAdjustment]
     /// The aspect ratio and zoom crop, and whether the driver or the conversion pass made it.
     public let framing: PhotoFraming
+    /// The RAW (DNG) photo of the request; nil when it asks for none. With
+    /// ``format`` ``PhotoFormat/dng`` the fields above describe the same photo.
+    public internal(set) var rawPhoto: ResolvedRawPhotoSettings? = nil
+}
+
+/// What the RAW (DNG) photo of a request will be, modelled on the `raw…` fields of
+/// `AVCaptureResolvedPhotoSettings`.
+public struct ResolvedRawPhotoSettings: Sendable, Equatable {
+    /// The Bayer format captured and stored.
+    public let pixelFormat: FramePixelFormat
+    /// The size of the CFA data: the frame as the sensor delivered it, never turned.
+    public let dimensions: PixelSize
+    /// The DNG Orientation tag: the whole correction (sensor mounting, mirror and device
+    /// rotation), since RAW data is never compensated.
+    public let writtenOrientation: Orientation
+    /// The size a viewer shows after applying ``writtenOrientation``.
+    public let displayedDimensions: PixelSize
+    /// The size of the developed preview stored in the DNG's IFD0 (as stored, like the CFA data).
+    public let embeddedThumbnailDimensions: PixelSize
 }
 
 /// A value the resolution chose differently from the request.
@@ -65,6 +84,8 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
     case rotationAngle(requested: Int, chosen: Int)
     /// The frame format chosen by the device when none was requested.
     case framePixelFormat(chosen: FramePixelFormat)
+    /// The RAW (Bayer) format chosen by the device when a RAW photo named none.
+    case rawPixelFormat(chosen: FramePixelFormat)
 
     /// One line for people.
     public var description: String {
@@ -75,6 +96,7 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
         case .flashMode(let r, let e): return "flash \(r.rawValue) → \(e ? "on" : "off")"
         case .rotationAngle(let r, let c): return "rotation angle \(r) → \(c)"
         case .framePixelFormat(let c): return "frame pixel format → \(c) (device default)"
+        case .rawPixelFormat(let c): return "RAW pixel format → \(c) (the device's first RAW format)"
         }
     }
 }

@@ -11,7 +11,7 @@ extension SettingsResolver {
         let framing: PhotoFraming
     }
 
-    /// The crop for a `format` frame of `frameSize`, held at `rotationAngle`.
+    /// The crop for a `format` frame of `frameSize`, held at `rotationAngle`, for `settings`.
     ///
     /// The ratio is the upright picture's. The picture is the frame turned by the sensor mount's
     /// compensation followed by the device rotation — independent of the compensation mode, so
@@ -19,9 +19,13 @@ extension SettingsResolver {
     /// quarter turn the crop on the sensor has the transposed ratio. The driver crops when the
     /// framing was set while the camera was not streaming, the input can be cropped, the frame
     /// is the input's whole picture (no scaling involved) and the driver has not refused before;
-    /// otherwise the conversion pass crops.
-    func framed(_ format: FramePixelFormat, frameSize: PixelSize, rotationAngle: Int) throws(PhotoCaptureError) -> Framed {
-        let state = device.framing.current
+    /// otherwise the conversion pass crops. RAW data is never cropped, as it is never turned: a
+    /// DNG alone is the whole frame, and with a processed photo only that photo is cropped, in
+    /// software, so the frame stays whole for the DNG.
+    func framed(_ format: FramePixelFormat, frameSize: PixelSize, rotationAngle: Int,
+                for settings: PhotoSettings) throws(PhotoCaptureError) -> Framed {
+        var state = device.framing.current
+        if settings.format == .dng { (state.aspectRatio, state.zoomFactor) = (nil, 1) }
         let whole: PixelRect
         do {
             whole = try FrameConverter.effectiveCrop(nil, frameSize: frameSize)
@@ -42,7 +46,8 @@ extension SettingsResolver {
         if crop == whole {
             return Framed(frameSize: frameSize, crop: whole, framing: framing(.none))
         }
-        if state.allowsHardwareCrop, !state.hardwareCropRefused, let bounds = device.v4l2Details?.cropBounds,
+        if state.allowsHardwareCrop, !state.hardwareCropRefused, !settings.isRawPhotoRequested,
+           let bounds = device.v4l2Details?.cropBounds,
            bounds.size == frameSize {
             let driverCrop = crop.offsetBy(dx: bounds.x, dy: bounds.y)
             return Framed(frameSize: crop.size, crop: PixelRect(covering: crop.size),

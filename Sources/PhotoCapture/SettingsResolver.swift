@@ -37,8 +37,11 @@ struct SettingsResolver: Sendable {
         }
 
         // Frame format and size.
+        let rawFormat = try rawFrameFormat(for: settings, adjustments: &adjustments)
         let format: CaptureDevice.Format
-        if let requested = settings.framePixelFormat {
+        if let rawFormat {
+            format = rawFormat
+        } else if let requested = settings.framePixelFormat {
             guard let offered = device.format(for: requested) else {
                 throw reject(.pixelFormatUnavailable(requested: requested, available: device.formats.map(\.pixelFormat)))
             }
@@ -60,7 +63,7 @@ struct SettingsResolver: Sendable {
         }
         let framed: Framed
         do {
-            framed = try self.framed(format.pixelFormat, frameSize: frameSize, rotationAngle: rotation)
+            framed = try self.framed(format.pixelFormat, frameSize: frameSize, rotationAngle: rotation, for: settings)
         } catch {
             throw error.attributed(to: id)
         }
@@ -68,7 +71,7 @@ struct SettingsResolver: Sendable {
 
         // Orientation.
         let mode = settings.orientationCompensation ?? defaultCompensation
-        let plan = OrientationPlan(mounting: device.sensorMounting, rotationAngle: rotation, mode: mode)
+        let plan = orientationPlan(for: settings, rotationAngle: rotation, mode: mode)
         let photoSize = plan.pixelTransform.apply(to: crop.size)
 
         // Preview and thumbnail: the photo's aspect ratio inside the requested box.
@@ -96,16 +99,20 @@ struct SettingsResolver: Sendable {
                                    tooLarge: { .thumbnailTooLarge(requested: $0, limit: thumbnailLimit) },
                                    adjustment: { .thumbnailDimensions(requested: $0, chosen: $1) })
 
+        let raw = rawPhotoSettings(rawFormat, frameSize: frameSize, rotationAngle: rotation,
+                                   thumbnailBox: settings.embeddedThumbnailDimensions)
         return ResolvedPhotoSettings(
             uniqueID: id, format: settings.format, quality: settings.quality,
             heicEncodingSpeed: settings.heicEncodingSpeed, framePixelFormat: format.pixelFormat,
             frameDimensions: framed.frameSize, cropRect: crop, photoDimensions: photoSize,
             displayedPhotoDimensions: plan.writtenOrientation.apply(to: photoSize),
-            previewDimensions: preview, embeddedThumbnailDimensions: thumbnail, expectedPhotoCount: 1,
+            previewDimensions: preview,
+            embeddedThumbnailDimensions: settings.format == .dng ? raw?.embeddedThumbnailDimensions : thumbnail,
+            expectedPhotoCount: settings.photoCount,
             isFlashEnabled: flash, rotationAngle: rotation, sensorMounting: device.sensorMounting,
             orientationCompensation: mode, pixelTransform: plan.pixelTransform,
             writtenOrientation: plan.writtenOrientation,
             isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
-            framing: framed.framing)
+            framing: framed.framing, rawPhoto: raw)
     }
 }

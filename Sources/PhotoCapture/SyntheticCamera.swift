@@ -21,12 +21,16 @@ extension CaptureDevice {
         }
     }
 
-    /// Pixel formats the synthetic camera delivers, in order of preference.
+    /// Pixel formats the synthetic camera delivers, in order of preference: YUYV, NV12, RGB24,
+    /// MJPEG, then Bayer in every order at 16, 12, 10 and 8 bits.
     public static let syntheticPixelFormats: [FramePixelFormat] = [.yuyv, .nv12, .rgb24, .mjpeg]
+        + [16, 12, 10, 8].flatMap { bits in FramePixelFormat.BayerPattern.allCases.map { FramePixelFormat.bayer($0, bits: bits)! } }
 
     /// The built-in synthetic camera: deterministic, asymmetric frames of ``SyntheticScene`` in
     /// YUYV, NV12, RGB24 and MJPEG (as a UVC webcam sends it: quality 90, no Huffman tables) at
-    /// any even size up to the configured maximum.
+    /// any even size up to the configured maximum — and in Bayer formats as a simulated sensor
+    /// with a known response sees it (``syntheticRawCalibration``), for RAW capture. Processed
+    /// requests that name no format get NV12; RAW requests get RGGB 16-bit.
     public static func synthetic(_ configuration: SyntheticConfiguration = SyntheticConfiguration()) -> CaptureDevice {
         let mounting = configuration.sensorMounting
         let sizes = FrameSizes.stepwise(minimum: PixelSize(width: 16, height: 16),
@@ -38,6 +42,7 @@ extension CaptureDevice {
             let delivered = upright.transformed(by: mounting.compensation.inverse)
             if format == .mjpeg { return try mjpegFrame(delivered) }
             do throws(ImagingError) {
+                if format.isBayer { return try syntheticBayerFrame(delivered, format: format) }
                 return try FrameBuilder.frame(from: delivered, format: format)
             } catch {
                 throw PhotoCaptureError(.imaging(error))
@@ -46,7 +51,7 @@ extension CaptureDevice {
         return CaptureDevice(
             uniqueID: "synthetic", localizedName: "photocap synthetic camera", kind: .synthetic,
             formats: syntheticPixelFormats.map { Format(pixelFormat: $0, sizes: sizes) },
-            sensorMounting: mounting, source: source)
+            sensorMounting: mounting, rawCalibration: syntheticRawCalibration, source: source)
     }
 
     private static func mjpegFrame(_ image: RGBImage) throws(PhotoCaptureError) -> Frame {

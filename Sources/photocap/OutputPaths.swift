@@ -4,15 +4,18 @@ import PhotoCapture
 import Glibc
 #endif
 
-/// Where `shoot` writes: the photo and its optional preview, checked before capture.
+/// Where `shoot` writes: the photo, its optional preview and, for RAW + processed, the DNG
+/// beside it, checked before capture.
 struct OutputPaths {
     let photo: String
     let preview: String?
+    /// The DNG of a RAW + processed request: the photo's name with the extension `.dng`.
+    let raw: String?
 
     /// Resolves `requested` (a file, or a folder that gets a timestamped name) and fails early
     /// when the folder is missing or read-only, or a file exists and `overwrite` is off.
     /// With `index`, the name gets a zero-padded `-NNN` suffix wide enough for `count`.
-    init(output: PhotoOutput, requested: String, format: PhotoFormat, withPreview: Bool,
+    init(output: PhotoOutput, requested: String, format: PhotoFormat, withPreview: Bool, withRaw: Bool = false,
          overwrite: Bool, index: Int? = nil, count: Int = 1, date: Date = Date()) throws(PhotoCaptureError) {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: requested, isDirectory: &isDirectory)
@@ -28,7 +31,12 @@ struct OutputPaths {
         }
         let stem = (photo as NSString).deletingPathExtension
         preview = withPreview ? stem + ".preview.jpg" : nil
+        raw = withRaw ? stem + ".dng" : nil
         self.photo = photo
+        if let raw, raw == photo {
+            throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "open",
+                                                     reason: "the processed photo and its DNG would share this name"))
+        }
 
         let folder = URL(fileURLWithPath: photo).deletingLastPathComponent().path
         var folderIsDirectory: ObjCBool = false
@@ -39,7 +47,7 @@ struct OutputPaths {
             throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "access", reason: String(cString: strerror(errno))))
         }
         if !overwrite {
-            for path in [photo] + (preview.map { [$0] } ?? []) where FileManager.default.fileExists(atPath: path) {
+            for path in [photo] + [preview, raw].compactMap({ $0 }) where FileManager.default.fileExists(atPath: path) {
                 throw PhotoCaptureError(.fileExists(path: path))
             }
         }

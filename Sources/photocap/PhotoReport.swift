@@ -3,12 +3,47 @@ import PhotoCapture
 
 /// The `--json` line for one photo.
 struct PhotoReport: Encodable {
-    struct Timings: Encodable { let conversionMs: Double; let scalingMs: Double; let encodingMs: Double }
+    struct Timings: Encodable {
+        let conversionMs: Double; let scalingMs: Double; let encodingMs: Double; let developmentMs: Double
+    }
+
+    /// What a RAW photo's DNG holds.
+    struct RawDetails: Encodable {
+        let pixelFormat: String
+        let cfaPattern: String
+        let bitsPerSample: Int
+        let storedBitsPerSample: Int
+        let blackLevel: Int
+        let whiteLevel: Int
+        let dimensions: JSONSize
+        let orientation: Int
+        let thumbnailDimensions: JSONSize
+        let asShotNeutral: [Double]
+        let colorMatrix: [Double]
+        let calibrationIlluminant: Int
+
+        init(_ details: RawPhotoDetails) {
+            pixelFormat = details.frame.format.fourCC
+            cfaPattern = details.cfaPattern.rawValue.uppercased()
+            bitsPerSample = details.bitsPerSample
+            storedBitsPerSample = details.storedBitsPerSample
+            blackLevel = details.blackLevel
+            whiteLevel = details.whiteLevel
+            dimensions = JSONSize(details.frame.size)
+            orientation = details.writtenOrientation.exifValue
+            thumbnailDimensions = JSONSize(details.thumbnailDimensions)
+            asShotNeutral = details.calibration.asShotNeutral
+            colorMatrix = details.calibration.colorMatrix
+            calibrationIlluminant = details.calibration.calibrationIlluminant
+        }
+    }
 
     let path: String?
     let previewPath: String?
     let uniqueID: Int64
     let format: String
+    let isRawPhoto: Bool
+    let raw: RawDetails?
     let dimensions: JSONSize
     let displayedDimensions: JSONSize
     let previewDimensions: JSONSize?
@@ -42,13 +77,22 @@ struct PhotoReport: Encodable {
         self.path = path
         self.previewPath = previewPath
         uniqueID = r.uniqueID
-        format = r.format.rawValue
-        dimensions = JSONSize(r.photoDimensions)
-        displayedDimensions = JSONSize(r.displayedPhotoDimensions)
-        previewDimensions = r.previewDimensions.map(JSONSize.init)
+        isRawPhoto = photo.isRawPhoto
+        raw = photo.rawDetails.map(RawDetails.init)
+        if let rawPhoto = r.rawPhoto, photo.isRawPhoto {
+            // The DNG of a RAW + processed request: its own format and sizes.
+            format = PhotoFormat.dng.rawValue
+            dimensions = JSONSize(rawPhoto.dimensions)
+            displayedDimensions = JSONSize(rawPhoto.displayedDimensions)
+        } else {
+            format = r.format.rawValue
+            dimensions = JSONSize(r.photoDimensions)
+            displayedDimensions = JSONSize(r.displayedPhotoDimensions)
+        }
+        previewDimensions = photo.previewPixelBuffer.map { JSONSize($0.size) }
         thumbnailDimensions = photo.embeddedThumbnailDimensions.map(JSONSize.init)
         orientationWritten = photo.writtenOrientation.exifValue
-        pixelTransform = r.pixelTransform.exifValue
+        pixelTransform = photo.isRawPhoto ? Orientation.up.exifValue : r.pixelTransform.exifValue
         compensationApplied = photo.isSensorOrientationCompensationApplied
         orientationCompensation = r.orientationCompensation.rawValue
         sensorRotation = r.sensorMounting.rotation
@@ -71,7 +115,7 @@ struct PhotoReport: Encodable {
         adjustments = r.adjustments.map(\.description)
         crop = CropReport(r.framing)
         timings = Timings(conversionMs: photo.timings.conversion * 1000, scalingMs: photo.timings.scaling * 1000,
-                          encodingMs: photo.timings.encoding * 1000)
+                          encodingMs: photo.timings.encoding * 1000, developmentMs: photo.timings.development * 1000)
     }
 
     func jsonLine() -> String {

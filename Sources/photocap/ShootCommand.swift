@@ -19,6 +19,8 @@ struct ShootCommand: AsyncParsableCommand {
               photocap shoot --device /dev/video0 --size 1920x1080 --pixel-format YUYV --skip 5
               photocap shoot --aspect 3:4 --zoom 1.5 --sensor-rotation 90
               photocap shoot --device /dev/video0 --input 3 --size 1280x720 --aspect 1:1
+              photocap shoot --format dng --pixel-format RG12 --output raw.dng
+              photocap shoot --raw-plus heic --output shots/       (NAME.dng and NAME.heic from one frame)
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
@@ -30,8 +32,13 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Frames to discard after the camera starts, so auto exposure settles on a cold start.")
     var skip: Int = 0
 
-    @Option(help: "Output format: jpeg, heic or tiff.")
-    var format: PhotoFormat = .jpeg
+    @Option(help: "Output format: jpeg, heic, tiff, or dng for the sensor's RAW (Bayer) data. Default: jpeg.")
+    var format: PhotoFormat?
+
+    @Option(name: .customLong("raw-plus"), help: ArgumentHelp(
+        "Write a RAW DNG and a processed photo in this format (jpeg, heic or tiff), developed from the same frame: NAME.dng and NAME.<ext>.",
+        valueName: "format"))
+    var rawPlus: PhotoFormat?
 
     @Option(help: "JPEG/HEIC quality, 1...100.")
     var quality: Int = 90
@@ -42,7 +49,7 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Largest frame size to capture, WIDTHxHEIGHT (sensor orientation). Default: the largest.")
     var size: PixelSize?
 
-    @Option(name: .customLong("pixel-format"), help: "Camera pixel format to capture in (YUYV, NV12, RGB3, ...).")
+    @Option(name: .customLong("pixel-format"), help: "Camera pixel format to capture in (YUYV, NV12, RGB3, ...); for RAW photos a Bayer format (RGGB, RG10, BA12, ...). Default: the device's choice.")
     var pixelFormat: FramePixelFormat?
 
     @Option(help: "Also write a preview fitting WIDTHxHEIGHT as NAME.preview.jpg.")
@@ -97,7 +104,11 @@ struct ShootCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if format == .uncompressed { throw ValidationError("--format must be jpeg, heic or tiff") }
+        if format == .uncompressed { throw ValidationError("--format must be jpeg, heic, tiff or dng") }
+        if let rawPlus {
+            guard rawPlus.isProcessed, rawPlus != .uncompressed else { throw ValidationError("--raw-plus must be jpeg, heic or tiff") }
+            if format != nil { throw ValidationError("--raw-plus names the processed format; leave out --format") }
+        }
         if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
@@ -126,7 +137,7 @@ struct ShootCommand: AsyncParsableCommand {
 
     private func shoot() async throws(PhotoCaptureError) {
         // Settings first, so a camera that cannot be opened fails a named request too.
-        let settingsList = (1...count).map { _ in makeSettings() }
+        var settingsList = (1...count).map { _ in makeSettings() }
         let camera: CaptureDevice
         do {
             camera = try openCamera()
@@ -137,6 +148,14 @@ struct ShootCommand: AsyncParsableCommand {
         let output = PhotoOutput()
         try session.addInput(camera)
         try session.addOutput(output)
+        if rawPlus != nil, pixelFormat == nil {
+            // RAW + processed: the camera's best RAW format, as an app would pick it.
+            guard let best = output.availableRawPhotoPixelFormatTypes.first else {
+                throw PhotoCaptureError(.rawUnavailable(device: camera.localizedName, available: camera.formats.map(\.pixelFormat)),
+                                        uniqueID: settingsList[0].uniqueID)
+            }
+            for index in settingsList.indices { settingsList[index].rawPixelFormat = best }
+        }
         try await applyFraming(to: camera)
         output.orientationCompensation = noCompensation ? .none : (upright ? .upright : .sensor)
         output.frameTimeout = .milliseconds(frameTimeout)
@@ -148,7 +167,7 @@ struct ShootCommand: AsyncParsableCommand {
         for (index, settings) in zip(1..., settingsList) {
             let resolved = try output.resolvedSettings(for: settings)
             let paths = try OutputPaths(output: output, requested: self.output, format: resolved.format,
-                                        withPreview: preview != nil, overwrite: overwrite,
+                                        withPreview: preview != nil, withRaw: rawPlus != nil, overwrite: overwrite,
                                         index: count > 1 ? index : nil, count: count, date: stamp)
             requests.append((settings, paths))
         }
@@ -159,8 +178,7 @@ struct ShootCommand: AsyncParsableCommand {
             try await session.startRunning(discardingFirst: skip)
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
-                let photo = try await output.capturePhoto(with: request.settings)
-                try save(photo, to: request.paths, device: camera.uniqueID)
+                try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {
                     note("\(index + 1)/\(count) done")
                 }
@@ -173,38 +191,67 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     private func makeSettings() -> PhotoSettings {
-        var settings = PhotoSettings(format: format)
+        var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
         settings.quality = quality
         settings.heicEncodingSpeed = heicSpeed
         settings.maxPhotoDimensions = size
-        settings.framePixelFormat = pixelFormat
+        if settings.isRawPhotoRequested || rawPlus != nil {
+            settings.rawPixelFormat = pixelFormat
+        } else {
+            settings.framePixelFormat = pixelFormat
+        }
         settings.previewDimensions = preview
         settings.embeddedThumbnailDimensions = thumbnail
         settings.rotationAngle = rotation
         return settings
     }
 
-    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) {
-        try photo.write(to: paths.photo, overwrite: overwrite)
+    /// Captures one request and saves every photo it delivers (RAW + processed: two). One
+    /// request, one outcome: when a later photo or its preview fails, the files this request
+    /// already created are removed.
+    private func capture(_ settings: PhotoSettings, to paths: OutputPaths, with output: PhotoOutput,
+                         device: String) async throws(PhotoCaptureError) {
+        var created: [String] = []
+        do {
+            for try await photo in try output.capturePhotos(with: settings) {
+                created += try save(photo, to: paths, device: device)
+            }
+        } catch {
+            if !overwrite { created.forEach { unlink($0) } }
+            let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.deviceFailure("\(error)"))
+            throw failure.attributed(to: settings.uniqueID)
+        }
+    }
+
+    /// Writes `photo` (and its preview) and reports it; returns the files written.
+    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) -> [String] {
+        let path = photo.isRawPhoto ? paths.raw ?? paths.photo : paths.photo
+        try photo.write(to: path, overwrite: overwrite)
         var previewPath: String?
-        if let previewBuffer = photo.previewPixelBuffer, let path = paths.preview {
+        if let previewBuffer = photo.previewPixelBuffer, let target = paths.preview {
             do {
-                try AtomicFileWriter.write(try previewBuffer.jpegData(), to: path, overwrite: overwrite)
-                previewPath = path
+                try AtomicFileWriter.write(try previewBuffer.jpegData(), to: target, overwrite: overwrite)
+                previewPath = target
             } catch {
                 // One request, one outcome: do not leave the photo without its preview.
-                if !overwrite { unlink(paths.photo) }
+                if !overwrite { unlink(path) }
                 throw error.attributed(to: photo.resolvedSettings.uniqueID)
             }
         }
         if json {
-            print(PhotoReport(photo: photo, path: paths.photo, previewPath: previewPath, device: device).jsonLine())
+            print(PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device).jsonLine())
+        } else if let raw = photo.rawDetails {
+            print("\(path): dng \(raw.frame.size) \(raw.frame.format) (\(raw.bitsPerSample)-bit), "
+                  + "orientation \(raw.writtenOrientation.exifValue), RAW (never compensated)"
+                  + (previewPath.map { ", preview \($0)" } ?? ""))
         } else {
             let r = photo.resolvedSettings
-            print("\(paths.photo): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
+            print("\(path): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
                   + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")" + framingNote(r)
+                  + (photo.encodingRoute == .developed ? ", developed from RAW" : "")
                   + (previewPath.map { ", preview \($0)" } ?? ""))
         }
+        return [path] + (previewPath.map { [$0] } ?? [])
     }
 
     private func openCamera() throws(PhotoCaptureError) -> CaptureDevice {

@@ -140,21 +140,50 @@ import TestSupport
     }
 
     /// MJPEG frames are decoded for the crop (the camera's JPEG is kept only for whole frames),
-    /// and every synthetic format crops the same picture.
+    /// and every synthetic format, Bayer included, crops the same picture: the centre of the
+    /// uncropped photo (and, but for Bayer, whose simulated sensor has its own response, the
+    /// centre of the scene).
     @Test(arguments: CaptureDevice.syntheticPixelFormats)
     func everyFrameFormatIsCroppedToTheSamePicture(_ format: FramePixelFormat) async throws {
         let (device, session, output) = try await Self.running()
+        let folder = try TemporaryDirectory("photocap-aspect")
+        func decoded(_ photo: CapturePhoto) throws -> RGBImage {
+            try ReferenceDecoder.djpeg(try folder.write([UInt8](photo.fileDataRepresentation()!), named: "\(UUID()).jpg"))
+        }
+        let whole = try decoded(try await output.capturePhoto(with: Self.settings(format)))
         try await device.setDynamicAspectRatio(.ratio1x1)
         let photo = try await output.capturePhoto(with: Self.settings(format))
         #expect(photo.encodingRoute == .encoded)
-        let folder = try TemporaryDirectory("photocap-aspect")
-        let path = try folder.write([UInt8](photo.fileDataRepresentation()!), named: "square.jpg")
-        let decoded = try ReferenceDecoder.djpeg(path)
-        let expected = SyntheticScene.image(size: Self.size).cropped(to: PixelRect(x: 124, y: 0, size: PixelSize(width: 750, height: 750)))
-        #expect(decoded.size == expected.size)
-        if decoded.size == expected.size {
-            #expect(decoded.meanAbsoluteDifference(to: expected) <= 4, "\(format)")
+        #expect(photo.resolvedSettings.framing.cropMethod == .software)
+        let square = try decoded(photo)
+        let centre = PixelRect(x: 124, y: 0, size: PixelSize(width: 750, height: 750))
+        #expect(square.size == centre.size)
+        if square.size == centre.size {
+            #expect(square.meanAbsoluteDifference(to: whole.cropped(to: centre)) <= 2, "\(format)")
+            if !format.isBayer {
+                #expect(square.meanAbsoluteDifference(to: SyntheticScene.image(size: Self.size).cropped(to: centre)) <= 4, "\(format)")
+            }
         }
+        await session.stopRunning()
+    }
+
+    /// RAW data is never cropped: a DNG alone is the whole frame; with a processed photo, only
+    /// that photo is cropped.
+    @Test func rawPhotosAreNeverCropped() async throws {
+        let (device, session, output) = try await Self.running()
+        try await device.setDynamicAspectRatio(.ratio1x1)
+        let raw = try #require(device.formats.first { $0.pixelFormat.isBayer }?.pixelFormat)
+        let dng = try await output.capturePhoto(with: PhotoSettings(rawPixelFormat: raw))
+        #expect(dng.isRawPhoto && dng.rawDetails?.frame.size == Self.size)
+        #expect(dng.resolvedSettings.framing.cropMethod == .none && dng.resolvedSettings.photoDimensions == Self.size)
+        var photos: [CapturePhoto] = []
+        for try await photo in try output.capturePhotos(with: PhotoSettings(rawPixelFormat: raw, processedFormat: .jpeg)) {
+            photos.append(photo)
+        }
+        #expect(photos.count == 2)
+        #expect(photos.first?.rawDetails?.frame.size == Self.size)
+        #expect(photos.last?.pixelBuffer.size == PixelSize(width: 750, height: 750))
+        #expect(photos.last?.resolvedSettings.framing.cropMethod == .software)
         await session.stopRunning()
     }
 

@@ -51,7 +51,7 @@ import Testing
             ("flash on without flash", { $0.flashMode = .on }, .flashUnavailable),
             ("rotation 45", { $0.rotationAngle = 45 }, .invalidRotationAngle(45)),
             ("pixel format not offered", { $0.framePixelFormat = .grey },
-             .pixelFormatUnavailable(requested: .grey, available: [.yuyv, .nv12, .rgb24, .mjpeg])),
+             .pixelFormatUnavailable(requested: .grey, available: CaptureDevice.syntheticPixelFormats)),
             ("preview larger than photo", { $0.previewDimensions = PixelSize(width: 2000, height: 1500) },
              .previewLargerThanPhoto(preview: PixelSize(width: 2000, height: 1500), photo: photo)),
             ("thumbnail in TIFF", { $0.format = .tiff; $0.embeddedThumbnailDimensions = PixelSize(width: 160, height: 120) },

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs third-party programs (exiftool, djpeg, heif-info, tiffinfo, ImageMagick) that judge
+/// Runs third-party programs (exiftool, djpeg, heif-info, tiffinfo, ImageMagick, dcraw) that judge
 /// photocap's files.
 public enum ExternalTool {
     /// What a program printed and how it exited.
@@ -29,6 +29,7 @@ public enum ExternalTool {
     static let packages = [
         "exiftool": "libimage-exiftool-perl", "djpeg": "libjpeg-turbo-progs", "heif-info": "libheif-examples",
         "tiffinfo": "libtiff-tools", "convert": "imagemagick", "identify": "imagemagick", "compare": "imagemagick",
+        "dcraw": "dcraw",
     ]
 
     /// The full path of `tool` on PATH.

@@ -13,6 +13,12 @@ public enum ReferenceDecoder {
         try PPM.parse(try ExternalTool.run("convert", [file, "-auto-orient", "-depth", "8", "ppm:-"]).checked().stdout)
     }
 
+    /// A RAW file as dcraw develops it for a viewer: its Orientation applied, white balance as
+    /// shot (`-w`), no automatic brightening (`-W`), sRGB primaries and tone curve, 8 bits.
+    public static func dcraw(_ file: String) throws -> RGBImage {
+        try PPM.parse(try ExternalTool.run("dcraw", ["-c", "-w", "-W", "-o", "1", "-g", "2.4", "12.92", file]).checked().stdout)
+    }
+
     /// The stored pixels, by ImageMagick, ignoring orientation.
     public static func imageMagickStored(_ file: String) throws -> RGBImage {
         try PPM.parse(try ExternalTool.run("convert", [file, "-depth", "8", "ppm:-"]).checked().stdout)

@@ -33,17 +33,23 @@ public enum Vivid {
     /// One RGB3 frame captured by v4l2-ctl: vivid's own rendering of the pattern, the reference
     /// photocap's photos are compared with.
     public static func referenceFrame(width: Int, height: Int, in folder: URL) throws -> RGBImage {
-        let file = folder.appendingPathComponent("reference-\(UUID().uuidString).rgb3").path
+        let bytes = try referenceBytes(width: width, height: height, fourCC: "RGB3", byteCount: width * height * 3, in: folder)
+        return RGBImage(size: PixelSize(width: width, height: height), pixels: bytes)
+    }
+
+    /// The first `byteCount` bytes of one frame of `fourCC` captured by v4l2-ctl.
+    public static func referenceBytes(width: Int, height: Int, fourCC: String, byteCount: Int, in folder: URL) throws -> [UInt8] {
+        let file = folder.appendingPathComponent("reference-\(UUID().uuidString).\(fourCC)").path
         try ExternalTool.run("v4l2-ctl", [
-            "-d", device!, "--set-fmt-video=width=\(width),height=\(height),pixelformat=RGB3",
+            "-d", device!, "--set-fmt-video=width=\(width),height=\(height),pixelformat=\(fourCC)",
             "--stream-mmap", "--stream-count=1", "--stream-to=\(file)",
         ]).checked()
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        guard bytes.count >= width * height * 3 else {
+        guard bytes.count >= byteCount else {
             struct Short: Error, CustomStringConvertible { let description: String }
-            throw Short(description: "v4l2-ctl wrote \(bytes.count) bytes for a \(width)x\(height) RGB3 frame")
+            throw Short(description: "v4l2-ctl wrote \(bytes.count) bytes for a \(width)x\(height) \(fourCC) frame")
         }
-        return RGBImage(size: PixelSize(width: width, height: height), pixels: Array(bytes[0..<width * height * 3]))
+        return Array(bytes[0..<byteCount])
     }
 
     /// vivid renders GREY as full-range BT.709 luma of its RGB pattern (measured: the 75% cyan

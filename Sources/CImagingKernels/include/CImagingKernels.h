@@ -19,3 +19,18 @@ double pc_mean_absolute_difference(const uint8_t *a, const uint8_t *b, size_t co
 /// row `row` are produced; neighbours outside the frame are mirrored so the tile phase holds.
 void pc_demosaic_row(const uint8_t *frame, size_t stride, int width, int height, int bytes_per_sample,
                      int bits, const uint8_t pattern[4], int row, int x, int count, uint8_t *rgb);
+
+/// Bins a Bayer mosaic of `width`×`height` (both even) by `factor`: each 2×2 tile of the result
+/// is the rounded mean of the same sites of a `factor`×`factor` block of source tiles (blocks at
+/// the right and bottom edges take the tiles there are), so the result keeps the colour
+/// pattern, the sample size (1 byte, or a little-endian 16-bit word) and the value range.
+/// The result is 2·⌈width/2/factor⌉ × 2·⌈height/2/factor⌉ samples, rows `dst_stride` bytes apart.
+void pc_bin_bayer(const uint8_t *src, size_t src_stride, int width, int height, int bytes_per_sample,
+                  int factor, uint8_t *dst, size_t dst_stride);
+
+/// Lays packed R, G, B bytes (`width`×`height`, rows without padding) out as a Bayer mosaic:
+/// each site keeps the channel its filter passes (`pattern` as for pc_demosaic_row), mapped
+/// through that channel's 256-entry table in `curves` (red, green, blue tables one after the
+/// other), and stored as a byte or a little-endian 16-bit word.
+void pc_mosaic_bayer(const uint8_t *rgb, int width, int height, const uint8_t pattern[4], const uint16_t *curves,
+                     int bytes_per_sample, uint8_t *dst, size_t dst_stride);

@@ -1,0 +1,159 @@
+import CTIFF
+import Imaging
+
+/// What a DNG file says about its CFA image, read with libtiff and checked for completeness
+/// (every strip or tile of the CFA image lies inside the file) before anything decodes it.
+public struct DNGFileInfo: Sendable {
+    /// DNGVersion, e.g. [1, 4, 0, 0].
+    public let version: [UInt8]
+    /// Size of the CFA image (the IFD with NewSubFileType 0).
+    public let cfaSize: PixelSize
+    /// BitsPerSample of the CFA image (the container: 8 or 16 for photocap's files).
+    public let bitsPerSample: Int
+    /// The 2×2 CFAPattern as colour indices (0 red, 1 green, 2 blue), row by row; nil when the
+    /// file has no 2×2 pattern.
+    public let cfaPattern: [UInt8]?
+    /// WhiteLevel of the CFA image, when present.
+    public let whiteLevel: Int?
+    /// The first BlackLevel value of the CFA image, when present.
+    public let blackLevel: Double?
+    /// The Orientation tag of IFD0 (absent → `.up`): what a viewer applies.
+    public let orientation: Orientation
+    /// Size of the preview in IFD0, when IFD0 is a preview (NewSubFileType 1).
+    public let previewSize: PixelSize?
+    /// UniqueCameraModel.
+    public let uniqueCameraModel: String?
+    /// IFD0 Model.
+    public let model: String?
+    /// The XMP packet of IFD0, when present.
+    public let xmp: String?
+    /// EXIF DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), when present.
+    public let dateTimeOriginal: String?
+    /// EXIF OffsetTimeOriginal ("+HH:MM"), when present.
+    public let offsetTimeOriginal: String?
+
+    /// Reads `data`. Throws ``CodecError/unsupportedFormat(reason:)`` for a file that is not a
+    /// DNG, and ``CodecError/corruptFile(format:reason:)`` for a damaged or truncated one.
+    public init(data: [UInt8]) throws(CodecError) {
+        guard TIFFHeader(data) != nil else {
+            throw .unsupportedFormat(reason: "not a DNG file: no TIFF header (\"II*\\0\" or \"MM\\0*\")")
+        }
+        let stream = TIFFMemoryStream(bytes: data)
+        let file: TIFFHandle
+        do {
+            file = try stream.open(mode: "r")
+        } catch {
+            throw .corruptFile(format: "DNG", reason: "libtiff cannot read its first IFD (\(stream.lastError)); the file is truncated or damaged")
+        }
+        var versionPointer: UnsafeMutablePointer<UInt8>?
+        guard withUnsafeMutablePointer(to: &versionPointer, { file.get(UInt32(TIFFTAG_DNGVERSION), $0) }),
+              let versionPointer else {
+            throw .unsupportedFormat(reason: "a TIFF file without DNGVersion: not a DNG")
+        }
+        version = Array(UnsafeBufferPointer(start: versionPointer, count: 4))
+        orientation = Orientation(exifValue: Int(file.integer16(TIFFTAG_ORIENTATION) ?? 1))
+        uniqueCameraModel = file.text(TIFFTAG_UNIQUECAMERAMODEL)
+        model = file.text(TIFFTAG_MODEL)
+        var xmpCount: UInt32 = 0
+        var xmpBytes: UnsafeMutableRawPointer?
+        if withUnsafeMutablePointer(to: &xmpCount, { count in
+            withUnsafeMutablePointer(to: &xmpBytes) { file.get(UInt32(TIFFTAG_XMLPACKET), count, $0) }
+        }), let xmpBytes {
+            xmp = String(decoding: UnsafeRawBufferPointer(start: xmpBytes, count: Int(xmpCount)), as: UTF8.self)
+        } else {
+            xmp = nil
+        }
+
+        var exifOffset: UInt64 = 0
+        let hasEXIF = withUnsafeMutablePointer(to: &exifOffset) { file.get(UInt32(TIFFTAG_EXIFIFD), $0) }
+
+        // The CFA image: IFD0 itself, or one of its SubIFDs.
+        if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 {
+            previewSize = nil
+        } else {
+            previewSize = file.imageSize
+            var count: UInt16 = 0
+            var offsets: UnsafeMutablePointer<UInt64>?
+            _ = withUnsafeMutablePointer(to: &count) { count in
+                withUnsafeMutablePointer(to: &offsets) { file.get(UInt32(TIFFTAG_SUBIFD), count, $0) }
+            }
+            let subIFDs = offsets.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
+            var found = false
+            for offset in subIFDs where TIFFSetSubDirectory(file.tiff, offset) == 1 {
+                if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 { found = true; break }
+            }
+            guard found else { throw .corruptFile(format: "DNG", reason: "no CFA image (no IFD with NewSubFileType 0)") }
+        }
+        guard let size = file.imageSize else { throw .corruptFile(format: "DNG", reason: "the CFA image has no ImageWidth/ImageLength") }
+        cfaSize = size
+        bitsPerSample = Int(file.integer16(TIFFTAG_BITSPERSAMPLE) ?? 1)
+        let pattern: [UInt8] = file.counted(TIFFTAG_CFAPATTERN)
+        cfaPattern = pattern.count == 4 ? pattern : nil
+        whiteLevel = (file.counted(TIFFTAG_WHITELEVEL) as [UInt32]).first.map(Int.init)
+        blackLevel = (file.counted(TIFFTAG_BLACKLEVEL) as [Float]).first.map(Double.init)
+
+        // IFD0, the CFA image's directory and every strip (or tile) of it must lie inside the file:
+        // libtiff would otherwise skip what is missing with a warning.
+        let pieces = TIFFIsTiled(file.tiff) != 0 ? TIFFNumberOfTiles(file.tiff) : TIFFNumberOfStrips(file.tiff)
+        var end: UInt64 = 0
+        for piece in 0..<pieces {
+            end = max(end, TIFFGetStrileOffset(file.tiff, piece) + TIFFGetStrileByteCount(file.tiff, piece))
+        }
+        for directory in [TIFFHeader(data)!.firstIFDOffset, Int(TIFFCurrentDirOffset(file.tiff))] {
+            end = max(end, UInt64(TIFFHeader.directoryEnd(data, at: directory) ?? Int.max))
+        }
+        guard pieces > 0, end <= UInt64(data.count) else {
+            throw .corruptFile(format: "DNG", reason: "truncated: its data reaches byte \(end) but the file has \(data.count) bytes")
+        }
+
+        // Read with libtiff rather than libexif, which sees only a file's first 64 KiB (a DNG's
+        // IFDs usually come after its image data).
+        if hasEXIF, exifOffset > 0, TIFFReadEXIFDirectory(file.tiff, exifOffset) == 1 {
+            dateTimeOriginal = file.text(EXIFTAG_DATETIMEORIGINAL)
+            offsetTimeOriginal = file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) ? file.text(EXIFTAG_OFFSETTIMEORIGINAL) : nil
+        } else {
+            (dateTimeOriginal, offsetTimeOriginal) = (nil, nil)
+        }
+    }
+}
+
+extension TIFFHandle {
+    /// A SHORT tag of the current directory.
+    fileprivate func integer16(_ tag: Int32) -> UInt16? {
+        var value: UInt16 = 0
+        return withUnsafeMutablePointer(to: &value) { get(UInt32(tag), $0) } ? value : nil
+    }
+
+    /// A LONG tag of the current directory.
+    fileprivate func integer32(_ tag: Int32) -> UInt32? {
+        var value: UInt32 = 0
+        return withUnsafeMutablePointer(to: &value) { get(UInt32(tag), $0) } ? value : nil
+    }
+
+    /// An ASCII tag of the current directory.
+    fileprivate func text(_ tag: Int32) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard withUnsafeMutablePointer(to: &value, { get(UInt32(tag), $0) }), let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// A variable-count tag whose count libtiff gives as a 16-bit value; empty when absent.
+    fileprivate func counted<Element>(_ tag: Int32) -> [Element] {
+        var count: UInt16 = 0
+        var values: UnsafeMutablePointer<Element>?
+        let present = withUnsafeMutablePointer(to: &count) { count in
+            withUnsafeMutablePointer(to: &values) { get(UInt32(tag), count, $0) }
+        }
+        guard present, let values else { return [] }
+        return Array(UnsafeBufferPointer(start: values, count: Int(count)))
+    }
+
+    /// ImageWidth × ImageLength of the current directory.
+    fileprivate var imageSize: PixelSize? {
+        var width: UInt32 = 0, height: UInt32 = 0
+        guard withUnsafeMutablePointer(to: &width, { get(UInt32(TIFFTAG_IMAGEWIDTH), $0) }),
+              withUnsafeMutablePointer(to: &height, { get(UInt32(TIFFTAG_IMAGELENGTH), $0) }),
+              width > 0, height > 0 else { return nil }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+}

@@ -1,0 +1,22 @@
+import Imaging
+
+extension RAWDeveloper {
+    /// A developed preview of a Bayer `frame` that fits `box` with the frame's aspect ratio,
+    /// as stored (not turned): LibRaw's development of the frame binned down by whole tiles
+    /// (so the preview costs one pass over the frame, not a full-size demosaic), described by
+    /// `metadata`'s levels and colour, then scaled to size with an area filter.
+    public static func preview(of frame: Frame, metadata: DNGMetadata, fitting box: PixelSize) throws(CodecError) -> RGBImage {
+        let target = frame.size.aspectFit(within: box)
+        guard !target.isEmpty else { throw .invalidArgument("preview box \(box) for a \(frame.size) frame") }
+        let tiles = PixelSize(width: frame.size.width / 2, height: frame.size.height / 2)
+        // Half-size development gives one pixel per 2×2 tile; bin so that is still at least the target.
+        let factor = max(1, min(tiles.width / target.width, tiles.height / target.height))
+        let halfSize = tiles.width >= target.width && tiles.height >= target.height
+        var bare = metadata
+        (bare.thumbnail, bare.xmp) = (nil, nil)
+        let binned: Frame
+        do { binned = try frame.binnedBayer(by: factor) } catch { throw .imaging(error) }
+        let developed = try RAWDeveloper(data: try DNGFile.encode(binned, metadata: bare)).develop(halfSize: halfSize)
+        do { return try developed.scaled(to: target) } catch { throw .imaging(error) }
+    }
+}

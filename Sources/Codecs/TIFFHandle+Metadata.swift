@@ -1,0 +1,116 @@
+import CTIFF
+import Imaging
+
+/// Metadata shared by the TIFF and DNG writers: IFD0's text tags and the EXIF sub-IFD.
+extension TIFFHandle {
+    /// Make, Model, Software and DateTime of `metadata` in the current directory.
+    func setIdentification(_ metadata: EXIFMetadata) throws(CodecError) {
+        try setText(TIFFTAG_MAKE, metadata.make)
+        try setText(TIFFTAG_MODEL, metadata.model)
+        try setText(TIFFTAG_SOFTWARE, metadata.software)
+        try setText(TIFFTAG_DATETIME, metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0).dateTime })
+    }
+
+    /// Writes the EXIF sub-IFD of `metadata` (capture time, exposure, ISO, exposure bias,
+    /// unique ID, versions; ColorSpace when `colorSpace` is given), then points IFD0's ExifIFD
+    /// tag at it and rewrites IFD0.
+    ///
+    /// IFD0 must already be written, with a placeholder ExifIFD tag so it keeps its size.
+    func writeEXIFDirectory(_ metadata: EXIFMetadata, colorSpace: Int32?) throws(CodecError) {
+        // TIFFCreateEXIFDirectory returns 0 on success (unlike most of libtiff) and cannot fail.
+        _ = TIFFCreateEXIFDirectory(tiff)
+        if let exposure = metadata.exposureTime {
+            guard exposure > 0, exposure.isFinite else { throw .invalidArgument("exposure time \(exposure) s is not positive") }
+            try set(UInt32(EXIFTAG_EXPOSURETIME), exposure)
+        }
+        if let iso = metadata.isoSpeed {
+            var value = UInt16(clamping: max(iso, 0))
+            let ok = withUnsafeMutablePointer(to: &value) { setField(UInt32(EXIFTAG_ISOSPEEDRATINGS), [Int32(1), $0]) }
+            try check(ok, tag: UInt32(EXIFTAG_ISOSPEEDRATINGS))
+        }
+        try setArray(EXIFTAG_EXIFVERSION, Array("0232".utf8))
+        if let stamp = metadata.dateTimeOriginal.map({ EXIFTimestamp(date: $0) }) {
+            try setText(EXIFTAG_DATETIMEORIGINAL, stamp.dateTime)
+            if knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) {
+                try setText(EXIFTAG_OFFSETTIMEORIGINAL, stamp.offset)
+            }
+            try setText(EXIFTAG_SUBSECTIMEORIGINAL, stamp.subseconds)
+        }
+        if let bias = metadata.exposureBias {
+            guard bias.isFinite else { throw .invalidArgument("exposure bias \(bias) EV is not finite") }
+            try set(UInt32(EXIFTAG_EXPOSUREBIASVALUE), bias)
+        }
+        try setArray(EXIFTAG_FLASHPIXVERSION, Array("0100".utf8))
+        if let colorSpace { try set(UInt32(EXIFTAG_COLORSPACE), colorSpace) }
+        if let identifier = metadata.imageUniqueID {
+            try setText(EXIFTAG_IMAGEUNIQUEID, String(identifier.prefix(EXIFBuilder.maximumUniqueIDLength)))
+        }
+        var exifOffset: UInt64 = 0
+        try check(TIFFWriteCustomDirectory(tiff, &exifOffset), "TIFFWriteCustomDirectory")
+        try check(TIFFSetDirectory(tiff, 0), "TIFFSetDirectory")
+        try set(UInt32(TIFFTAG_EXIFIFD), exifOffset)
+        try check(TIFFRewriteDirectory(tiff), "TIFFRewriteDirectory")
+    }
+
+    /// An ASCII tag; nil sets nothing, non-ASCII characters become "?".
+    func setText(_ tag: Int32, _ text: String?) throws(CodecError) {
+        guard let text else { return }
+        let ascii = String(decoding: text.utf8.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        let ok = ascii.withCString { setField(UInt32(tag), [$0]) }
+        try check(ok, tag: UInt32(tag))
+    }
+
+    /// Writes `rows` rows of `rowBytes` bytes each, which lie `bytesPerRow` apart in `bytes`,
+    /// as strips of `rowsPerStrip` rows (padding at the ends of rows is left out).
+    func writeStrips(_ bytes: UnsafeRawBufferPointer, bytesPerRow: Int, rowBytes: Int, rows: Int,
+                     rowsPerStrip: Int) throws(CodecError) {
+        // libtiff's encoders may modify the buffer they are given (predictor, byte swapping).
+        var strip = [UInt8](repeating: 0, count: rowsPerStrip * rowBytes)
+        for index in 0..<(rows + rowsPerStrip - 1) / rowsPerStrip {
+            let firstRow = index * rowsPerStrip
+            let stripRows = min(rowsPerStrip, rows - firstRow)
+            let written = strip.withUnsafeMutableBytes { buffer in
+                if bytesPerRow == rowBytes {
+                    buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + firstRow * rowBytes, byteCount: stripRows * rowBytes)
+                } else {
+                    for row in 0..<stripRows {
+                        (buffer.baseAddress! + row * rowBytes).copyMemory(
+                            from: bytes.baseAddress! + (firstRow + row) * bytesPerRow, byteCount: rowBytes)
+                    }
+                }
+                return TIFFWriteEncodedStrip(tiff, UInt32(index), buffer.baseAddress!, tmsize_t(stripRows * rowBytes))
+            }
+            guard written == stripRows * rowBytes else {
+                throw .tiff(function: "TIFFWriteEncodedStrip", message: stream.lastError)
+            }
+        }
+    }
+
+    /// Writes packed rows of `rowBytes` bytes from an array, as strips of `rowsPerStrip` rows.
+    func writeStrips(_ bytes: [UInt8], rowBytes: Int, rows: Int, rowsPerStrip: Int) throws(CodecError) {
+        // Array.withUnsafeBytes rethrows untyped errors: carry the typed one out by value.
+        let failure: CodecError? = bytes.withUnsafeBytes { buffer in
+            do throws(CodecError) {
+                try writeStrips(buffer, bytesPerRow: rowBytes, rowBytes: rowBytes, rows: rows, rowsPerStrip: rowsPerStrip)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// A variable-count tag whose count libtiff takes as a 16-bit value before the array.
+    func setCounted<Element>(_ tag: Int32, _ values: [Element]) throws(CodecError) {
+        var values = values
+        let ok = values.withUnsafeMutableBufferPointer { setField(UInt32(tag), [Int32($0.count), $0.baseAddress!]) }
+        try check(ok, tag: UInt32(tag))
+    }
+
+    /// A fixed-count array tag: libtiff takes only the pointer.
+    func setArray<Element>(_ tag: Int32, _ values: [Element]) throws(CodecError) {
+        var values = values
+        let ok = values.withUnsafeMutableBufferPointer { setField(UInt32(tag), [$0.baseAddress!]) }
+        try check(ok, tag: UInt32(tag))
+    }
+}

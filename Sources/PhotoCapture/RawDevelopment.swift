@@ -1,0 +1,84 @@
+import Codecs
+import Foundation
+import Imaging
+
+/// Develops DNG files into processed photos through the capture pipeline: LibRaw opens the DNG
+/// from memory and develops it (demosaic, white balance as shot, the camera's colour matrix to
+/// sRGB), then the photo is converted, oriented and encoded exactly as a captured one.
+///
+/// The orientation follows the settings' compensation mode like any processed photo. photocap's
+/// DNGs record, in their XMP, how their Orientation tag splits into the sensor's mounting and
+/// how the device was held, so `.sensor` turns the pixels to undo the mounting and writes the
+/// device part as metadata, exactly as a processed photo of the capture would have been. A DNG
+/// without that record is treated as taken with an upright sensor: its Orientation is how the
+/// device was held (a mirror in it is taken as the sensor's).
+public enum RawDevelopment {
+    /// The processed photo of `dng`, as `settings` ask: format (JPEG, HEIC, TIFF or
+    /// uncompressed), quality, HEIC speed, preview and thumbnail, compensation mode.
+    ///
+    /// The DNG decides the rest: its size, and how the device was held (`rotationAngle` of
+    /// `settings` is ignored). `name` names the file in errors. Throws
+    /// ``PhotoCaptureError/Code/unreadableRaw(path:reason:)`` for a file that is not a DNG or is
+    /// truncated, before anything is developed.
+    public static func developPhoto(fromDNG dng: Data, settings: PhotoSettings,
+                                    name: String = "DNG") throws(PhotoCaptureError) -> CapturePhoto {
+        let id = settings.uniqueID
+        guard settings.format.isProcessed, !settings.isRawPhotoRequested else {
+            throw PhotoCaptureError(.developmentFormatUnsupported(settings.format), uniqueID: id)
+        }
+        let bytes = [UInt8](dng)
+        let info = try dngInfo(bytes, name: name, uniqueID: id)
+        let processor = PhotoProcessor(encoders: EncoderPool())
+        let developed = try processor.developed(bytes, uniqueID: id)
+        let record = RawOrientationRecord.of(xmp: info.xmp, orientation: info.orientation)
+
+        // The developed image is a camera with one frame, mounted as the record says.
+        let size = developed.image.size
+        let frame: Frame
+        do {
+            frame = try Frame(format: .rgb24, size: size, storage: FrameStorage(copying: developed.image.pixels))
+        } catch {
+            throw PhotoCaptureError(.imaging(error), uniqueID: id)
+        }
+        let cameraName = info.model ?? info.uniqueCameraModel ?? "DNG"
+        let device = CaptureDevice(uniqueID: "dng:\(name)", localizedName: cameraName, kind: .frameFile,
+                                   formats: [.init(pixelFormat: .rgb24, sizes: .discrete([size]))],
+                                   sensorMounting: record.mounting, source: StillFrameSource { (_, _) throws(PhotoCaptureError) in frame })
+        var request = settings  // the same uniqueID: the development answers this request
+        request.rotationAngle = record.rotationAngle
+        (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
+        let resolved = try SettingsResolver(device: device, defaultCompensation: .sensor).resolve(request)
+        var photo = try processor.process(frame, resolved: resolved, cameraName: cameraName,
+                                          captureDate: captureDate(of: info) ?? Date())
+        photo.timings.development = developed.time
+        photo.encodingRoute = .developed
+        return photo
+    }
+
+    /// Checks, without developing anything, that `dng` is a complete DNG file with a CFA image;
+    /// throws ``PhotoCaptureError/Code/unreadableRaw(path:reason:)`` naming `name` otherwise.
+    public static func validate(_ dng: Data, name: String = "DNG") throws(PhotoCaptureError) {
+        _ = try dngInfo([UInt8](dng), name: name, uniqueID: nil)
+    }
+
+    private static func dngInfo(_ bytes: [UInt8], name: String, uniqueID: Int64?) throws(PhotoCaptureError) -> DNGFileInfo {
+        do {
+            return try DNGFileInfo(data: bytes)
+        } catch {
+            throw PhotoCaptureError(.unreadableRaw(path: name, reason: "\(error)"), uniqueID: uniqueID)
+        }
+    }
+
+    /// DateTimeOriginal (with OffsetTimeOriginal when present) of a DNG's EXIF.
+    private static func captureDate(of dng: DNGFileInfo) -> Date? {
+        guard let stamp = dng.dateTimeOriginal else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        if let offset = dng.offsetTimeOriginal {
+            formatter.dateFormat = "yyyy:MM:dd HH:mm:ssxxx"
+            if let date = formatter.date(from: stamp + offset) { return date }
+        }
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        return formatter.date(from: stamp)
+    }
+}

@@ -1,0 +1,66 @@
+import Imaging
+
+/// How a DNG's Orientation tag — the whole correction — splits into the sensor's mounting and
+/// how the device was held, kept in the DNG's XMP (namespace ``namespace``) so that developing
+/// the DNG later compensates the mounting exactly as a processed photo of the capture would.
+struct RawOrientationRecord: Equatable {
+    /// The XMP namespace of photocap's properties.
+    static let namespace = "http://ns.photocap.org/raw/1.0/"
+
+    let mounting: SensorMounting
+    /// Clockwise degrees, 0..<360.
+    let rotationAngle: Int
+
+    init(mounting: SensorMounting, rotationAngle: Int) {
+        self.mounting = mounting
+        self.rotationAngle = ((rotationAngle % 360) + 360) % 360
+    }
+
+    /// The split of `orientation` for a DNG that carries no record (not written by photocap):
+    /// all of it is taken as how the device was held, except a mirror, which only a sensor
+    /// mounting can carry.
+    init(assuming orientation: Orientation) {
+        let mounting = SensorMounting(rotation: 0, isMirrored: orientation.isMirrored)
+        let device = mounting.compensation.inverse.followed(by: orientation)
+        self.init(mounting: mounting, rotationAngle: device.clockwiseQuarterTurns * 90)
+    }
+
+    /// The Orientation a DNG of this capture carries.
+    var orientation: Orientation { OrientationPlan.raw(mounting: mounting, rotationAngle: rotationAngle).writtenOrientation }
+
+    /// An XMP packet with the record.
+    var xmp: String {
+        """
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about="" xmlns:photocap="\(Self.namespace)"
+           photocap:SensorRotation="\(mounting.rotation)"
+           photocap:SensorMirrored="\(mounting.isMirrored ? "True" : "False")"
+           photocap:DeviceRotation="\(rotationAngle)"/>
+         </rdf:RDF>
+        </x:xmpmeta>
+        <?xpacket end="w"?>
+        """
+    }
+
+    /// The record in an XMP packet; nil when the packet has none or a value is malformed.
+    init?(xmp: String) {
+        guard xmp.contains(Self.namespace) else { return nil }
+        func attribute(_ name: String) -> String? {
+            guard let start = xmp.range(of: "photocap:\(name)=\"") else { return nil }
+            return String(xmp[start.upperBound...].prefix { $0 != "\"" })
+        }
+        guard let sensor = attribute("SensorRotation").flatMap({ Int($0) }), sensor % 90 == 0,
+              let mirrored = attribute("SensorMirrored").flatMap({ ["True": true, "False": false][$0] }),
+              let device = attribute("DeviceRotation").flatMap({ Int($0) }), device % 90 == 0 else { return nil }
+        self.init(mounting: SensorMounting(rotation: sensor, isMirrored: mirrored), rotationAngle: device)
+    }
+
+    /// The record of a DNG: its own when it agrees with the file's Orientation tag (a tool may
+    /// have changed the tag since), else the split ``init(assuming:)`` makes.
+    static func of(xmp: String?, orientation: Orientation) -> RawOrientationRecord {
+        if let record = xmp.flatMap(RawOrientationRecord.init(xmp:)), record.orientation == orientation { return record }
+        return RawOrientationRecord(assuming: orientation)
+    }
+}

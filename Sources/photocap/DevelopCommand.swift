@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import PhotoCapture
+
+/// `photocap develop FILE.dng`: a processed photo developed from a DNG by LibRaw, oriented and
+/// encoded like a captured one.
+struct DevelopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "develop",
+        abstract: "Develop a DNG into a JPEG, HEIC or TIFF photo.",
+        discussion: """
+            LibRaw demosaics the DNG, applies its white balance as shot and its colour matrix to \
+            sRGB; then the photo is oriented and encoded like a captured one. By default the sensor's \
+            mounting is compensated in the pixels and the metadata says how the device was held \
+            (photocap's DNGs record both; for other DNGs the Orientation tag is taken as how the \
+            device was held). The result is written atomically next to the DNG (or to --output) \
+            and never replaces a file unless --overwrite is given.
+
+            Examples:
+              photocap develop shot.dng
+              photocap develop shot.dng --format heic --upright --output developed/
+            """)
+
+    @Argument(help: "A DNG file.")
+    var file: String
+
+    @Option(help: "Output format: jpeg, heic or tiff.")
+    var format: PhotoFormat = .jpeg
+
+    @Option(help: "JPEG/HEIC quality, 1...100.")
+    var quality: Int = 90
+
+    @Option(name: .customLong("heic-speed"), help: "x265 preset for HEIC: ultrafast ... slow.")
+    var heicSpeed: HEICEncodingSpeed = .medium
+
+    @Flag(name: .customLong("no-compensation"), help: "Keep the sensor's pixel orientation; write the whole correction as metadata.")
+    var noCompensation = false
+
+    @Flag(help: "Apply the whole correction to the pixels and write orientation 1.")
+    var upright = false
+
+    @Option(help: "Output file, or a folder (existing, or ending in /). Default: next to the DNG, with the format's extension.")
+    var output: String?
+
+    @Flag(help: "Replace an existing output file.")
+    var overwrite = false
+
+    @Flag(help: "Print the photo as one JSON object on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard format.isProcessed, format != .uncompressed else { throw ValidationError("--format must be jpeg, heic or tiff") }
+        if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
+    }
+
+    func run() async throws {
+        do {
+            try develop()
+        } catch {
+            // One file, no request to name.
+            throw fail(PhotoCaptureError(error.code).description)
+        }
+    }
+
+    private func develop() throws(PhotoCaptureError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: file) ? error.localizedDescription : "no such file"
+            throw PhotoCaptureError(.unreadableRaw(path: file, reason: reason))
+        }
+        // Refused before any development: a file that is no DNG, or a result that cannot be saved.
+        try RawDevelopment.validate(data, name: file)
+        let target = destination()
+        if URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: file).standardizedFileURL {
+            throw PhotoCaptureError(.fileWriteFailed(path: target, call: "open", reason: "it is the DNG being developed"))
+        }
+        if !overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.fileExists(path: target)) }
+        var settings = PhotoSettings(format: format)
+        settings.quality = quality
+        settings.heicEncodingSpeed = heicSpeed
+        settings.orientationCompensation = noCompensation ? OrientationCompensation.none : (upright ? .upright : .sensor)
+        let photo = try RawDevelopment.developPhoto(fromDNG: data, settings: settings, name: file)
+        try photo.write(to: target, overwrite: overwrite)
+        if json {
+            print(PhotoReport(photo: photo, path: target, previewPath: nil, device: "dng:\(file)").jsonLine())
+        } else {
+            let r = photo.resolvedSettings
+            print("\(target): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
+                  + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off"), developed from \(file)")
+        }
+    }
+
+    /// The output path: --output (a file, or a folder that gets the DNG's name) or next to the
+    /// DNG, with the format's extension.
+    private func destination() -> String {
+        let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + "." + (format.fileExtension ?? "out")
+        guard let output else { return ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name) }
+        var isFolder: ObjCBool = false
+        if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue) {
+            return (output as NSString).appendingPathComponent(name)
+        }
+        return output
+    }
+}

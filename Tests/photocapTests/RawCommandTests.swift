@@ -1,0 +1,150 @@
+import Codecs
+import Foundation
+import PhotoCapture
+import Testing
+import TestSupport
+
+/// `photocap shoot --format dng`, `--raw-plus` and `photocap develop` as a user runs them
+/// (issue 5, acceptance 2, 3 and 5).
+@Suite struct RawCommandTests {
+    static func photocap(_ arguments: [String]) throws -> ExternalTool.Output { try ShootCommandTests.photocap(arguments) }
+
+    static func json(_ line: Substring) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func shootFormatDNGWritesAValidDNG() throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let path = folder.url.appendingPathComponent("raw.dng").path
+        let run = try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480",
+                                     "--sensor-rotation", "90", "--json", "--output", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try Self.json(try #require(run.text.split(separator: "\n").first))
+        #expect(report["isRawPhoto"] as? Bool == true)
+        #expect(report["format"] as? String == "dng")
+        #expect(report["orientationWritten"] as? Int == 8)  // the mounting's whole correction
+        let raw = try #require(report["raw"] as? [String: Any])
+        #expect(raw["pixelFormat"] as? String == "RG16")
+        #expect(raw["cfaPattern"] as? String == "RGGB")
+        #expect(raw["whiteLevel"] as? Int == 65535)
+        #expect(raw["blackLevel"] as? Int == 4096)
+        #expect(try ExternalTool.exiftoolValidationProblems(path) == [])
+        let identified = try ExternalTool.run("dcraw", ["-i", "-v", path]).checked().text
+        #expect(identified.contains("Full size:    640 x 480") && identified.contains("Filter pattern: RG/GB"), "\(identified)")
+        let info = try Self.photocap(["info", path])
+        #expect(info.text.contains("DNG") && info.text.contains("640x480") && info.text.contains("256x192"), "\(info.text)")
+    }
+
+    /// `--raw-plus`: one request, two files with one stem, two JSON lines with one uniqueID.
+    @Test(arguments: ["jpeg", "heic", "tiff"])
+    func rawPlusWritesBothFiles(processed: String) throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let ext = PhotoFormat(rawValue: processed)!.fileExtension!
+        let run = try Self.photocap(["shoot", "--device", "synthetic", "--raw-plus", processed, "--heic-speed", "ultrafast",
+                                     "--pixel-format", "BA10", "--size", "640x480", "--json",
+                                     "--output", folder.url.appendingPathComponent("shot.\(ext)").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["shot.dng", "shot.\(ext)"])
+        let reports = try run.text.split(separator: "\n").map(Self.json)
+        #expect(reports.map { $0["isRawPhoto"] as? Bool } == [true, false])
+        #expect(reports.map { $0["format"] as? String } == ["dng", processed])
+        #expect(Set(reports.compactMap { $0["uniqueID"] as? Int }).count == 1)
+        #expect(reports[1]["encodingRoute"] as? String == "developed")
+        #expect((reports[0]["raw"] as? [String: Any])?["pixelFormat"] as? String == "BA10")
+        for name in ["shot.dng", "shot.\(ext)"] {
+            #expect(try ExternalTool.exiftoolValidationProblems(folder.url.appendingPathComponent(name).path) == [], "\(name)")
+        }
+        // The processed file shows the scene (white balance and tone curve applied: the raw
+        // samples themselves differ from it by over 30).
+        let path = folder.url.appendingPathComponent("shot.\(ext)").path
+        let developed: RGBImage
+        if processed == "heic" {
+            let decoded = try HEICDecoder.decodeRGB([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), applyingTransformations: true)
+            developed = RGBImage(size: decoded.size, pixels: decoded.rgb)
+        } else {
+            developed = processed == "jpeg" ? try ReferenceDecoder.djpeg(path) : try ReferenceDecoder.imageMagickStored(path)
+        }
+        let difference = developed.meanAbsoluteDifference(to: SyntheticScene.image(size: PixelSize(width: 640, height: 480)))
+        #expect(difference <= ShootCommandTests.lossyTolerance, "--raw-plus \(processed) differs by \(difference)")
+    }
+
+    /// Acceptance 5, and nothing is written: a device without Bayer formats, a taken name,
+    /// contradictory options.
+    @Test func impossibleRawRequestsFailWithoutWriting() throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: PixelSize(width: 64, height: 48)), format: .yuyv)
+        let framePath = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "frame.yuv")
+        let target = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        for options in [["--format", "dng"], ["--raw-plus", "jpeg"]] {
+            let run = try Self.photocap(["shoot", "--frame-file", framePath, "--frame-format", "yuyv", "--frame-size", "64x48",
+                                         "--output", target.path + "/"] + options)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("delivers no Bayer (RAW) format"), "\(run.stderr)")
+        }
+        // The DNG's name is taken: nothing is captured, the JPEG is not written either.
+        try Data([1]).write(to: target.appendingPathComponent("shot.dng"))
+        let taken = try Self.photocap(["shoot", "--device", "synthetic", "--raw-plus", "jpeg", "--size", "64x48",
+                                       "--output", target.appendingPathComponent("shot.jpg").path])
+        #expect(taken.status == 1 && taken.stderr.contains("shot.dng already exists"), "\(taken.stderr)")
+        let wrongFormat = try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--pixel-format", "NV12",
+                                             "--output", target.path + "/"])
+        #expect(wrongFormat.status == 1 && wrongFormat.stderr.contains("not a Bayer"), "\(wrongFormat.stderr)")
+        for options in [["--raw-plus", "jpeg", "--format", "heic"], ["--raw-plus", "dng"]] {
+            let run = try Self.photocap(["shoot", "--device", "synthetic", "--output", target.path + "/"] + options)
+            #expect(run.status != 0, "\(options)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path) == ["shot.dng"])
+    }
+
+    @Test func developWritesTheProcessedPhotoBesideTheDNG() throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let dng = folder.url.appendingPathComponent("shot.dng").path
+        let shot = try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480",
+                                      "--sensor-rotation", "90", "--rotation", "180", "--output", dng])
+        #expect(shot.status == 0, "\(shot.stderr)")
+        // Default: the mounting in the pixels, the device's half turn in the metadata.
+        let run = try Self.photocap(["develop", dng, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try Self.json(try #require(run.text.split(separator: "\n").first))
+        #expect(report["path"] as? String == folder.url.appendingPathComponent("shot.jpg").path)
+        #expect(report["orientationWritten"] as? Int == 3 && report["compensationApplied"] as? Bool == true)
+        let jpeg = folder.url.appendingPathComponent("shot.jpg").path
+        #expect(try ExternalTool.exiftoolValidationProblems(jpeg) == [])
+        let upright = SyntheticScene.image(size: PixelSize(width: 480, height: 640)).transformed(by: .down)
+        #expect(try ReferenceDecoder.imageMagickAutoOriented(jpeg).meanAbsoluteDifference(to: upright) <= 4)
+
+        for (flag, ext, orientation) in [("--no-compensation", "tiff", 6), ("--upright", "heic", 1)] {
+            let out = folder.url.appendingPathComponent("out\(flag).\(ext)").path
+            let developed = try Self.photocap(["develop", dng, "--format", ext, flag, "--heic-speed", "ultrafast", "--output", out])
+            #expect(developed.status == 0, "\(developed.stderr)")
+            #expect(try ImageFileInfo(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))).orientation.exifValue == orientation)
+            #expect(try ExternalTool.exiftoolValidationProblems(out) == [])
+        }
+        // Never over an existing file unless asked.
+        let again = try Self.photocap(["develop", dng])
+        #expect(again.status == 1 && again.stderr.contains("already exists"), "\(again.stderr)")
+        #expect(try Self.photocap(["develop", dng, "--overwrite"]).status == 0)
+    }
+
+    /// Acceptance 5: a truncated DNG or a file that is no DNG is refused with a clear message,
+    /// and nothing is written.
+    @Test func developRefusesDamagedAndForeignFiles() throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let dng = folder.url.appendingPathComponent("whole.dng").path
+        #expect(try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "320x240", "--output", dng]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dng))
+        let cut = try folder.write([UInt8](bytes.prefix(bytes.count * 2 / 3)), named: "cut.dng")
+        let jpeg = folder.url.appendingPathComponent("photo.jpg").path
+        #expect(try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--output", jpeg]).status == 0)
+        for (file, message) in [(cut, "truncated or damaged"), (jpeg, "not a DNG"),
+                                (folder.url.appendingPathComponent("missing.dng").path, "no such file")] {
+            let out = folder.url.appendingPathComponent("out.jpg").path
+            let run = try Self.photocap(["develop", file, "--output", out])
+            #expect(run.status == 1)
+            #expect(run.stderr.hasPrefix("photocap: error: cannot develop \(file): ") && run.stderr.contains(message), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["cut.dng", "photo.jpg", "whole.dng"])
+    }
+}
