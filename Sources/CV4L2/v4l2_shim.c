@@ -42,6 +42,7 @@ int pc_v4l2_close(int fd) { return v4l2_close(fd) == 0 ? 0 : -errno; }
 int pc_v4l2_querycap(int fd, struct v4l2_capability *c) { return call(fd, VIDIOC_QUERYCAP, c); }
 int pc_v4l2_enum_input(int fd, struct v4l2_input *i) { return call(fd, VIDIOC_ENUMINPUT, i); }
 int pc_v4l2_get_input(int fd, int *index) { return call(fd, VIDIOC_G_INPUT, index); }
+int pc_v4l2_set_input(int fd, int *index) { return call(fd, VIDIOC_S_INPUT, index); }
 int pc_v4l2_enum_format(int fd, struct v4l2_fmtdesc *d) { return call(fd, VIDIOC_ENUM_FMT, d); }
 int pc_v4l2_enum_frame_sizes(int fd, struct v4l2_frmsizeenum *s) { return call(fd, VIDIOC_ENUM_FRAMESIZES, s); }
 int pc_v4l2_enum_frame_intervals(int fd, struct v4l2_frmivalenum *i) { return call(fd, VIDIOC_ENUM_FRAMEINTERVALS, i); }

@@ -6,7 +6,7 @@ extension PhotoOutput {
     static let bracketMembersInFlight = 3
 
     /// Captures a bracket: for each member, sets its exposure, takes the first settled frame
-    /// (``CaptureSession/settledFrame(format:size:startedAfter:settling:timeout:request:)``) and
+    /// (``CaptureSession/settledFrame(format:size:hardwareCrop:startedAfter:settling:timeout:request:)``) and
     /// hands it to a processing task, then exposes the next member while earlier ones encode.
     /// The controls go back as soon as the last frame is in hand, or when a member fails; the
     /// photos are delivered in sequence order after `didCapturePhoto`, and the request ends with
@@ -34,7 +34,8 @@ extension PhotoOutput {
             let (changed, settling) = (MonotonicClock.now(), controls.framesToSettle)
             restored = captureError != nil ? nil : Task {
                 _ = try? await session.settledFrame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
-                                                    startedAfter: changed, settling: settling, timeout: timeout, request: changed)
+                                                    hardwareCrop: resolved.framing.hardwareCropRect, startedAfter: changed,
+                                                    settling: settling, timeout: timeout, request: changed)
             }
         } catch {
             restoreError = error.attributed(to: id)
@@ -72,7 +73,8 @@ extension PhotoOutput {
                 let reading = try controls.apply(member.target)
                 let changed = MonotonicClock.now()
                 let (delivered, skipped) = try await session.settledFrame(
-                    format: resolved.framePixelFormat, size: resolved.frameDimensions, startedAfter: changed,
+                    format: resolved.framePixelFormat, size: resolved.frameDimensions,
+                    hardwareCrop: resolved.framing.hardwareCropRect, startedAfter: changed,
                     settling: controls.framesToSettle, timeout: timeout, request: instant)
                 let exposure = AppliedExposure(reading, member: member, framesSkipped: skipped)
                 processing.append(Task {

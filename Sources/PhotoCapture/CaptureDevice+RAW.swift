@@ -24,6 +24,6 @@ extension CaptureDevice {
     func replacing(sensorMounting: SensorMounting? = nil, rawCalibration: RawCalibration? = nil) -> CaptureDevice {
         CaptureDevice(uniqueID: uniqueID, localizedName: localizedName, kind: kind, formats: formats,
                       sensorMounting: sensorMounting ?? self.sensorMounting, hasFlash: hasFlash, v4l2Details: v4l2Details,
-                      rawCalibration: rawCalibration ?? self.rawCalibration, source: source)
+                      rawCalibration: rawCalibration ?? self.rawCalibration, source: source, framing: framing)
     }
 }

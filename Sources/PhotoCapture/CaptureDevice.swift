@@ -91,10 +91,12 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// What the camera's RAW samples mean, written into its DNGs.
     public let rawCalibration: RawCalibration
     let source: any FrameSource
+    /// The dynamic aspect ratio and zoom, shared with every value wrapping this camera.
+    let framing: FramingControl
 
     init(uniqueID: String, localizedName: String, kind: Kind, formats: [Format], sensorMounting: SensorMounting,
          hasFlash: Bool = false, v4l2Details: V4L2Details? = nil, rawCalibration: RawCalibration = .uncalibrated,
-         source: any FrameSource) {
+         source: any FrameSource, framing: FramingControl = FramingControl()) {
         self.uniqueID = uniqueID
         self.localizedName = localizedName
         self.kind = kind
@@ -104,6 +106,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         self.v4l2Details = v4l2Details
         self.rawCalibration = rawCalibration
         self.source = source
+        self.framing = framing
     }
 
     /// The same camera, with the sensor mounting given by the app (a device profile or a

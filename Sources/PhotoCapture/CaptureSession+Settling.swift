@@ -6,16 +6,18 @@ extension CaptureSession {
     /// sequence numbers, so frames the driver had already exposed or that still carry the old
     /// values are passed over. Skipped frames go back to the driver at once. The delivery's
     /// delays count from `request`.
-    func settledFrame(format: FramePixelFormat, size: PixelSize, startedAfter instant: UInt64, settling: Int,
-                      timeout: Duration, request: UInt64) async throws(PhotoCaptureError) -> (delivered: DeliveredFrame, skipped: Int) {
-        var delivered = try await frame(format: format, size: size, startedAfter: instant, timeout: timeout)
+    func settledFrame(format: FramePixelFormat, size: PixelSize, hardwareCrop: PixelRect?, startedAfter instant: UInt64,
+                      settling: Int, timeout: Duration,
+                      request: UInt64) async throws(PhotoCaptureError) -> (delivered: DeliveredFrame, skipped: Int) {
+        var delivered = try await frame(format: format, size: size, hardwareCrop: hardwareCrop, startedAfter: instant,
+                                        timeout: timeout)
         var delivery = delivered.delivery
         var target = delivered.frame.sequence + UInt64(max(0, settling))
         var skipped = 0
         while delivered.frame.sequence < target {
             let previous = delivered.frame.sequence
-            delivered = try await frame(format: format, size: size, startedAfter: delivered.frame.timestampNanoseconds,
-                                        timeout: timeout)
+            delivered = try await frame(format: format, size: size, hardwareCrop: hardwareCrop,
+                                        startedAfter: delivered.frame.timestampNanoseconds, timeout: timeout)
             skipped += 1
             let next = delivered.delivery
             delivery.corruptFramesSkipped += next.corruptFramesSkipped

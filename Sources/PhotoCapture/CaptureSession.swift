@@ -55,13 +55,14 @@ public final class CaptureSession: Sendable {
         await device.source.stopStreaming()
     }
 
-    /// Streams `format` at `size` (restarting the stream only when they change) and returns the
-    /// first frame whose exposure started after `instant`.
-    func frame(format: FramePixelFormat, size: PixelSize, startedAfter instant: UInt64,
+    /// Streams `format` at `size`, cropped by the driver to `hardwareCrop` when given
+    /// (restarting the stream only when they change), and returns the first frame whose
+    /// exposure started after `instant`.
+    func frame(format: FramePixelFormat, size: PixelSize, hardwareCrop: PixelRect? = nil, startedAfter instant: UInt64,
                timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
         guard isRunning, let device = input else { throw PhotoCaptureError(.sessionNotRunning) }
-        try await device.source.startStreaming(format: format, size: size,
-                                               discardingFirst: state.withLock { $0.framesToDiscard })
+        try await device.startStreaming(format: format, size: size, hardwareCrop: hardwareCrop,
+                                        discardingFirst: state.withLock { $0.framesToDiscard })
         let delivered = try await device.source.frame(startedAfter: instant, timeout: timeout)
         guard delivered.frame.format == format, delivered.frame.size == size else {
             throw PhotoCaptureError(.deviceFailure(

@@ -11,6 +11,8 @@ protocol FrameSource: Sendable {
     /// The first frame whose exposure started after `instant` (monotonic nanoseconds), waiting
     /// at most `timeout`.
     func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame
+    /// Whether it streams, and its starts and stops so far.
+    func statistics() async -> StreamStatistics
 }
 
 /// A frame and how the source found it.

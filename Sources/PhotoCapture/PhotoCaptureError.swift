@@ -50,6 +50,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case inputAlreadySet
         /// The output is already attached to a session.
         case outputAlreadyAttached
+        /// Zoom factors run from 1 to the device's ``CaptureDevice/maxVideoZoomFactor``.
+        case invalidZoomFactor(Double, maximum: Double)
         /// A RAW photo was asked of a device that delivers no Bayer format; `available` lists
         /// what it does deliver.
         case rawUnavailable(device: String, available: [FramePixelFormat])
@@ -86,6 +88,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case invalidControl(String)
         /// A bracket was rejected, or the controls it changed could not be restored.
         case bracket(BracketProblem)
+        /// The driver did not crop as asked; later photos of this device are cropped in software.
+        case hardwareCropRefused(device: String, reason: String)
 
         // Processing and files.
         /// Converting or scaling the frame failed.
@@ -126,6 +130,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .sessionNotRunning: return "the capture session is not running"
         case .inputAlreadySet: return "the session already has an input device"
         case .outputAlreadyAttached: return "the photo output is already attached to a session"
+        case .invalidZoomFactor(let factor, let maximum): return "zoom factor \(factor) is outside 1...\(maximum)"
         case .rawUnavailable(let device, let available):
             return "\(device) delivers no Bayer (RAW) format, so it cannot take RAW photos (it delivers: "
                 + available.map(\.fourCC).joined(separator: ", ") + ")"
@@ -147,6 +152,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
         case .bracket(let problem): return problem.description
+        case .hardwareCropRefused(let device, let reason):
+            return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"
         case .imaging(let error): return "image conversion failed: \(error)"
         case .encoding(let text): return "encoding failed: \(text)"
         case .rawDevelopmentFailed(let text): return "RAW development failed: \(text)"

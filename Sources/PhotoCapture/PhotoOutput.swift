@@ -103,8 +103,8 @@ public final class PhotoOutput: Sendable {
         var resolved: [ResolvedPhotoSettings] = []
         for settings in settingsArray { resolved.append(try resolver.resolve(settings)) }
         if let first = resolved.first, session.isRunning {
-            try await device.source.startStreaming(format: first.framePixelFormat, size: first.frameDimensions,
-                                                   discardingFirst: 0)
+            try await device.startStreaming(format: first.framePixelFormat, size: first.frameDimensions,
+                                            hardwareCrop: first.framing.hardwareCropRect, discardingFirst: 0)
         }
         for item in resolved { try encoders.prepare(for: item) }
         state.withLock { $0.prepared = settingsArray }
@@ -173,6 +173,7 @@ public final class PhotoOutput: Sendable {
         do {
             delegate.photoOutput(self, willCapturePhotoFor: resolved)
             let delivered = try await session.frame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
+                                                    hardwareCrop: resolved.framing.hardwareCropRect,
                                                     startedAfter: instant, timeout: timeout)
             delegate.photoOutput(self, didCapturePhotoFor: resolved)
             try PhotoProcessor(encoders: encoders).photos(

@@ -16,9 +16,10 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let heicEncodingSpeed: HEICEncodingSpeed
     /// The camera pixel format captured.
     public let framePixelFormat: FramePixelFormat
-    /// The frame size captured (sensor orientation).
+    /// The frame size captured (sensor orientation): the crop's size when the driver crops.
     public let frameDimensions: PixelSize
-    /// The part of the frame used (even-aligned for 4:2:0).
+    /// The part of the captured frame used (even-aligned for 4:2:0): the aspect ratio and zoom
+    /// crop when photocap crops, the whole frame otherwise.
     public let cropRect: PixelRect
     /// The stored photo's pixel size (after any physical rotation).
     public let photoDimensions: PixelSize
@@ -48,6 +49,8 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let adjustments: [SettingsAdjustment]
     /// The bracket's members in sequence order, as they will be exposed; empty for a single photo.
     public let bracketedSettings: [ResolvedBracketedExposure]
+    /// The aspect ratio and zoom crop, and whether the driver or the conversion pass made it.
+    public let framing: PhotoFraming
     /// The RAW (DNG) photo of the request; nil when it asks for none. With
     /// ``format`` ``PhotoFormat/dng`` the fields above describe the same photo.
     public internal(set) var rawPhoto: ResolvedRawPhotoSettings? = nil

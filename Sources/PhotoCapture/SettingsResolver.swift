@@ -61,12 +61,13 @@ struct SettingsResolver: Sendable {
         } else {
             frameSize = format.sizes.largest
         }
-        let crop: PixelRect
+        let framed: Framed
         do {
-            crop = try FrameConverter.effectiveCrop(nil, frameSize: frameSize)
+            framed = try self.framed(format.pixelFormat, frameSize: frameSize, rotationAngle: rotation, for: settings)
         } catch {
-            throw reject(.imaging(error))
+            throw error.attributed(to: id)
         }
+        let crop = framed.crop
 
         // Orientation.
         let mode = settings.orientationCompensation ?? defaultCompensation
@@ -106,7 +107,7 @@ struct SettingsResolver: Sendable {
         return ResolvedPhotoSettings(
             uniqueID: id, format: settings.format, quality: settings.quality,
             heicEncodingSpeed: settings.heicEncodingSpeed, framePixelFormat: format.pixelFormat,
-            frameDimensions: frameSize, cropRect: crop, photoDimensions: photoSize,
+            frameDimensions: framed.frameSize, cropRect: crop, photoDimensions: photoSize,
             displayedPhotoDimensions: plan.writtenOrientation.apply(to: photoSize),
             previewDimensions: preview,
             embeddedThumbnailDimensions: settings.format == .dng ? raw?.embeddedThumbnailDimensions : thumbnail,
@@ -115,6 +116,6 @@ struct SettingsResolver: Sendable {
             orientationCompensation: mode, pixelTransform: plan.pixelTransform,
             writtenOrientation: plan.writtenOrientation,
             isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
-            bracketedSettings: bracket.members, rawPhoto: raw)
+            bracketedSettings: bracket.members, framing: framed.framing, rawPhoto: raw)
     }
 }

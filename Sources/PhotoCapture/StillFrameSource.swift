@@ -18,6 +18,7 @@ actor StillFrameSource: FrameSource {
     nonisolated let exposure: SyntheticExposureControls?
     private var streaming: (format: FramePixelFormat, size: PixelSize, start: UInt64)?
     private var pictures: [(factor: Double, frame: Frame)] = []
+    private var counters = StreamStatistics()
 
     init(framesPerSecond: Int = 30, exposure: SyntheticExposureControls? = nil, render: @escaping Render) {
         self.render = render
@@ -31,8 +32,10 @@ actor StillFrameSource: FrameSource {
         exposure?.streamStarted()
         let now = MonotonicClock.now()
         _ = try picture(format, size, factor: exposure?.factor(forExposureStartingAt: now) ?? 1)
+        if streaming != nil { counters.stops += 1 }
         // Discarded frames simply push the first usable exposure later.
         streaming = (format, size, now + UInt64(max(0, discardingFirst)) * interval)
+        counters.starts += 1
     }
 
     /// The picture for `factor`, rendered once and kept while the stream lasts.
@@ -45,8 +48,15 @@ actor StillFrameSource: FrameSource {
     }
 
     func stopStreaming() async {
+        if streaming != nil { counters.stops += 1 }
         streaming = nil
         pictures = []
+    }
+
+    func statistics() async -> StreamStatistics {
+        var statistics = counters
+        statistics.isStreaming = streaming != nil
+        return statistics
     }
 
     func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
@@ -62,10 +72,12 @@ actor StillFrameSource: FrameSource {
                 throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))
             }
             try? await Task.sleep(for: .nanoseconds(Int64(wait)))
-            // The stream may have stopped or changed format while this request waited.
-            guard let current = self.streaming, current.start == streaming.start,
-                  current.format == streaming.format, current.size == streaming.size
-            else { throw PhotoCaptureError(.sessionNotRunning) }
+            // The stream may have stopped, or restarted in another format, while this request
+            // waited: then the first frame after `instant` is the restarted stream's.
+            guard let current = self.streaming else { throw PhotoCaptureError(.sessionNotRunning) }
+            if current.start != streaming.start || current.format != streaming.format || current.size != streaming.size {
+                return try await frame(startedAfter: instant, timeout: timeout - .nanoseconds(Int64(wait)))
+            }
         }
         // After the wait every change that can reach this frame is known.
         let picture = try picture(streaming.format, streaming.size,

@@ -24,6 +24,10 @@ public struct V4L2Details: Sendable, Equatable {
     public let unsupportedFormats: [String]
     /// Frame rates of the default still format at its largest size, fastest first.
     public let frameRates: [Double]
+    /// The largest rectangle the driver can crop on the selected input
+    /// (V4L2_SEL_TGT_CROP_BOUNDS), nil when it cannot crop it: the hardware crop of
+    /// ``PhotoFraming`` is offered only when it is there.
+    public let cropBounds: PixelRect?
 }
 
 /// Cameras found on this machine, and the device nodes that could not be used, with why.
@@ -40,19 +44,27 @@ extension CaptureDevice {
     /// The sensor mounting combines what the driver reports: V4L2_CID_CAMERA_SENSOR_ROTATION,
     /// the input's HFLIP/VFLIP status (a flip the driver does not correct) and a front-facing
     /// V4L2_CID_CAMERA_ORIENTATION (mirrored, like a mirror).
-    public static func v4l2(path: String) throws(PhotoCaptureError) -> CaptureDevice {
+    ///
+    /// - Parameters:
+    ///   - path: the device node, e.g. `/dev/video0`.
+    ///   - input: the video input to select first (VIDIOC_S_INPUT; the driver keeps it for later
+    ///     opens too), e.g. a capture card's HDMI input; nil keeps the current one.
+    public static func v4l2(path: String, input: Int? = nil) throws(PhotoCaptureError) -> CaptureDevice {
         do {
-            return try makeV4L2Device(path: path)
+            return try makeV4L2Device(path: path, input: input)
         } catch {
             throw PhotoCaptureError(error)
         }
     }
 
-    private static func makeV4L2Device(path: String) throws(V4L2Error) -> CaptureDevice {
+    private static func makeV4L2Device(path: String, input requestedInput: Int? = nil) throws(V4L2Error) -> CaptureDevice {
         let device = try V4L2Device(path: path)
         let capabilities = try device.capabilities()
         guard capabilities.canCaptureVideo else { throw .notACaptureDevice(device: path) }
         guard capabilities.canStream else { throw .streamingUnsupported(device: path) }
+        if let requestedInput { try device.selectInput(requestedInput) }
+        // Sizes beyond the crop bounds would be the driver's upscaling, which a still never wants.
+        let cropBounds = try device.selection(.cropBounds)
 
         var formats: [Format] = []
         var unsupported: [String] = []
@@ -64,7 +76,7 @@ extension CaptureDevice {
                 unsupported.append(description.fourCC.description)
                 continue
             }
-            formats.append(Format(pixelFormat: pixelFormat, sizes: sizes))
+            formats.append(Format(pixelFormat: pixelFormat, sizes: cropBounds.map { sizes.limited(to: $0.size) } ?? sizes))
         }
 
         let controls = try device.controls()
@@ -94,7 +106,7 @@ extension CaptureDevice {
         let details = V4L2Details(
             path: path, driver: capabilities.driver, busInfo: capabilities.busInfo, inputName: input?.name,
             reportedSensorRotation: rotation, location: location, isFlippedHorizontally: hflip,
-            isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates)
+            isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates, cropBounds: cropBounds)
         return CaptureDevice(uniqueID: path, localizedName: capabilities.card, kind: .v4l2, formats: formats,
                              sensorMounting: mounting, v4l2Details: details, source: V4L2FrameSource(device: device))
     }
@@ -170,6 +182,20 @@ extension CaptureDevice.FrameSizes {
         switch sizes {
         case .discrete(let list): self = .discrete(list)
         case .stepwise(let minimum, let maximum, let step): self = .stepwise(minimum: minimum, maximum: maximum, step: step)
+        }
+    }
+
+    /// The sizes no larger than `box` (a range keeps its minimum and step); unchanged when
+    /// none fits, so the device's own limits still apply.
+    func limited(to box: PixelSize) -> CaptureDevice.FrameSizes {
+        switch self {
+        case .discrete(let sizes):
+            let fitting = sizes.filter { $0.width <= box.width && $0.height <= box.height }
+            return .discrete(fitting.isEmpty ? sizes : fitting)
+        case .stepwise(let minimum, let maximum, let step):
+            guard minimum.width <= box.width, minimum.height <= box.height else { return self }
+            let limit = PixelSize(width: min(maximum.width, box.width), height: min(maximum.height, box.height))
+            return .stepwise(minimum: minimum, maximum: nearest(fitting: limit), step: step)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Imaging
 
 /// Errors of the V4L2 layer; each names the device and, for failed calls, the ioctl and errno.
 public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
@@ -16,13 +17,19 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
     case corruptFrames(device: String, count: Int)
     /// The stream is not running.
     case notStreaming(device: String)
+    /// The driver did not deliver the requested crop unscaled; `granted` is the crop it kept, nil
+    /// when it cannot crop this input at all (or the frame size is not the crop's).
+    case cropNotAccepted(device: String, requested: PixelRect, granted: PixelRect?)
+    /// The device has no video input with this index; `available` lists its inputs.
+    case noSuchInput(device: String, index: Int, available: [String])
 
     /// The device node, as given when it was opened.
     public var device: String {
         switch self {
         case .callFailed(let device, _, _), .notACaptureDevice(let device), .streamingUnsupported(let device),
              .formatNotAccepted(let device, _, _), .timeout(let device, _), .corruptFrames(let device, _),
-             .notStreaming(let device):
+             .notStreaming(let device), .cropNotAccepted(let device, _, _),
+             .noSuchInput(let device, _, _):
             return device
         }
     }
@@ -57,6 +64,11 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(device): \(count) corrupt frames in a row"
         case .notStreaming(let device):
             return "\(device) is not streaming"
+        case .cropNotAccepted(let device, let requested, let granted):
+            return "\(device) does not deliver the crop \(requested) unscaled"
+                + (granted.map { " (VIDIOC_S_SELECTION kept \($0))" } ?? " (no V4L2_SEL_TGT_CROP_BOUNDS on this input)")
+        case .noSuchInput(let device, let index, let available):
+            return "\(device) has no input \(index) (inputs: \(available.joined(separator: ", ")))"
         }
     }
 }

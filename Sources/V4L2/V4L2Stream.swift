@@ -32,6 +32,7 @@ public final class V4L2Stream: @unchecked Sendable {
     private struct Active {
         let pixelFormat: FramePixelFormat
         let format: V4L2ActiveFormat
+        let crop: PixelRect?
         let mappings: V4L2BufferMappings
         let generation: UInt64
         let frameInterval: UInt64
@@ -61,14 +62,22 @@ public final class V4L2Stream: @unchecked Sendable {
     /// The format being streamed, nil when stopped.
     public var activeFormat: V4L2ActiveFormat? { queue.sync { active?.format } }
 
-    /// Streams `format` at `size`. Does nothing when already streaming exactly that; otherwise
-    /// stops (STREAMOFF, REQBUFS 0), sets the format and starts again. The first
-    /// `discardingFirst` frames after a start are dropped so auto exposure can settle.
+    /// The driver's crop of the running stream (V4L2_SEL_TGT_CROP), nil when stopped or uncropped.
+    public var activeCrop: PixelRect? { queue.sync { active?.crop } }
+
+    /// Streams `format` at `size`, cropped by the driver to `crop` (driver coordinates; its size
+    /// must be `size`) when given. Does nothing when already streaming exactly that; otherwise
+    /// stops (STREAMOFF, REQBUFS 0), configures the device (``V4L2Device/configureCapture(_:size:crop:requestJPEGColorSpace:)``)
+    /// and starts again. The first `discardingFirst` frames after a start are dropped so auto
+    /// exposure can settle.
     ///
     /// A failed REQBUFS or STREAMON is retried once after a clean stop.
     @discardableResult
-    public func start(_ format: FramePixelFormat, size: PixelSize, discardingFirst: Int = 0) async throws(V4L2Error) -> V4L2ActiveFormat {
-        try await onQueue { () throws(V4L2Error) in try self.startOnQueue(format, size: size, discard: discardingFirst) }
+    public func start(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect? = nil,
+                      discardingFirst: Int = 0) async throws(V4L2Error) -> V4L2ActiveFormat {
+        try await onQueue { () throws(V4L2Error) in
+            try self.startOnQueue(format, size: size, crop: crop, discard: discardingFirst)
+        }
     }
 
     /// Stops streaming and returns the buffers; idempotent.
@@ -91,19 +100,23 @@ public final class V4L2Stream: @unchecked Sendable {
 
     // MARK: On the queue
 
-    private func startOnQueue(_ format: FramePixelFormat, size: PixelSize, discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
+    private func startOnQueue(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
+                              discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
         if isGone { throw .callFailed(device: device.path, call: "VIDIOC_STREAMON", errno: ENODEV) }
-        if let active, active.pixelFormat == format, active.format.size == size {
+        if let crop, crop.size != size {
+            throw .cropNotAccepted(device: device.path, requested: crop, granted: nil)
+        }
+        if let active, active.pixelFormat == format, active.format.size == size, active.crop == crop {
             return active.format
         }
         stopOnQueue()
         do {
-            return try attemptStart(format, size: size, discard: discard)
+            return try attemptStart(format, size: size, crop: crop, discard: discard)
         } catch let error where Self.isRetryableStartFailure(error) {
             stopOnQueue()
             counters.restarts += 1
             unreportedRestarts += 1
-            return try attemptStartAfterFailure(format, size: size, discard: discard)
+            return try attemptStartAfterFailure(format, size: size, crop: crop, discard: discard)
         } catch {
             stopOnQueue()
             markGoneIfNeeded(error)
@@ -116,12 +129,12 @@ public final class V4L2Stream: @unchecked Sendable {
         return call == "VIDIOC_REQBUFS" || call == "VIDIOC_STREAMON" || call == "VIDIOC_QBUF"
     }
 
-    private func attemptStart(_ format: FramePixelFormat, size: PixelSize, discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
+    private func attemptStart(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
+                              discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
         let fourCC = format.v4l2FourCC
         let description = try device.formats().first { $0.fourCC == fourCC }
         let requestCSC = format.isYUV && description?.canSetColorSpace == true
-        let granted = try device.setFormat(fourCC, size: size,
-                                           requestJPEGColorSpace: requestCSC)
+        let granted = try device.configureCapture(fourCC, size: size, crop: crop, requestJPEGColorSpace: requestCSC)
         guard granted.fourCC == fourCC, granted.size == size else {
             throw .formatNotAccepted(device: device.path, requested: "\(fourCC) \(size)",
                                      granted: "\(granted.fourCC) \(granted.size)")
@@ -136,7 +149,7 @@ public final class V4L2Stream: @unchecked Sendable {
         guard request.count >= 2 else { throw .streamingUnsupported(device: device.path) }
         let mappings = try V4L2BufferMappings(device: device, count: Int(request.count))
         generation += 1
-        let started = Active(pixelFormat: format, format: granted, mappings: mappings, generation: generation,
+        let started = Active(pixelFormat: format, format: granted, crop: crop, mappings: mappings, generation: generation,
                              frameInterval: interval, discardBelowSequence: UInt32(max(0, discard)))
         // Active before QBUF so a failure below is cleaned up by stopOnQueue.
         active = started
@@ -148,7 +161,7 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     private func stopOnQueue() {
-        guard active != nil else { return }
+        guard let stopping = active else { return }
         active = nil
         _ = pc_v4l2_stream_off(device.fd)
         var request = v4l2_requestbuffers()
@@ -157,6 +170,10 @@ public final class V4L2Stream: @unchecked Sendable {
         // Buffers still held by frames are orphaned by the driver and unmapped when released.
         _ = pc_v4l2_request_buffers(device.fd, &request)
         counters.stops += 1
+        // Drivers keep a crop across opens: leave the whole picture to the next user.
+        if stopping.crop != nil, let whole = try? device.selection(.cropDefault) {
+            _ = try? device.setSelection(.crop, to: whole)
+        }
     }
 
     private func queueBuffer(_ index: Int) throws(V4L2Error) {
@@ -224,9 +241,9 @@ public final class V4L2Stream: @unchecked Sendable {
                     fatalRestarts += 1
                     counters.restarts += 1
                     report.restarts += 1
-                    let (format, size) = (active.pixelFormat, active.format.size)
+                    let (format, size, crop) = (active.pixelFormat, active.format.size, active.crop)
                     stopOnQueue()
-                    _ = try attemptStartAfterFailure(format, size: size, discard: 0)
+                    _ = try attemptStartAfterFailure(format, size: size, crop: crop, discard: 0)
                     continue
                 }
                 throw error
@@ -299,9 +316,10 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     /// A second start after a failure; if it fails too, the stream is left stopped.
-    private func attemptStartAfterFailure(_ format: FramePixelFormat, size: PixelSize, discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
+    private func attemptStartAfterFailure(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
+                                          discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
         do {
-            return try attemptStart(format, size: size, discard: discard)
+            return try attemptStart(format, size: size, crop: crop, discard: discard)
         } catch {
             stopOnQueue()
             markGoneIfNeeded(error)
@@ -350,7 +368,8 @@ public struct V4L2FrameReport: Sendable, Equatable {
 public struct V4L2StreamStatistics: Sendable, Equatable {
     /// STREAMON calls that succeeded.
     public var starts = 0
-    /// Stops (STREAMOFF + REQBUFS 0).
+    /// Stops: VIDIOC_STREAMOFF calls (each followed by REQBUFS 0). A stream that keeps running
+    /// while its consumers change crop or aspect ratio shows none.
     public var stops = 0
     /// Restarts after a failed start or a fatal streaming error.
     public var restarts = 0

@@ -72,17 +72,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
         for (index, (name, mounting)) in pipelines.enumerated() {
             let (session, output) = try await startSession(mounting: mounting, frameFile: framePath)
             let path = folder.appendingPathComponent("photo-\(index).jpg").path
-            cases.append((name, {
-                var settings = PhotoSettings(format: .jpeg)
-                settings.quality = self.quality
-                settings.framePixelFormat = .yuyv
-                settings.embeddedThumbnailDimensions = PixelSize(width: 160, height: 120)
-                let photo = try await output.capturePhoto(with: settings)
-                try photo.write(to: path, overwrite: true)
-                _ = session
-            }))
+            cases.append((name, jpegCapture(output: output, session: session, path: path)))
         }
 
+        let cropCases = try await croppingCases(in: folder)
+        cases += cropCases
         var samples = Array(repeating: [Double](), count: cases.count)
         let clock = ContinuousClock()
         for round in 0...iterations {
@@ -100,21 +94,23 @@ struct BenchmarkCommand: AsyncParsableCommand {
             let ratio = medians[index] / medians[0]
             print(String(format: "  %-62@ %8.2f ms  %5.2fx", item.name as NSString, medians[index], ratio))
         }
-        let pipeline = cases.count - pipelines.count
+        let pipeline = cases.count - cropCases.count - pipelines.count
         if heicRounds > 0 { try await compareHEIC(in: folder, frameFile: framePath) }
         print(String(format: "  compensation vs none, whole pipeline: 90° %.2fx; 180° %.2fx; mirror %.2fx",
                      medians[pipeline + 1] / medians[pipeline], medians[pipeline + 2] / medians[pipeline],
                      medians[pipeline + 3] / medians[pipeline]))
+        print(String(format: "  16:9 frame with 90° compensation, 1:1 crop vs uncropped: %.2fx",
+                     medians[cases.count - 1] / medians[cases.count - 2]))
         if processRounds > 0 {
             try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: picture())
         }
         if bracketRounds > 0 { try await compareBracket(in: folder) }
     }
 
-    /// The benchmark frame's picture (upright scene; the frame-file camera's mounting turns
-    /// nothing: every case reads the same bytes).
-    private func picture() -> RGBImage {
-        var image = SyntheticScene.image(size: size)
+    /// The benchmark frame's picture at `frameSize` (default ``size``): the upright scene; the
+    /// frame-file camera's mounting turns nothing, every case reads the same bytes.
+    func picture(size frameSize: PixelSize? = nil) -> RGBImage {
+        var image = SyntheticScene.image(size: frameSize ?? size)
         guard scene == .textured else { return image }
         // Uniform noise of ±6 levels (σ ≈ 3.7), deterministic: a moderately noisy sensor.
         var state: UInt32 = 0x9E37_79B9
@@ -156,11 +152,15 @@ struct BenchmarkCommand: AsyncParsableCommand {
         _ = sessions
     }
 
-    /// A running frame-file camera replaying `frameFile` fast, so a capture hardly waits for
-    /// its frame; `mounting` only decides the compensation, the bytes are the same.
-    private func startSession(mounting: SensorMounting, frameFile: String) async throws -> (CaptureSession, PhotoOutput) {
-        try await running(try CaptureDevice.frameFile(path: frameFile, format: .yuyv, size: size, mounting: mounting,
-                                                      framesPerSecond: 100_000))
+    /// A running frame-file camera replaying `frameFile` (of `frameSize`, default ``size``) fast,
+    /// so a capture hardly waits for its frame; `mounting` only decides the compensation, the
+    /// bytes are the same. Photos are cropped to `aspectRatio` when given.
+    func startSession(mounting: SensorMounting, frameFile: String, frameSize: PixelSize? = nil,
+                      aspectRatio: AspectRatio? = nil) async throws -> (CaptureSession, PhotoOutput) {
+        let device = try CaptureDevice.frameFile(path: frameFile, format: .yuyv, size: frameSize ?? size, mounting: mounting,
+                                                 framesPerSecond: 100_000)
+        try await device.setDynamicAspectRatio(aspectRatio)
+        return try await running(device)
     }
 
     /// A running session with a photo output on `device`.

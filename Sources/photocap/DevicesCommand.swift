@@ -27,6 +27,7 @@ struct DevicesCommand: AsyncParsableCommand {
         let flippedVertically: Bool?
         let defaultFormat: String?
         let frameRates: [Double]?
+        let cropBounds: String?
         let formats: [Format]
         let unsupportedFormats: [String]?
         let controls: [ControlEntry]?
@@ -44,7 +45,7 @@ struct DevicesCommand: AsyncParsableCommand {
                 location: details?.location?.rawValue, flippedHorizontally: details?.isFlippedHorizontally,
                 flippedVertically: details?.isFlippedVertically,
                 defaultFormat: still.map { "\($0.pixelFormat.fourCC) \($0.sizes.largest)" },
-                frameRates: details?.frameRates,
+                frameRates: details?.frameRates, cropBounds: details?.cropBounds?.description,
                 formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.fourCC, sizes: $0.sizes.description) },
                 unsupportedFormats: details?.unsupportedFormats,
                 controls: details == nil ? nil : ((try? device.controls()) ?? []).map(ControlEntry.init))
@@ -74,6 +75,8 @@ struct DevicesCommand: AsyncParsableCommand {
             let rates = entry.frameRates.map { $0.isEmpty ? "" : " at " + $0.map { String(format: "%g", $0) }.joined(separator: "/") + " fps" } ?? ""
             lines.append("  default still format: \(still)\(rates)")
         }
+        let cropper = entry.cropBounds.map { "the driver (crop bounds \($0)) when set before streaming, else photocap" } ?? "photocap"
+        lines.append("  aspect ratios: \(AspectRatio.supported.map(\.description).joined(separator: ", ")), zoom 1-8, cropped by \(cropper)")
         lines.append("  formats:")
         for format in entry.formats { lines.append("    \(format.pixelFormat): \(format.sizes)") }
         if let unsupported = entry.unsupportedFormats, !unsupported.isEmpty {

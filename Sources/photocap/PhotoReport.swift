@@ -71,6 +71,7 @@ struct PhotoReport: Encodable {
     let adjustments: [String]
     let timings: Timings
     let bracket: BracketReport?
+    let crop: CropReport
 
     init(photo: CapturePhoto, path: String?, previewPath: String?, device: String) {
         let r = photo.resolvedSettings
@@ -113,6 +114,7 @@ struct PhotoReport: Encodable {
         sequenceCount = photo.sequenceCount
         photoCount = photo.photoCount
         adjustments = r.adjustments.map(\.description)
+        crop = CropReport(r.framing)
         timings = Timings(conversionMs: photo.timings.conversion * 1000, scalingMs: photo.timings.scaling * 1000,
                           encodingMs: photo.timings.encoding * 1000, developmentMs: photo.timings.development * 1000)
         bracket = BracketReport(photo)

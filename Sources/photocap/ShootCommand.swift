@@ -19,12 +19,17 @@ struct ShootCommand: AsyncParsableCommand {
               photocap shoot --device /dev/video0 --size 1920x1080 --pixel-format YUYV --skip 5
               photocap shoot --bracket -2,0,+2 --output hdr.jpg
               photocap shoot --device /dev/video0 --bracket-manual 1/100@100,1/50@200 --json
+              photocap shoot --aspect 3:4 --zoom 1.5 --sensor-rotation 90
+              photocap shoot --device /dev/video0 --input 3 --size 1280x720 --aspect 1:1
               photocap shoot --format dng --pixel-format RG12 --output raw.dng
               photocap shoot --raw-plus heic --output shots/       (NAME.dng and NAME.heic from one frame)
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
     var device: String?
+
+    @Option(help: "Video input of --device to select first (VIDIOC_S_INPUT), e.g. a capture card's HDMI input.")
+    var input: Int?
 
     @Option(help: "Frames to discard after the camera starts, so auto exposure settles on a cold start.")
     var skip: Int = 0
@@ -70,6 +75,12 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270).")
     var rotation: Int = 0
 
+    @Option(help: "Aspect ratio of the upright photo: 1:1, 3:4, 4:3, 9:16 or 16:9 (a centred crop; the driver's where it can).")
+    var aspect: AspectRatio?
+
+    @Option(help: "Zoom: a centred crop this many times narrower, after --aspect (1 to 8).")
+    var zoom: Double = 1
+
     @Option(name: .customLong("frame-file"), help: "Replay a raw frame from this file instead of using a camera.")
     var frameFile: String?
 
@@ -107,6 +118,7 @@ struct ShootCommand: AsyncParsableCommand {
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
+        try validateFraming()
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
         }
@@ -149,6 +161,7 @@ struct ShootCommand: AsyncParsableCommand {
             }
             for index in settingsList.indices { settingsList[index].rawPixelFormat = best }
         }
+        try await applyFraming(to: camera)
         output.orientationCompensation = noCompensation ? .none : (upright ? .upright : .sensor)
         output.frameTimeout = .milliseconds(frameTimeout)
 
@@ -249,7 +262,7 @@ struct ShootCommand: AsyncParsableCommand {
         } else {
             let r = photo.resolvedSettings
             print("\(path): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
-                  + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")"
+                  + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")" + framingNote(r)
                   + (photo.encodingRoute == .developed ? ", developed from RAW" : "")
                   + (previewPath.map { ", preview \($0)" } ?? "")
                   + (photo.bracketSettings == nil ? "" : ", bracket \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))"))
@@ -270,7 +283,7 @@ struct ShootCommand: AsyncParsableCommand {
         case "synthetic":
             camera = synthetic(override)
         case let path?:
-            camera = try CaptureDevice.v4l2(path: path)
+            camera = try CaptureDevice.v4l2(path: path, input: input)
         case nil:
             let discovery = CaptureDevice.discovery()
             if let first = discovery.devices.first(where: { $0.kind == .v4l2 }) {

@@ -71,14 +71,7 @@ import TestSupport
                     #expect(info.orientation == written, "\(label): file says \(info.orientation)")
                     if format != .tiff { #expect(info.exifOrientation == written, "\(label): EXIF disagrees") }
 
-                    let shown: RGBImage
-                    if format == .heic {
-                        let decoded = try HEICDecoder.decodeRGB([UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
-                                                                applyingTransformations: true)
-                        shown = RGBImage(size: decoded.size, pixels: decoded.rgb)
-                    } else {
-                        shown = try ReferenceDecoder.imageMagickAutoOriented(path)
-                    }
+                    let shown = try ViewerImage.shown(path, format: format)
                     #expect(shown.size == upright.size, "\(label): viewer shows \(shown.size)")
                     if shown.size == upright.size {
                         let difference = shown.meanAbsoluteDifference(to: upright)

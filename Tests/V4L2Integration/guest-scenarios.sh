@@ -182,7 +182,8 @@ fi
 # 10. The library tests against the device (formats, UHD, flips, faults, endurance).
 cd "$OUT"
 load_vivid
-# One suite at a time: every Vivid suite reloads the one vivid module.
+# One test at a time: every Vivid suite reloads the one vivid module, so two suites running
+# side by side fail with "Module vivid is in use" (.serialized only orders a suite's own tests).
 PHOTOCAP_VIVID_DEVICE=$DEV "$TESTS" --testing-library swift-testing --no-parallel --filter "${VIVID_FILTER:-Vivid}" >swift-tests.log 2>&1
 sed 's/\x1b\[[0-9;]*m//g' swift-tests.log >swift-tests.txt
 while IFS= read -r line; do

@@ -16,6 +16,7 @@ int pc_v4l2_close(int fd);
 int pc_v4l2_querycap(int fd, struct v4l2_capability *capability);
 int pc_v4l2_enum_input(int fd, struct v4l2_input *input);
 int pc_v4l2_get_input(int fd, int *index);
+int pc_v4l2_set_input(int fd, int *index);
 int pc_v4l2_enum_format(int fd, struct v4l2_fmtdesc *description);
 int pc_v4l2_enum_frame_sizes(int fd, struct v4l2_frmsizeenum *sizes);
 int pc_v4l2_enum_frame_intervals(int fd, struct v4l2_frmivalenum *intervals);

@@ -1,0 +1,17 @@
+import Imaging
+
+/// What a camera's stream has done so far: the evidence that a change (an aspect ratio, a zoom)
+/// did not interrupt it.
+public struct StreamStatistics: Sendable, Equatable {
+    /// Whether the camera is streaming now.
+    public var isStreaming = false
+    /// Stream starts (VIDIOC_STREAMON for a V4L2 camera), restarts included.
+    public var starts = 0
+    /// Stream stops (VIDIOC_STREAMOFF for a V4L2 camera), the stops of restarts included.
+    public var stops = 0
+    /// The driver's crop of the running stream (V4L2_SEL_TGT_CROP), nil when it is not cropped.
+    public var hardwareCrop: PixelRect?
+
+    /// No stream yet.
+    public init() {}
+}
