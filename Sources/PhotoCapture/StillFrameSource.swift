@@ -90,6 +90,7 @@ actor StillFrameSource: FrameSource {
             let frame = try Frame(format: picture.format, size: picture.size, bytesPerRow: picture.bytesPerRow,
                                   range: picture.range, storage: picture.storage, sequence: sequence,
                                   timestampNanoseconds: exposureStart)
+            counters.framesDelivered += 1
             return DeliveredFrame(frame: frame, delivery: delivery)
         } catch {
             throw PhotoCaptureError(.imaging(error))

@@ -9,6 +9,9 @@ public struct StreamStatistics: Sendable, Equatable {
     public var starts = 0
     /// Stream stops (VIDIOC_STREAMOFF for a V4L2 camera), the stops of restarts included.
     public var stops = 0
+    /// Frames handed out for photos (a V4L2 camera's dequeued frames that were used; stale,
+    /// corrupt and discarded ones are not counted).
+    public var framesDelivered = 0
     /// The driver's crop of the running stream (V4L2_SEL_TGT_CROP), nil when it is not cropped.
     public var hardwareCrop: PixelRect?
 

@@ -23,6 +23,7 @@ extension V4L2FrameSource: HardwareCroppingSource {
         var statistics = StreamStatistics()
         statistics.starts = counted.starts
         statistics.stops = counted.stops
+        statistics.framesDelivered = counted.framesDelivered
         statistics.hardwareCrop = stream.activeCrop
         statistics.isStreaming = stream.activeFormat != nil
         return statistics

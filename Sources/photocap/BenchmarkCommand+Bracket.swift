@@ -54,7 +54,7 @@ extension BenchmarkCommand {
         print("bracket: \(size) YUYV, JPEG q\(quality) + 160x120 thumbnail, \(bracketRounds) rounds, medians, "
               + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
         for (index, item) in cases.enumerated() {
-            print(String(format: "  %-62@ %8.2f ms", item.0 as NSString, medians[index]))
+            print("  " + item.0.padded(to: 62) + String(format: " %8.2f ms", medians[index]))
         }
         print(String(format: "  bracket vs members one after another: %.2fx (target <= 0.65x); vs 3 plain photos: %.2fx; "
                      + "with the files written: %.2fx", medians[0] / medians[1], medians[0] / (3 * medians[2]),

@@ -92,7 +92,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         print("photocap benchmark: \(size) YUYV frame (\(scene.rawValue) scene), JPEG q\(quality), \(iterations) rounds, medians")
         for (index, item) in cases.enumerated() {
             let ratio = medians[index] / medians[0]
-            print(String(format: "  %-62@ %8.2f ms  %5.2fx", item.name as NSString, medians[index], ratio))
+            print("  " + item.name.padded(to: 62) + String(format: " %8.2f ms  %5.2fx", medians[index], ratio))
         }
         let pipeline = cases.count - cropCases.count - pipelines.count
         if heicRounds > 0 { try await compareHEIC(in: folder, frameFile: framePath) }

@@ -12,8 +12,9 @@ struct OutputPaths {
     /// The DNG of a RAW + processed request: the photo's name with the extension `.dng`.
     let raw: String?
 
-    /// Resolves `requested` (a file, or a folder that gets a timestamped name) and fails early
-    /// when the folder is missing or read-only, or a file exists and `overwrite` is off.
+    /// Resolves `requested` (a file, or a folder that gets a timestamped name; a path ending in
+    /// "/" is made if missing) and fails early when the folder is missing or read-only, or a file
+    /// exists and `overwrite` is off.
     /// With `index`, the name gets a zero-padded `-NNN` suffix wide enough for `count`; with
     /// `member` (a bracket member), a `-bN` suffix after it.
     init(output: PhotoOutput, requested: String, format: PhotoFormat, withPreview: Bool, withRaw: Bool = false,
@@ -34,22 +35,28 @@ struct OutputPaths {
         let stem = (photo as NSString).deletingPathExtension
         preview = withPreview ? stem + ".preview.jpg" : nil
         raw = withRaw ? stem + ".dng" : nil
-        self.photo = photo
-        if let raw, raw == photo {
-            throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "open",
-                                                     reason: "the processed photo and its DNG would share this name"))
-        }
+        // RAW + processed named after its DNG (`--output shot.dng`): the photo gets its own extension.
+        let namesTheDNG = withRaw && (photo as NSString).pathExtension.lowercased() == "dng"
+        self.photo = namesTheDNG ? stem + "." + (format.fileExtension ?? "bin") : photo
 
         let folder = URL(fileURLWithPath: photo).deletingLastPathComponent().path
+        if requested.hasSuffix("/"), !exists {
+            // A folder asked for by a trailing slash is made, like `mkdir -p`.
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "mkdir", reason: "\(error.localizedDescription)"))
+            }
+        }
         var folderIsDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &folderIsDirectory), folderIsDirectory.boolValue else {
-            throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "stat", reason: "folder \(folder) does not exist"))
+            throw PhotoCaptureError(.fileWriteFailed(path: self.photo, call: "stat", reason: "folder \(folder) does not exist"))
         }
         guard access(folder, W_OK) == 0 else {
-            throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "access", reason: String(cString: strerror(errno))))
+            throw PhotoCaptureError(.fileWriteFailed(path: self.photo, call: "access", reason: String(cString: strerror(errno))))
         }
         if !overwrite {
-            for path in [photo] + [preview, raw].compactMap({ $0 }) where FileManager.default.fileExists(atPath: path) {
+            for path in [self.photo] + [preview, raw].compactMap({ $0 }) where FileManager.default.fileExists(atPath: path) {
                 throw PhotoCaptureError(.fileExists(path: path))
             }
         }

@@ -90,7 +90,7 @@ struct ProcessComparison {
         guard let reference = samples.first.map(Self.median) else { return }
         for (index, (item, _)) in available.enumerated() {
             let median = Self.median(samples[index])
-            print(String(format: "    %-60@ %8.1f ms  %5.2fx", item.name as NSString, median, median / reference))
+            print("    " + item.name.padded(to: 60) + String(format: " %8.1f ms  %5.2fx", median, median / reference))
         }
     }
 
@@ -123,4 +123,10 @@ struct ProcessComparison {
 extension Duration {
     /// The duration in milliseconds.
     var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters, for table columns (Foundation's
+    /// `%-60@` does not pad on Linux).
+    func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

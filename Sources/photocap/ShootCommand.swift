@@ -90,7 +90,7 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(name: .customLong("frame-size"), help: "Size of --frame-file, WIDTHxHEIGHT.")
     var frameSize: PixelSize?
 
-    @Option(help: "Output file, or a folder (existing, or ending in /) to get a timestamped name. Default: the current folder.")
+    @Option(help: "Output file, or a folder (existing, or ending in / and then made if missing) to get a timestamped name. Default: the current folder.")
     var output: String = "."
 
     @Option(help: "Photos to take, one after another on one running session; files get -001, -002... suffixes.")

@@ -190,13 +190,18 @@ import TestSupport
             #expect(try Self.decoded(plain, in: folder, "after.jpg").0.meanAbsoluteDifference(to: scene) < 3)
             await session.stopRunning()
         }
-        // One frame a second: member 1's frame (two settling frames on) is in hand after about
-        // 4 s, member 2's after 8 s; the session stops in between.
-        let (session, output, _) = try await Self.output(framesPerSecond: 1)
+        // One frame a second: member 2's frame comes seconds after member 1's (two settling
+        // frames on), so stopping as soon as member 1's frame is handed out falls between the
+        // two, however loaded the machine is.
+        let (session, output, device) = try await Self.output(framesPerSecond: 1)
         let delegate = RecordingDelegate()
         let settings = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 2), .autoExposure(exposureTargetBias: 4)])
+        // Member 1's frame is the last of its 1 + framesToSettle.
+        let memberOneHandedOut = await device.streamStatistics().framesDelivered + 1 + device.framesToSettle
         try output.capturePhoto(with: settings, delegate: delegate)
-        try await Task.sleep(for: .seconds(6))
+        for _ in 0..<600 where await device.streamStatistics().framesDelivered < memberOneHandedOut {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         await session.stopRunning()
         try await delegate.waitForFinishes(1)
         let errors = delegate.finished.withLock { $0 }

@@ -180,6 +180,23 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: "/proc/photo.jpg"))
     }
 
+    /// `--output shots/new/` makes the folder, as the trailing slash asks; `--raw-plus` named
+    /// after its DNG gives the processed photo its own extension beside it.
+    @Test func aTrailingSlashFolderIsMadeAndRawPlusMayNameTheDNG() throws {
+        let folder = try TemporaryDirectory("output-paths")
+        let nested = folder.url.appendingPathComponent("shots/new").path
+        let made = try Self.photocap(["shoot", "--device", "synthetic", "--size", "64x48", "--output", nested + "/"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: nested)) ?? []
+        #expect(files.count == 1 && files.allSatisfy { $0.hasPrefix("photocap-") && $0.hasSuffix(".jpg") }, "\(files)")
+
+        let dng = folder.url.appendingPathComponent("pair.dng").path
+        let pair = try Self.photocap(["shoot", "--device", "synthetic", "--size", "64x48", "--raw-plus", "jpeg", "--output", dng])
+        #expect(pair.status == 0, "\(pair.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dng))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("pair.jpg").path))
+    }
+
     @Test func anExistingFileIsNotOverwrittenUnlessAsked() throws {
         let folder = try TestPaths.temporaryFolder()
         let path = folder.appendingPathComponent("photo.jpg")
