@@ -52,7 +52,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // The floor: the encoder alone on planes that are already converted.
-        let frame = try FrameBuilder.frame(from: picture(), format: .yuyv)
+        let scenePicture = picture()
+        let frame = try FrameBuilder.frame(from: scenePicture, format: .yuyv)
         let framePath = folder.appendingPathComponent("frame.yuyv").path
         try frame.storage.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: framePath)) }
         let planes = try FrameConverter().convert(frame)
@@ -102,7 +103,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         print(String(format: "  16:9 frame with 90° compensation, 1:1 crop vs uncropped: %.2fx",
                      medians[cases.count - 1] / medians[cases.count - 2]))
         if processRounds > 0 {
-            try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: picture())
+            try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: scenePicture)
         }
         if bracketRounds > 0 { try await compareBracket(in: folder) }
     }

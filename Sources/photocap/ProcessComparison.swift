@@ -102,10 +102,11 @@ struct ProcessComparison {
         return folders.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs a process to completion; a failure is an error naming the command and its message.
+    /// Runs the process at the full path `executable` to completion; a failure is an error
+    /// naming the command and its message.
     private func runProcess(_ executable: String, _ arguments: [String]) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable(executable) ?? executable)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
