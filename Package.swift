@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "PhotoCapture", targets: ["PhotoCapture"]),
         .executable(name: "photocap", targets: ["photocap"]),
+        .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,6 +44,14 @@ let package = Package(
                 "PhotoCapture", "Imaging", "Codecs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The performance tester, apart from the product; it runs the photocap built beside it.
+        .executableTarget(
+            name: "photocap-benchmark",
+            dependencies: [
+                "PhotoCapture", "Imaging", "Codecs", "photocap",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
