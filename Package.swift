@@ -61,7 +61,8 @@ let package = Package(
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
-        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
+        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"],
+                    exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -143,9 +143,9 @@ public final class PhotoOutput: Sendable {
         } catch let error as PhotoCaptureError {
             throw error
         } catch {
-            throw PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: settings.uniqueID)
+            throw PhotoCaptureError(.unexpected("\(error)"), uniqueID: settings.uniqueID)
         }
-        throw PhotoCaptureError(.deviceFailure("the capture ended without a photo"), uniqueID: settings.uniqueID)
+        throw PhotoCaptureError(.captureEndedWithoutPhoto, uniqueID: settings.uniqueID)
     }
 
     /// Checks the session and the uniqueID, resolves, and marks the ID used — atomically, so two

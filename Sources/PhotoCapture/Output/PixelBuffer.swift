@@ -26,7 +26,7 @@ public struct PixelBuffer: Sendable {
         do {
             return Data(try JPEGEncoder().encode(image, quality: quality))
         } catch {
-            throw PhotoCaptureError(.encoding("\(error)"))
+            throw PhotoCaptureError(encodingFailure: error)
         }
     }
 }

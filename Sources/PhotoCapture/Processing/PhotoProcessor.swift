@@ -89,10 +89,8 @@ struct PhotoProcessor {
                 }
                 encoding = ContinuousClock.now - started
             }
-        } catch let error as ImagingError {
-            throw PhotoCaptureError(.imaging(error), uniqueID: id)
         } catch {
-            throw PhotoCaptureError(.encoding("\(error)"), uniqueID: id)
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: id)
         }
         let metadata = (try? EXIFReader(data: exifBlock).entries) ?? [:]
 

@@ -62,7 +62,7 @@ extension PhotoProcessor {
             dng.thumbnail = thumbnail
             (bytes, encoding) = try Self.timed { try DNGFile.encode(frame, metadata: dng) }
         } catch {
-            throw PhotoCaptureError(.encoding("DNG: \(error)"), uniqueID: id)
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: id)
         }
         let pixels: PlanarImage, previewPixels: PlanarImage?
         do {
@@ -92,8 +92,10 @@ extension PhotoProcessor {
         do {
             let (image, time) = try Self.timed { try RAWDeveloper(data: dng).develop() }
             return (image, time.seconds)
+        } catch let error as CodecError {
+            throw PhotoCaptureError(.rawDevelopmentFailed(error), uniqueID: uniqueID)
         } catch {
-            throw PhotoCaptureError(.rawDevelopmentFailed("\(error)"), uniqueID: uniqueID)
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: uniqueID)
         }
     }
 
@@ -101,7 +103,7 @@ extension PhotoProcessor {
     /// normal conversion pass; it must have the CFA frame's size, which the crop refers to.
     static func frame(_ image: RGBImage, like frame: Frame, uniqueID: Int64?) throws(PhotoCaptureError) -> Frame {
         guard image.size == frame.size else {
-            throw PhotoCaptureError(.rawDevelopmentFailed("LibRaw developed \(image.size) from a \(frame.size) frame"), uniqueID: uniqueID)
+            throw PhotoCaptureError(.developedSizeMismatch(developed: image.size, frame: frame.size), uniqueID: uniqueID)
         }
         do {
             return try Frame(format: .rgb24, size: image.size, storage: FrameStorage(copying: image.pixels),

@@ -41,7 +41,7 @@ public final class CaptureSession: Sendable {
     ///   and white balance settle on a cold camera (`photocap shoot --skip N`).
     public func startRunning(discardingFirst: Int = 0) async throws(PhotoCaptureError) {
         guard let device = input else { throw PhotoCaptureError(.notConnected) }
-        guard let format = device.defaultStillFormat else { throw PhotoCaptureError(.deviceFailure("the device offers no format")) }
+        guard let format = device.defaultStillFormat else { throw PhotoCaptureError(.noCapturableFormat) }
         state.withLock { $0.framesToDiscard = max(0, discardingFirst) }
         try await device.source.startStreaming(format: format.pixelFormat, size: format.sizes.largest,
                                                discardingFirst: max(0, discardingFirst))
@@ -65,8 +65,8 @@ public final class CaptureSession: Sendable {
                                         discardingFirst: state.withLock { $0.framesToDiscard })
         let delivered = try await device.source.frame(startedAfter: instant, timeout: timeout)
         guard delivered.frame.format == format, delivered.frame.size == size else {
-            throw PhotoCaptureError(.deviceFailure(
-                "the stream switched to \(delivered.frame.format) \(delivered.frame.size) during the capture"))
+            throw PhotoCaptureError(.streamFormatChanged(expected: "\(format) \(size)",
+                                                         delivered: "\(delivered.frame.format) \(delivered.frame.size)"))
         }
         return delivered
     }

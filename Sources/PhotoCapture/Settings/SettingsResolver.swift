@@ -48,7 +48,7 @@ struct SettingsResolver: Sendable {
             format = offered
         } else {
             guard let preferred = device.defaultFormat(fitting: settings.maxPhotoDimensions) else {
-                throw reject(.deviceFailure("the device offers no format"))
+                throw reject(.noCapturableFormat)
             }
             format = preferred
             adjustments.append(.framePixelFormat(chosen: preferred.pixelFormat))

@@ -102,7 +102,7 @@ public final class V4L2Stream: @unchecked Sendable {
 
     private func startOnQueue(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
                               discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
-        if isGone { throw .callFailed(device: device.path, call: "VIDIOC_STREAMON", errno: ENODEV) }
+        if isGone { throw .callFailed(device: device.path, call: .streamOn, errno: .noSuchDevice) }
         if let crop, crop.size != size {
             throw .cropNotAccepted(device: device.path, requested: crop, granted: nil)
         }
@@ -126,7 +126,7 @@ public final class V4L2Stream: @unchecked Sendable {
 
     private static func isRetryableStartFailure(_ error: V4L2Error) -> Bool {
         guard case .callFailed(_, let call, _) = error, !error.isDeviceGone, !error.isBusy else { return false }
-        return call == "VIDIOC_REQBUFS" || call == "VIDIOC_STREAMON" || call == "VIDIOC_QBUF"
+        return call == .requestBuffers || call == .streamOn || call == .queueBuffer
     }
 
     private func attemptStart(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
@@ -145,7 +145,7 @@ public final class V4L2Stream: @unchecked Sendable {
         request.count = UInt32(bufferCount)
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         request.memory = V4L2_MEMORY_MMAP.rawValue
-        try check(pc_v4l2_request_buffers(device.fd, &request), "VIDIOC_REQBUFS", device: device.path)
+        try check(pc_v4l2_request_buffers(device.fd, &request), .requestBuffers, device: device.path)
         guard request.count >= 2 else { throw .streamingUnsupported(device: device.path) }
         let mappings = try V4L2BufferMappings(device: device, count: Int(request.count))
         generation += 1
@@ -154,7 +154,7 @@ public final class V4L2Stream: @unchecked Sendable {
         // Active before QBUF so a failure below is cleaned up by stopOnQueue.
         active = started
         for index in 0..<mappings.buffers.count { try queueBuffer(index) }
-        try check(pc_v4l2_stream_on(device.fd), "VIDIOC_STREAMON", device: device.path)
+        try check(pc_v4l2_stream_on(device.fd), .streamOn, device: device.path)
         lastSequence = nil
         counters.starts += 1
         return granted
@@ -181,7 +181,7 @@ public final class V4L2Stream: @unchecked Sendable {
         buffer.index = UInt32(index)
         buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
-        try check(pc_v4l2_queue_buffer(device.fd, &buffer), "VIDIOC_QBUF", device: device.path)
+        try check(pc_v4l2_queue_buffer(device.fd, &buffer), .queueBuffer, device: device.path)
     }
 
     /// Hands a buffer back unless the stream it belongs to has stopped since.
@@ -210,7 +210,7 @@ public final class V4L2Stream: @unchecked Sendable {
         var consecutiveCorrupt = 0
         var fatalRestarts = 0
         while true {
-            if isGone { throw .callFailed(device: device.path, call: "VIDIOC_DQBUF", errno: ENODEV) }
+            if isGone { throw .callFailed(device: device.path, call: .dequeueBuffer, errno: .noSuchDevice) }
             guard let active else { throw .notStreaming(device: device.path) }
             let now = monotonicNanoseconds()
             guard now < deadline else {
@@ -218,7 +218,7 @@ public final class V4L2Stream: @unchecked Sendable {
             }
             let waitMilliseconds = Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
             let events = pc_v4l2_poll(device.fd, waitMilliseconds)
-            if events < 0 { throw .callFailed(device: device.path, call: "poll", errno: -events) }
+            if events < 0 { throw .callFailed(device: device.path, call: .poll, errno: Errno(-events)) }
             if events == 0 { continue }
 
             var buffer = v4l2_buffer()
@@ -231,7 +231,7 @@ public final class V4L2Stream: @unchecked Sendable {
                 continue
             }
             if result < 0 {
-                let error = V4L2Error.callFailed(device: device.path, call: "VIDIOC_DQBUF", errno: -result)
+                let error = V4L2Error.callFailed(device: device.path, call: .dequeueBuffer, errno: Errno(-result))
                 if error.isDeviceGone {
                     markGoneIfNeeded(error)
                     throw error

@@ -223,7 +223,7 @@ struct ShootCommand: AsyncParsableCommand {
             }
         } catch {
             if !overwrite { created.forEach { unlink($0) } }
-            let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.deviceFailure("\(error)"))
+            let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.unexpected("\(error)"))
             noteUnrestoredControls(after: failure, of: settings)
             throw failure.attributed(to: settings.uniqueID)
         }

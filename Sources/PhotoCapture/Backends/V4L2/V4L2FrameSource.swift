@@ -57,11 +57,10 @@ extension PhotoCaptureError {
             self.init(Code.permissionDenied(device: device))
         } else {
             switch error {
-            case .callFailed(_, let call, let code) where call == "open" && code == ENOENT:
+            case .callFailed(_, .open, .noSuchFileOrDirectory):
                 self.init(Code.noSuchDevice(device: device))
-            case .callFailed(_, let call, let code):
-                self.init(Code.deviceCallFailed(device: device, call: call,
-                                            reason: "\(String(cString: strerror(code))) (errno \(code))"))
+            case .callFailed:
+                self.init(Code.deviceCallFailed(error))
             case .notACaptureDevice:
                 self.init(Code.notACaptureDevice(device: device))
             case .timeout(_, let milliseconds):
@@ -71,7 +70,7 @@ extension PhotoCaptureError {
             case .notStreaming:
                 self.init(Code.sessionNotRunning)
             default:
-                self.init(Code.deviceFailure(error.description))
+                self.init(Code.deviceFailure(error))
             }
         }
     }
