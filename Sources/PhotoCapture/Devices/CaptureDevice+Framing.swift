@@ -1,15 +1,5 @@
 import Imaging
 
-/// The first frame that carries a change of framing: its sequence number and when its exposure
-/// began (monotonic clock, nanoseconds), like the timestamp `AVCaptureDevice` hands back from
-/// `setDynamicAspectRatio`.
-public struct FrameMark: Sendable, Equatable {
-    /// The camera's sequence number of the frame.
-    public let sequence: UInt64
-    /// When the frame's exposure started (CLOCK_MONOTONIC nanoseconds).
-    public let timestamp: UInt64
-}
-
 extension CaptureDevice.Format {
     /// The dynamic aspect ratios photos in this format can be cropped to: all of
     /// ``AspectRatio/supported``, since the crop happens in the conversion pass every format

@@ -3,31 +3,6 @@ import Foundation
 import Imaging
 
 extension PhotoProcessor {
-    /// Every photo of one captured frame, each handed to `deliver` as soon as it is ready: the
-    /// processed photo alone; or the RAW photo alone; or the RAW photo, then the processed photo
-    /// developed from its DNG.
-    func photos(from frame: Frame, resolved: ResolvedPhotoSettings, device: CaptureDevice?,
-                delivery: FrameDelivery, sequenceCount: Int = 1,
-                deliver: (CapturePhoto) -> Void) throws(PhotoCaptureError) {
-        let cameraName = device?.localizedName ?? "camera"
-        guard resolved.rawPhoto != nil else {
-            deliver(try process(frame, resolved: resolved, cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount))
-            return
-        }
-        let (raw, dng) = try rawPhoto(frame, resolved: resolved, cameraName: cameraName,
-                                      calibration: device?.rawCalibration ?? .uncalibrated,
-                                      delivery: delivery, sequenceCount: sequenceCount)
-        deliver(raw)
-        guard resolved.format.isProcessed else { return }
-        let developed = try developed(dng, uniqueID: resolved.uniqueID)
-        var photo = try process(try Self.frame(developed.image, like: frame, uniqueID: resolved.uniqueID), resolved: resolved,
-                                cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount,
-                                captureDate: raw.captureDate)
-        photo.timings.development = developed.time
-        photo.encodingRoute = .developed
-        deliver(photo)
-    }
-
     /// The RAW photo of `frame`: a DNG with the Bayer samples as delivered, the whole
     /// orientation correction in its Orientation tag (``ResolvedRawPhotoSettings``), the
     /// device's calibration, a developed preview, and the orientation split in XMP.
