@@ -187,14 +187,6 @@ public final class PhotoOutput: Sendable {
     }
 }
 
-/// Codecs for compressed photos.
-public enum PhotoCodecType: String, CaseIterable, Hashable, Sendable {
-    /// JPEG.
-    case jpeg
-    /// HEVC, stored in a HEIC file.
-    case hevc
-}
-
 /// Feeds delegate calls into an async sequence.
 private final class StreamDelegate: PhotoCaptureDelegate {
     let continuation: AsyncThrowingStream<CapturePhoto, any Error>.Continuation
