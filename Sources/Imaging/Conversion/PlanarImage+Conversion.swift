@@ -3,7 +3,7 @@ import CYUV
 extension PlanarImage {
     /// A copy scaled to `size` with an area (box) filter, which averages every source pixel
     /// and so does not alias when shrinking.
-    public func scaled(to target: PixelSize) throws(ImagingError) -> PlanarImage {
+    package func scaled(to target: PixelSize) throws(ImagingError) -> PlanarImage {
         let output = try PlanarImage(size: target)
         let source = planes, destination = output.planes
         let code = I420Scale(
@@ -16,7 +16,7 @@ extension PlanarImage {
     }
 
     /// The pixels as packed 8-bit RGB (R, G, B in memory), rows without padding.
-    public func rgbBytes() throws(ImagingError) -> [UInt8] {
+    package func rgbBytes() throws(ImagingError) -> [UInt8] {
         let source = planes
         var rgb = [UInt8](repeating: 0, count: size.area * 3)
         let code = rgb.withUnsafeMutableBufferPointer { buffer in
@@ -28,7 +28,7 @@ extension PlanarImage {
     }
 
     /// Converts packed RGB (R, G, B in memory, `bytesPerRow` per row) to a planar image.
-    public convenience init(rgb: UnsafeBufferPointer<UInt8>, size: PixelSize, bytesPerRow: Int? = nil) throws(ImagingError) {
+    package convenience init(rgb: UnsafeBufferPointer<UInt8>, size: PixelSize, bytesPerRow: Int? = nil) throws(ImagingError) {
         let stride = bytesPerRow ?? size.width * 3
         guard rgb.count >= stride * size.height else {
             throw .frameTooSmall(expected: stride * size.height, actual: rgb.count, format: .rgb24, size: size)

@@ -6,13 +6,13 @@ import Imaging
 ///
 /// The descriptor is opened through libv4l2 (format emulation off) and closed in `deinit`.
 /// Calls may come from any thread: each is one ioctl, and the kernel serialises them.
-public final class V4L2Device: Sendable {
+package final class V4L2Device: Sendable {
     /// The path the device was opened at, e.g. `/dev/video0`.
-    public let path: String
+    package let path: String
     let fd: Int32
 
     /// Opens `path`. Fails with EACCES, ENOENT, EBUSY... as ``V4L2Error/callFailed(device:call:errno:)``.
-    public init(path: String) throws(V4L2Error) {
+    package init(path: String) throws(V4L2Error) {
         self.path = path
         let result = pc_v4l2_open(path)
         if result == -ENOTTY { throw .notACaptureDevice(device: path) }
@@ -22,14 +22,14 @@ public final class V4L2Device: Sendable {
     deinit { _ = pc_v4l2_close(fd) }
 
     /// The driver, card, bus and capability bits.
-    public func capabilities() throws(V4L2Error) -> V4L2Capabilities {
+    package func capabilities() throws(V4L2Error) -> V4L2Capabilities {
         var raw = v4l2_capability()
         try check(pc_v4l2_querycap(fd, &raw), .queryCapabilities, device: path)
         return V4L2Capabilities(raw)
     }
 
     /// The video inputs.
-    public func inputs() throws(V4L2Error) -> [V4L2Input] {
+    package func inputs() throws(V4L2Error) -> [V4L2Input] {
         try enumerate(.enumerateInputs, limit: 64) { (index: UInt32) -> v4l2_input in
             var raw = v4l2_input()
             raw.index = index
@@ -53,7 +53,7 @@ public final class V4L2Device: Sendable {
     }
 
     /// The selected input, read again each time (its status flags can change while streaming).
-    public func currentInput() throws(V4L2Error) -> V4L2Input? {
+    package func currentInput() throws(V4L2Error) -> V4L2Input? {
         var index: Int32 = 0
         let result = pc_v4l2_get_input(fd, &index)
         if result == -ENOTTY || result == -EINVAL { return nil }  // drivers without inputs
@@ -62,7 +62,7 @@ public final class V4L2Device: Sendable {
     }
 
     /// The capture formats, in the driver's order.
-    public func formats() throws(V4L2Error) -> [V4L2FormatDescription] {
+    package func formats() throws(V4L2Error) -> [V4L2FormatDescription] {
         let csc = UInt32(V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION)
         return try enumerate(.enumerateFormats, limit: 256) { (index: UInt32) -> v4l2_fmtdesc in
             var raw = v4l2_fmtdesc()
@@ -80,7 +80,7 @@ public final class V4L2Device: Sendable {
     }
 
     /// The frame sizes `fourCC` offers; nil when the driver does not enumerate sizes.
-    public func frameSizes(for fourCC: FourCC) throws(V4L2Error) -> V4L2FrameSizes? {
+    package func frameSizes(for fourCC: FourCC) throws(V4L2Error) -> V4L2FrameSizes? {
         let entries = try enumerate(.enumerateFrameSizes, limit: 1024) { (index: UInt32) -> v4l2_frmsizeenum in
             var raw = v4l2_frmsizeenum()
             raw.index = index
@@ -100,7 +100,7 @@ public final class V4L2Device: Sendable {
 
     /// The frame intervals of `fourCC` at `size`, fastest first; for stepwise ranges, the
     /// fastest and slowest.
-    public func frameIntervals(for fourCC: FourCC, size: PixelSize) throws(V4L2Error) -> [V4L2FrameInterval] {
+    package func frameIntervals(for fourCC: FourCC, size: PixelSize) throws(V4L2Error) -> [V4L2FrameInterval] {
         let entries = try enumerate(.enumerateFrameIntervals, limit: 256) { (index: UInt32) -> v4l2_frmivalenum in
             var raw = v4l2_frmivalenum()
             raw.index = index
@@ -123,7 +123,7 @@ public final class V4L2Device: Sendable {
     }
 
     /// The current capture format.
-    public func format() throws(V4L2Error) -> V4L2ActiveFormat {
+    package func format() throws(V4L2Error) -> V4L2ActiveFormat {
         var raw = v4l2_format()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         try check(pc_v4l2_get_format(fd, &raw), .getFormat, device: path)
@@ -134,7 +134,7 @@ public final class V4L2Device: Sendable {
     ///
     /// Where the driver can convert (``V4L2FormatDescription/canSetColorSpace``), Y'CbCr is
     /// requested as BT.601 full range, which is what JPEG stores, so no conversion is needed.
-    public func setFormat(_ fourCC: FourCC, size: PixelSize, requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
+    package func setFormat(_ fourCC: FourCC, size: PixelSize, requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
         var raw = v4l2_format()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         raw.fmt.pix.pixelformat = fourCC.rawValue
@@ -169,7 +169,7 @@ public final class V4L2Device: Sendable {
     }
 
     /// The current frame interval, when the driver reports one.
-    public func frameInterval() throws(V4L2Error) -> V4L2FrameInterval? {
+    package func frameInterval() throws(V4L2Error) -> V4L2FrameInterval? {
         var raw = v4l2_streamparm()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         let result = pc_v4l2_get_parameters(fd, &raw)
@@ -182,7 +182,7 @@ public final class V4L2Device: Sendable {
     // MARK: Controls
 
     /// Every control, in the driver's order, with menu items filled in.
-    public func controls() throws(V4L2Error) -> [V4L2Control] {
+    package func controls() throws(V4L2Error) -> [V4L2Control] {
         var controls: [V4L2Control] = []
         var id = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
         while true {
@@ -216,7 +216,7 @@ public final class V4L2Device: Sendable {
     }
 
     /// The current value of control `id`.
-    public func value(of id: UInt32) throws(V4L2Error) -> Int64 {
+    package func value(of id: UInt32) throws(V4L2Error) -> Int64 {
         var value: Int64 = 0
         try check(pc_v4l2_get_control(fd, id, &value), .getExtendedControls, device: path)
         return value
@@ -224,7 +224,7 @@ public final class V4L2Device: Sendable {
 
     /// Sets control `id` and returns the value the driver kept (drivers clamp and round).
     @discardableResult
-    public func setValue(_ value: Int64, of id: UInt32) throws(V4L2Error) -> Int64 {
+    package func setValue(_ value: Int64, of id: UInt32) throws(V4L2Error) -> Int64 {
         try check(pc_v4l2_set_control(fd, id, value), .setExtendedControls, device: path)
         return (try? self.value(of: id)) ?? value
     }
