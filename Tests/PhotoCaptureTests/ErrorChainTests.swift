@@ -25,11 +25,7 @@ import Testing
 
     /// A real refusal from the library: an uncompressed photo has no file to write, and the error says which format.
     @Test func writingAnUncompressedPhotoNamesTheFormat() async throws {
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(CaptureDevice.synthetic())
-        try session.addOutput(output)
-        try await session.startRunning()
+        let (session, output) = try await runningSession(CaptureDevice.synthetic())
         defer { Task { await session.stopRunning() } }
         var settings = PhotoSettings(format: .uncompressed)
         settings.maxPhotoDimensions = PixelSize(width: 64, height: 48)

@@ -4,11 +4,7 @@ import Testing
 /// The pixel buffer's planes as an app reads them (like `CVPixelBuffer`'s plane accessors).
 @Suite struct PixelBufferTests {
     @Test func planesRebuildThePictureWithJFIFFormulas() async throws {
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(CaptureDevice.synthetic())
-        try session.addOutput(output)
-        try await session.startRunning()
+        let (session, output) = try await runningSession(CaptureDevice.synthetic())
         var settings = PhotoSettings(format: .uncompressed)
         settings.maxPhotoDimensions = PixelSize(width: 66, height: 50)  // odd chroma: 33x25
         let photo = try await output.capturePhoto(with: settings)
