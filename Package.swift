@@ -41,9 +41,9 @@ let package = Package(
         .executableTarget(
             name: "photocap",
             dependencies: [
-                "PhotoCapture", "Imaging", "Codecs",
+                // The CLI is a thin caller of the public API.
+                "PhotoCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The performance tester, apart from the product; it runs the photocap built beside it.

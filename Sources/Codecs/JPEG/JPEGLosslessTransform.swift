@@ -19,6 +19,10 @@ package enum JPEGLosslessTransform {
         package let size: PixelSize
         /// The iMCU size.
         package let mcu: PixelSize
+
+        package init(orientation: Orientation, size: PixelSize, mcu: PixelSize) {
+            (self.orientation, self.size, self.mcu) = (orientation, size, mcu)
+        }
         package var description: String {
             var needs: [String] = []
             if Self.needsWidth(orientation), size.width % mcu.width != 0 { needs.append("the width \(size.width) a multiple of \(mcu.width)") }

@@ -121,6 +121,21 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case fileExists(path: String)
         /// Writing a file failed in `call`.
         case fileWriteFailed(path: String, call: String, reason: String)
+
+        // Orienting image files (``ImageOrienter``); the file's name is the caller's to add.
+        /// RAW files are never re-oriented: their Orientation tag is the correction.
+        case rawNotReoriented
+        /// The image file cannot be read: `reason` says why (no such file, permission...).
+        case imageFileUnreadable(reason: String)
+        /// The image file's bytes cannot be decoded or turned; the codec error says why.
+        case imageFileDamaged(CodecError)
+        /// A lossless turn was asked of a file that is not a JPEG.
+        case losslessRequiresJPEG(ImageFileFormat)
+        /// The lossless turn of a JPEG of `size` with an iMCU of `mcu` is not exact for
+        /// `orientation` (the partial blocks at the edges would be lost).
+        case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
+        /// The EXIF thumbnail cannot be decoded, so it cannot be turned with the picture.
+        case thumbnailUndecodable(CodecError)
     }
 
     /// The error for a failed encode: a codec or imaging error keeps its type; anything else
@@ -138,7 +153,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
     /// ``ImagingError``, typed, for an app that wants more than the message.
     public var underlyingError: (any Error & Sendable)? {
         switch code {
-        case .encoding(let error), .rawDevelopmentFailed(let error): return error
+        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error),
+             .thumbnailUndecodable(let error): return error
         case .deviceFailure(let error), .deviceCallFailed(let error): return error
         case .imaging(let error): return error
         case .bracket(let problem): return problem
@@ -207,6 +223,15 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
+        case .rawNotReoriented: return "RAW files are never re-oriented: their Orientation tag is the correction"
+        case .imageFileUnreadable(let reason): return reason
+        case .imageFileDamaged(let error): return error.description
+        case .losslessRequiresJPEG(let format):
+            return "--lossless applies to JPEG files only; this is \(format.rawValue.uppercased())"
+        case .losslessNotExact(let orientation, let size, let mcu):
+            return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
+        case .thumbnailUndecodable(let error):
+            return "the EXIF thumbnail cannot be decoded (\(error)); the file is left as it is"
         }
     }
 }
