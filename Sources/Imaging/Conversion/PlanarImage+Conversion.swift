@@ -40,3 +40,35 @@ extension PlanarImage {
         guard code == 0 else { throw .libyuvFailed(function: "RAWToJ420", code: code) }
     }
 }
+
+extension PlanarImage {
+    /// The pixels as packed 8-bit BGRA (B, G, R, A in memory; alpha 255), rows without padding:
+    /// libyuv's "ARGB" word order on a little-endian machine, as `kCVPixelFormatType_32BGRA`.
+    package func bgraBytes() throws(ImagingError) -> [UInt8] {
+        let source = planes
+        var bgra = [UInt8](repeating: 0, count: size.area * 4)
+        let code = bgra.withUnsafeMutableBufferPointer { buffer in
+            J420ToARGB(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
+                       buffer.baseAddress, Int32(size.width * 4), Int32(size.width), Int32(size.height))
+        }
+        guard code == 0 else { throw .libyuvFailed(function: "J420ToARGB", code: code) }
+        return bgra
+    }
+
+    /// The pixels as NV12: the luma plane, then one plane of interleaved Cb, Cr pairs, rows
+    /// without padding.
+    package func nv12Planes() throws(ImagingError) -> (luma: [UInt8], chroma: [UInt8]) {
+        let source = planes
+        var luma = [UInt8](repeating: 0, count: size.area)
+        var chroma = [UInt8](repeating: 0, count: chromaSize.area * 2)
+        let code = luma.withUnsafeMutableBufferPointer { y in
+            chroma.withUnsafeMutableBufferPointer { uv in
+                I420ToNV12(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
+                           y.baseAddress, Int32(size.width), uv.baseAddress, Int32(chromaSize.width * 2),
+                           Int32(size.width), Int32(size.height))
+            }
+        }
+        guard code == 0 else { throw .libyuvFailed(function: "I420ToNV12", code: code) }
+        return (luma, chroma)
+    }
+}

@@ -149,7 +149,7 @@ struct PhotoProcessor {
 
     /// An MJPEG frame decoded to RGB, so crop and transform still happen in the one conversion
     /// pass. A frame that does not decode is reported as corrupt.
-    private static func decoded(_ jpeg: [UInt8], of frame: Frame) throws -> Frame {
+    static func decoded(_ jpeg: [UInt8], of frame: Frame) throws -> Frame {
         let (size, rgb) = try JPEGDecoder().decodeRGB(jpeg)
         guard size == frame.size else { throw CodecError.corruptFile(format: "MJPEG", reason: "frame is \(size), the stream \(frame.size)") }
         return try Frame(format: .rgb24, size: size, range: .full, storage: FrameStorage(copying: rgb),

@@ -138,7 +138,7 @@ extension CaptureDevice {
         }
     }
 
-    private var v4l2Device: V4L2Device? { (source as? V4L2FrameSource)?.stream.device }
+    private var v4l2Device: V4L2Device? { source.controlDevice }
 }
 
 extension CaptureDevice.FrameSizes {

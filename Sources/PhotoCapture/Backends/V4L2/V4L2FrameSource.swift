@@ -8,8 +8,12 @@ final class V4L2FrameSource: FrameSource {
     /// The camera's exposure controls, for brackets.
     let exposure: V4L2ExposureControls?
 
+    /// Driver buffers: the live ring holds up to 2, a photo being encoded 1, a consumer's
+    /// pending and in-conversion frames 2 — 8 leaves at least 3 with the driver at any time.
+    static let bufferCount = 8
+
     init(device: V4L2Device) {
-        stream = V4L2Stream(device: device)
+        stream = V4L2Stream(device: device, bufferCount: Self.bufferCount)
         exposure = V4L2ExposureControls(device: device)
     }
 
