@@ -17,14 +17,23 @@ extension PlanarImage {
 
     /// The pixels as packed 8-bit RGB (R, G, B in memory), rows without padding.
     package func rgbBytes() throws(ImagingError) -> [UInt8] {
+        try packed(bytesPerPixel: 3, "J420ToRAW", J420ToRAW)
+    }
+
+    /// The libyuv signature of the J420 to packed converters.
+    private typealias PackedConversion = (UnsafePointer<UInt8>?, Int32, UnsafePointer<UInt8>?, Int32, UnsafePointer<UInt8>?, Int32,
+                                          UnsafeMutablePointer<UInt8>?, Int32, Int32, Int32) -> Int32
+
+    /// The pixels through one of libyuv's J420 → packed converters, rows without padding.
+    private func packed(bytesPerPixel: Int, _ function: String, _ convert: PackedConversion) throws(ImagingError) -> [UInt8] {
         let source = planes
-        var rgb = [UInt8](repeating: 0, count: size.area * 3)
-        let code = rgb.withUnsafeMutableBufferPointer { buffer in
-            J420ToRAW(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
-                      buffer.baseAddress, Int32(size.width * 3), Int32(size.width), Int32(size.height))
+        var bytes = [UInt8](repeating: 0, count: size.area * bytesPerPixel)
+        let code = bytes.withUnsafeMutableBufferPointer { buffer in
+            convert(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
+                    buffer.baseAddress, Int32(size.width * bytesPerPixel), Int32(size.width), Int32(size.height))
         }
-        guard code == 0 else { throw .libyuvFailed(function: "J420ToRAW", code: code) }
-        return rgb
+        guard code == 0 else { throw .libyuvFailed(function: function, code: code) }
+        return bytes
     }
 
     /// Converts packed RGB (R, G, B in memory, `bytesPerRow` per row) to a planar image.
@@ -45,14 +54,7 @@ extension PlanarImage {
     /// The pixels as packed 8-bit BGRA (B, G, R, A in memory; alpha 255), rows without padding:
     /// libyuv's "ARGB" word order on a little-endian machine, as `kCVPixelFormatType_32BGRA`.
     package func bgraBytes() throws(ImagingError) -> [UInt8] {
-        let source = planes
-        var bgra = [UInt8](repeating: 0, count: size.area * 4)
-        let code = bgra.withUnsafeMutableBufferPointer { buffer in
-            J420ToARGB(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
-                       buffer.baseAddress, Int32(size.width * 4), Int32(size.width), Int32(size.height))
-        }
-        guard code == 0 else { throw .libyuvFailed(function: "J420ToARGB", code: code) }
-        return bgra
+        try packed(bytesPerPixel: 4, "J420ToARGB", J420ToARGB)
     }
 
     /// The pixels as NV12: the luma plane, then one plane of interleaved Cb, Cr pairs, rows
