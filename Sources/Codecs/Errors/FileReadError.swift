@@ -17,16 +17,28 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A system call failed for another reason.
     case failed(path: String, call: String, reason: String)
 
-    /// One line for people.
-    public var description: String {
+    /// One line for people: `cannot read PATH: REASON`.
+    public var description: String { "cannot read \(path): \(reason)" }
+
+    /// The path that could not be read.
+    public var path: String {
         switch self {
-        case .noSuchFile(let path): return "\(path): no such file"
-        case .directory(let path): return "\(path) is a directory, not a file"
-        case .notRegularFile(let path, let kind): return "\(path) is \(kind), not a regular file"
-        case .empty(let path): return "\(path) is empty (0 bytes)"
-        case .permissionDenied(let path): return "\(path): permission denied"
-        case .tooLarge(let path, let bytes, let limit): return "\(path) has \(bytes) bytes, more than the \(limit) accepted"
-        case .failed(let path, let call, let reason): return "cannot read \(path): \(call) failed: \(reason)"
+        case .noSuchFile(let path), .directory(let path), .notRegularFile(let path, _), .empty(let path),
+             .permissionDenied(let path), .tooLarge(let path, _, _), .failed(let path, _, _):
+            return path
+        }
+    }
+
+    /// What is wrong, without the path: "it is a directory, not a file".
+    public var reason: String {
+        switch self {
+        case .noSuchFile: return "no such file"
+        case .directory: return "it is a directory, not a file"
+        case .notRegularFile(_, let kind): return "it is \(kind), not a regular file"
+        case .empty: return "the file is empty (0 bytes)"
+        case .permissionDenied: return "permission denied"
+        case .tooLarge(_, let bytes, let limit): return "it has \(bytes) bytes, more than the \(limit) accepted"
+        case .failed(_, let call, let reason): return "\(call) failed: \(reason)"
         }
     }
 }

@@ -31,7 +31,7 @@ public struct ImageFileInfo: Sendable {
             let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
             guard !brands.isDisjoint(with: hevcBrands) else {
                 let kind = brands.contains("avif") || brands.contains("avis") ? "AVIF" : "an ISO media file"
-                throw .unsupportedFormat(reason: "\(kind) (brands \(brands.sorted().joined(separator: ", "))), not HEIC")
+                throw .unsupportedFormat(reason: "\(kind) (brands \(brands.sorted().joined(separator: ", ").escapingControlCharacters)), not HEIC")
             }
             try self.init(heic: data)
         } else if let ifd0 = TIFFHeader.firstIFDIntegers(data) {

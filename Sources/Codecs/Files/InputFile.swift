@@ -45,7 +45,7 @@ public enum InputFile {
         case S_IFCHR: throw .notRegularFile(path: path, kind: "a character device")
         case S_IFBLK: throw .notRegularFile(path: path, kind: "a block device")
         case S_IFSOCK: throw .notRegularFile(path: path, kind: "a socket")
-        default: throw .notRegularFile(path: path, kind: "not a file")
+        default: throw .notRegularFile(path: path, kind: "a special file")
         }
     }
 

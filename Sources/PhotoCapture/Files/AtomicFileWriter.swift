@@ -3,26 +3,61 @@ import Glibc
 #endif
 import Foundation
 
-/// Writes files so that a reader sees either nothing or the whole file: a temporary file in the
-/// target folder, flushed, then renamed (or hard-linked, when replacing is not allowed, so an
-/// existing file is never clobbered by a race).
+/// Writes files so that a reader sees either nothing or the whole file, whenever the process
+/// is killed: the bytes go to a nameless file in the target folder (`O_TMPFILE`), flushed with
+/// `fsync`, which then gets its name in one step — linked to the name when nothing may be
+/// replaced (so an existing file is never clobbered, even by a race), or linked to a hidden
+/// name and renamed over the old file. Only where the file system has no `O_TMPFILE` does a
+/// named temporary file (`.NAME.XXXXXX`) exist while the bytes are written.
 public enum AtomicFileWriter {
     /// Writes `data` to `path`; fails with ``PhotoCaptureError/Code/fileExists(path:)`` when the
     /// file exists and `overwrite` is false. Nothing is left behind on failure.
     public static func write(_ data: Data, to path: String, overwrite: Bool) throws(PhotoCaptureError) {
-        func failure(_ call: String) -> PhotoCaptureError {
-            PhotoCaptureError(.fileWriteFailed(path: path, call: call, reason: String(cString: strerror(errno))))
-        }
         if !overwrite, access(path, F_OK) == 0 { throw PhotoCaptureError(.fileExists(path: path)) }
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure("mkstemp") }
-        let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-        var committed = false
-        defer { if !committed { unlink(temporary) } }
+        let file = try PendingFile(beside: path)
+        defer { file.discard() }
+        try file.write(data)
+        // Files are readable like any other the user creates (mkstemp and O_TMPFILE make 0600).
+        let mask = umask(0); umask(mask)
+        fchmod(file.descriptor, 0o666 & ~mask)
+        try file.commit(to: path, replacing: overwrite)
+    }
+}
 
+/// A file being written in a folder: nameless (`O_TMPFILE`) where the file system allows it,
+/// else a hidden temporary name that ``discard()`` removes.
+struct PendingFile {
+    let descriptor: Int32
+    /// The temporary name, when the file has one.
+    let temporaryPath: String?
+    private let folder: String
+    private let target: String
+
+    /// Opens a new, empty file in the folder of `path`.
+    init(beside path: String) throws(PhotoCaptureError) {
+        let url = URL(fileURLWithPath: path)
+        target = path
+        folder = url.deletingLastPathComponent().path
+        // O_TMPFILE (with O_DIRECTORY, as the kernel defines it) is not imported as a constant.
+        let nameless = open(folder, O_WRONLY | O_CLOEXEC | O_DIRECTORY | 0o20000000, 0o600)
+        if nameless >= 0 {
+            descriptor = nameless
+            temporaryPath = nil
+            return
+        }
+        var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard named >= 0 else { throw Self.failure(path, "mkstemp") }
+        descriptor = named
+        temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    }
+
+    static func failure(_ path: String, _ call: String) -> PhotoCaptureError {
+        PhotoCaptureError(.fileWriteFailed(path: path, call: call, reason: String(cString: strerror(errno))))
+    }
+
+    /// Writes all of `data`.
+    func write(_ data: Data) throws(PhotoCaptureError) {
         let written = data.withUnsafeBytes { bytes -> Bool in
             var offset = 0
             while offset < bytes.count {
@@ -32,22 +67,55 @@ public enum AtomicFileWriter {
             }
             return true
         }
-        guard written else { let error = failure("write"); close(descriptor); throw error }
-        // Files are readable like any other the user creates (mkstemp makes them 0600).
-        let mask = umask(0); umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
-        guard fsync(descriptor) == 0 else { let error = failure("fsync"); close(descriptor); throw error }
-        guard close(descriptor) == 0 else { throw failure("close") }
+        guard written else { throw Self.failure(target, "write") }
+    }
 
-        if overwrite {
-            guard rename(temporary, path) == 0 else { throw failure("rename") }
-        } else {
-            guard link(temporary, path) == 0 else {
-                if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
-                throw failure("link")
+    /// Flushes the file and gives it the name `path`: a link when `replacing` is false (fails
+    /// with ``PhotoCaptureError/Code/fileExists(path:)`` if the name is taken), else a rename
+    /// over whatever is there. The folder is flushed too, so the new name survives a crash.
+    func commit(to path: String, replacing: Bool) throws(PhotoCaptureError) {
+        guard fsync(descriptor) == 0 else { throw Self.failure(path, "fsync") }
+        if let temporaryPath {
+            if replacing {
+                guard rename(temporaryPath, path) == 0 else { throw Self.failure(path, "rename") }
+            } else {
+                guard link(temporaryPath, path) == 0 else {
+                    if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
+                    throw Self.failure(path, "link")
+                }
+                unlink(temporaryPath)
             }
-            unlink(temporary)
+        } else {
+            let handle = "/proc/self/fd/\(descriptor)"
+            if replacing {
+                // Linked under a hidden name, then renamed: the name exists for two system calls.
+                var linked: String?
+                for attempt in 0..<100 {
+                    let candidate = "\(folder)/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).\(attempt)"
+                    if linkat(AT_FDCWD, handle, AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { linked = candidate; break }
+                    if errno != EEXIST { throw Self.failure(path, "linkat") }
+                }
+                guard let linked else { throw Self.failure(path, "linkat") }
+                guard rename(linked, path) == 0 else {
+                    let error = Self.failure(path, "rename")
+                    unlink(linked)
+                    throw error
+                }
+            } else {
+                guard linkat(AT_FDCWD, handle, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
+                    if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
+                    throw Self.failure(path, "linkat")
+                }
+            }
         }
-        committed = true
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 { fsync(directory); close(directory) }
+    }
+
+    /// Closes the file; a temporary name that was not committed is removed (a nameless file
+    /// simply vanishes).
+    func discard() {
+        close(descriptor)
+        if let temporaryPath { unlink(temporaryPath) }
     }
 }

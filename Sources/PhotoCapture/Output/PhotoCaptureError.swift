@@ -106,6 +106,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case fileExists(path: String)
         /// Writing a file failed in `call`.
         case fileWriteFailed(path: String, call: String, reason: String)
+        /// An in-place rewrite was refused: the file has other hard links, which a replacement
+        /// would detach (and rewriting the shared inode could leave it half-written).
+        case hardLinked(path: String, links: Int)
     }
 
     /// One line for people, naming the request.
@@ -161,6 +164,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
+        case .hardLinked(let path, let links):
+            return "\(path) has \(links) hard links; rewriting it in place would break them, so it is left as it is "
+                + "(write the result elsewhere, or copy the file first)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codecs
 import Foundation
 import PhotoCapture
 
@@ -48,6 +49,8 @@ struct DevelopCommand: AsyncParsableCommand {
     @Flag(help: "Print the photo as one JSON object on stdout.")
     var json = false
 
+    @OptionGroup var pixelBudget: PixelBudgetOptions
+
     func validate() throws {
         guard format.isProcessed, format != .uncompressed else { throw ValidationError("--format must be jpeg, heic or tiff") }
         if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
@@ -65,11 +68,8 @@ struct DevelopCommand: AsyncParsableCommand {
 
     private func develop() throws(PhotoCaptureError) {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: file) ? error.localizedDescription : "no such file"
-            throw PhotoCaptureError(.unreadableRaw(path: file, reason: reason))
+        do { data = Data(try InputFile.read(file)) } catch {
+            throw PhotoCaptureError(.unreadableRaw(path: file, reason: error.reason))
         }
         // Refused before any development: a file that is no DNG, or a result that cannot be saved.
         try RawDevelopment.validate(data, name: file)

@@ -23,14 +23,19 @@ struct OrientCommand: AsyncParsableCommand {
     @Option(help: "Write each result to this folder under the same name (never overwrites).")
     var output: String?
 
-    @Flag(help: "Replace each file with its result.")
+    @Flag(help: "Replace each file with its result (symlinks followed; mode, owner and group kept; hard-linked files refused).")
     var inPlace = false
+
+    @Flag(help: "With --in-place: keep each file's modification time.")
+    var keepTime = false
 
     @Flag(help: "JPEG only: turn the coded blocks without re-encoding; refused where that is not exact.")
     var lossless = false
 
     @Option(help: "JPEG/HEIC quality for re-encoded images (1-100).")
     var quality = 92
+
+    @OptionGroup var pixelBudget: PixelBudgetOptions
 
     /// Quality of re-made EXIF thumbnails.
     static let thumbnailQuality = 90
@@ -42,6 +47,7 @@ struct OrientCommand: AsyncParsableCommand {
         guard (output != nil) != inPlace else {
             throw ValidationError("give exactly one of --output DIR and --in-place")
         }
+        if keepTime && !inPlace { throw ValidationError("--keep-time applies to --in-place") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
         if let output {
             var isFolder: ObjCBool = false
@@ -58,7 +64,7 @@ struct OrientCommand: AsyncParsableCommand {
         var failures = 0
         for file in files {
             do {
-                print(try orient(file))
+                print(try orient(file).escapingControlCharacters)
             } catch let refusal as Refusal {
                 _ = fail("\(file): \(refusal.message)")
                 failures += 1
@@ -74,11 +80,8 @@ struct OrientCommand: AsyncParsableCommand {
     func orient(_ file: String) throws -> String {
         let url = URL(fileURLWithPath: file)
         if Self.rawExtensions.contains(url.pathExtension.lowercased()) { throw Refusal(message: Self.rawRefusal) }
-        guard FileManager.default.fileExists(atPath: file) else { throw Refusal(message: "no such file") }
         let data: [UInt8]
-        do { data = [UInt8](try Data(contentsOf: url)) } catch {
-            throw Refusal(message: "cannot read: \(error.localizedDescription)")
-        }
+        do { data = try InputFile.read(file) } catch { throw Refusal(message: error.reason) }
         let info: ImageFileInfo
         do { info = try ImageFileInfo(data: data) } catch { throw Refusal(message: "\(error)") }
         if info.format == .dng { throw Refusal(message: Self.rawRefusal) }
@@ -116,7 +119,11 @@ struct OrientCommand: AsyncParsableCommand {
 
     private func write(_ bytes: [UInt8], to path: String) throws {
         do {
-            try AtomicFileWriter.write(Data(bytes), to: path, overwrite: inPlace)
+            if inPlace {
+                try AtomicFileWriter.replace(path, with: Data(bytes), keepingModificationTime: keepTime)
+            } else {
+                try AtomicFileWriter.write(Data(bytes), to: path, overwrite: false)
+            }
         } catch {
             throw Refusal(message: "\(error)")
         }

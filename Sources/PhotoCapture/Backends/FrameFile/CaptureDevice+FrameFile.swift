@@ -32,7 +32,7 @@ extension CaptureDevice {
             if case .tooLarge(_, let actual, _) = error {
                 throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expected, actual: actual))
             }
-            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: "\(error)"))
+            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: error.reason))
         }
         if format.isCompressed {
             guard bytes.starts(with: [0xFF, 0xD8]) else {
