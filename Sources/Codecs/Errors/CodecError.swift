@@ -58,7 +58,7 @@ public enum CodecError: Error, Sendable, CustomStringConvertible {
             return "the \(format) file declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
                 + "more than the pixel budget of \(limit) pixels (\(PixelBudget.megapixels(limit, 1))); nothing was decoded"
         case .truncated(let format, let bytes):
-            return "the \(format) file is truncated at byte \(bytes)"
+            return "the \(format) file is truncated at byte \(bytes) (its data goes on past the end)"
         case .file(let error):
             return error.description
         }

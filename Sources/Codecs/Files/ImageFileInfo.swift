@@ -50,7 +50,7 @@ public struct ImageFileInfo: Sendable {
         // after the first scan means the file was cut short.
         let scan = data[segments.scanStart...]
         guard zip(scan, scan.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
-            throw .corruptFile(format: "JPEG", reason: "no EOI marker after the image data: the file is truncated")
+            throw .truncated(format: "JPEG", bytes: data.count)
         }
         let decoder = try JPEGDecoder()
         format = .jpeg
