@@ -172,4 +172,23 @@ import TestSupport
         #expect(frame.status == 1 && frame.stderr.contains("it is a FIFO (named pipe), not a regular file"), "\(frame.stderr)")
         #expect(try Self.files(in: output).isEmpty)
     }
+
+    // MARK: Small RAW frames
+
+    @Test("a DNG is written for RAW frames smaller than LibRaw develops (its preview developed padded)",
+          arguments: ["16x16", "2x2", "6x4", "20x22"])
+    func smallRawFrame(_ size: String) throws {
+        let dimensions = size.split(separator: "x").map { Int($0)! }
+        let folder = try TemporaryDirectory("photocap-small-raw")
+        let frame = try folder.write((0..<dimensions[0] * dimensions[1] * 2).map { UInt8(truncatingIfNeeded: $0 * 37) }, named: "frame.raw")
+        let dng = folder.url.appendingPathComponent("small.dng").path
+        let run = try Self.photocap(["shoot", "--frame-file", frame, "--frame-format", "srggb16", "--frame-size", size,
+                                     "--format", "dng", "--output", dng])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ExternalTool.exiftoolValidationProblems(dng).isEmpty)
+        let tags = try ExternalTool.run("exiftool", ["-s3", "-SubIFD:ImageWidth", "-SubIFD:ImageHeight", "-IFD0:ImageWidth", dng])
+        let values = tags.text.split(separator: "\n").map(String.init)
+        #expect(values.prefix(2) == [String(dimensions[0]), String(dimensions[1])], "\(tags.text)")
+        #expect(values.count == 3, "an IFD0 preview: \(tags.text)")
+    }
 }
