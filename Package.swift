@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "PhotoCapture", targets: ["PhotoCapture"]),
         .executable(name: "photocap", targets: ["photocap"]),
+        .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,9 +41,17 @@ let package = Package(
         .executableTarget(
             name: "photocap",
             dependencies: [
-                "PhotoCapture", "Imaging", "Codecs",
+                // The CLI is a thin caller of the public API.
+                "PhotoCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The performance tester, apart from the product; it runs the photocap built beside it.
+        .executableTarget(
+            name: "photocap-benchmark",
+            dependencies: [
+                "PhotoCapture", "Imaging", "Codecs", "photocap",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -52,7 +61,8 @@ let package = Package(
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
-        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
+        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"],
+                    exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,16 +2,16 @@ import CTurboJPEG
 import Imaging
 
 /// Decodes JPEG files with TurboJPEG, ignoring any orientation metadata.
-public final class JPEGDecoder {
+package final class JPEGDecoder {
     private let decompressor: JPEGHandle
 
     /// Creates a decoder.
-    public init() throws(CodecError) {
+    package init() throws(CodecError) {
         decompressor = try JPEGHandle(decompressing: ())
     }
 
     /// The stored size and chroma subsampling ("4:2:0", "4:4:4", …) of `jpeg`.
-    public func header(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: String) {
+    package func header(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: String) {
         let header = try readHeader(jpeg)
         return (header.size, Self.name(ofSubsampling: header.subsampling))
     }
@@ -19,7 +19,7 @@ public final class JPEGDecoder {
     /// Decodes `jpeg` to packed RGB (R, G, B), rows without padding, as stored: no
     /// orientation is applied. The size the header declares is checked against
     /// ``PixelBudget`` before anything is allocated.
-    public func decodeRGB(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
+    package func decodeRGB(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
         let header = try readHeader(jpeg)
         let size = header.size
         try PixelBudget.check(size, declaredBy: "JPEG")
@@ -38,7 +38,7 @@ public final class JPEGDecoder {
     /// Decodes `jpeg` to a J420 planar image. 4:2:0 Y'CbCr files are decoded straight into
     /// the planes; anything else goes through RGB. The declared size is checked against
     /// ``PixelBudget`` first.
-    public func decodePlanar(_ jpeg: [UInt8]) throws(CodecError) -> PlanarImage {
+    package func decodePlanar(_ jpeg: [UInt8]) throws(CodecError) -> PlanarImage {
         let header = try readHeader(jpeg)
         try PixelBudget.check(header.size, declaredBy: "JPEG")
         guard header.subsampling == Int32(TJSAMP_420.rawValue), header.colorspace == Int32(TJCS_YCbCr.rawValue) else {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Imaging
+import PhotoCapture
 
 /// `--max-pixels N`: the pixel budget (``PixelBudget``) for the commands that decode images.
 struct PixelBudgetOptions: ParsableArguments {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Codecs
+import PhotoCapture
 import Foundation
 
 /// Prints `photocap: error: MESSAGE` as one line on stderr, control characters escaped (messages
