@@ -3,9 +3,7 @@ import PhotoCapture
 
 /// `--max-pixels N`: the pixel budget (``PixelBudget``) for the commands that decode images.
 struct PixelBudgetOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Largest picture to decode, in pixels (width × height), checked from each file's header before any memory is allocated.",
-        discussion: "Default \(PixelBudget.defaultMaximumPixels) (256 megapixels); raise it for larger files."))
+    @Option(help: "Largest picture to decode, in pixels (width × height, 256 megapixels by default), checked from each file's header before anything is allocated.")
     var maxPixels: Int = PixelBudget.defaultMaximumPixels
 
     /// Validation is where ArgumentParser lets an option group act before `run()`: the budget is
