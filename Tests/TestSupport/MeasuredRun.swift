@@ -14,6 +14,8 @@ public struct MeasuredRun: Sendable {
     public let timedOut: Bool
     /// Seconds from spawn to exit.
     public let seconds: Double
+    /// CPU seconds the program used (user + system): what it cost, however busy the machine.
+    public let cpuSeconds: Double
     /// Peak resident memory in bytes.
     public let peakBytes: Int
     /// Standard output.
@@ -57,7 +59,10 @@ public struct MeasuredRun: Sendable {
         let exited = status & 0x7F == 0
         return MeasuredRun(
             status: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F, timedOut: timedOut,
-            seconds: seconds, peakBytes: Int(usage.ru_maxrss) * 1024,
+            seconds: seconds,
+            cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000,
+            peakBytes: Int(usage.ru_maxrss) * 1024,
             stdout: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }

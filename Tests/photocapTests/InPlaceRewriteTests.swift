@@ -119,11 +119,11 @@ import TestSupport
         #expect(full.status == 0, "\(full.stderr)")
         var outcomes = (original: 0, result: 0)
         // Kill instants spread over the whole run, from before the read to well after the rename
-        // (up to twice an undisturbed run, as timing varies on a busy machine).
-        for step in 0..<15 {
+        // (up to four times an undisturbed run, as timing varies on a busy machine).
+        for (step, fraction) in ((0..<15).map { Double($0) / 7 } + [3, 4]).enumerated() {
             try original.write(to: URL(fileURLWithPath: file))
             let run = try MeasuredRun.run(TestPaths.photocap, ["orient", "--in-place", file], deadline: 60,
-                                          killAfter: full.seconds * Double(step) / 7)
+                                          killAfter: full.seconds * fraction)
             let now = try Data(contentsOf: URL(fileURLWithPath: file))
             #expect(now == original || now == upright, "kill at step \(step): \(now.count) bytes, neither original nor result")
             if now == original { outcomes.original += 1 } else if now == upright { outcomes.result += 1 }
