@@ -113,7 +113,7 @@ import TestSupport
 
     @Test("killed at any instant, the rewrite leaves the original or the complete result and no other file")
     func interrupted() throws {
-        let size = 1536
+        let size = 1024
         let (folder, file, original, upright) = try Self.fixture(size: size)
         let full = try Self.photocap(["orient", "--in-place", file])
         #expect(full.status == 0, "\(full.stderr)")
