@@ -19,3 +19,8 @@ public typealias Errno = V4L2.Errno
 public typealias ImageFileInfo = Codecs.ImageFileInfo
 /// The image file formats photocap reads.
 public typealias ImageFileFormat = Codecs.ImageFileFormat
+/// Reads a whole regular file, naming what else a path is (a directory, a FIFO, a device, an
+/// empty file) instead of reading it.
+public typealias InputFile = Codecs.InputFile
+/// Why ``InputFile`` could not read a path.
+public typealias FileReadError = Codecs.FileReadError

@@ -16,22 +16,22 @@ struct ImageFileInfoTests {
         #expect(info.thumbnailSize == nil && info.exif.isEmpty)
     }
 
-    @Test("a truncated JPEG throws corruptFile saying it is truncated")
+    @Test("a truncated JPEG throws truncated at its length, or corruptFile when cut in the headers")
     func truncatedJPEG() throws {
         let (jpeg, _) = try JPEGTests.jpegWithEXIF()
         let cut = Array(jpeg.dropLast(100))  // inside the entropy-coded data
         #expect {
             _ = try ImageFileInfo(data: cut)
         } throws: { error in
-            guard case CodecError.corruptFile(format: "JPEG", let reason) = error else { return false }
-            return reason == "no EOI marker after the image data: the file is truncated"
+            guard case CodecError.truncated(format: "JPEG", let bytes) = error else { return false }
+            return bytes == cut.count && "\(error)".contains("truncated at byte \(cut.count)")
         }
         // Cut inside the headers, before the image data.
         #expect {
             _ = try ImageFileInfo(data: Array(jpeg.prefix(300)))
         } throws: { error in
             guard case CodecError.corruptFile(format: "JPEG", let reason) = error else { return false }
-            return reason.contains("runs past the end of the file: the file is truncated")
+            return reason.contains("runs past the end of the file: the file is truncated at byte 300")
         }
     }
 

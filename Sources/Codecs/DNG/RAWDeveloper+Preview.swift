@@ -1,6 +1,9 @@
 import Imaging
 
 extension RAWDeveloper {
+    /// The smallest side LibRaw develops (it takes smaller images for no RAW file), with room.
+    static let minimumDevelopedSide = 32
+
     /// A developed preview of a Bayer `frame` that fits `box` with the frame's aspect ratio,
     /// as stored (not turned): LibRaw's development of the frame binned down by whole tiles
     /// (so the preview costs one pass over the frame, not a full-size demosaic), described by
@@ -14,9 +17,19 @@ extension RAWDeveloper {
         let halfSize = tiles.width >= target.width && tiles.height >= target.height
         var bare = metadata
         (bare.thumbnail, bare.xmp) = (nil, nil)
-        let binned: Frame
-        do { binned = try frame.binnedBayer(by: factor) } catch { throw .imaging(error) }
-        let developed = try RAWDeveloper(data: try DNGFile.encode(binned, metadata: bare)).develop(halfSize: halfSize)
+        let binned: Frame, padded: Frame
+        do {
+            binned = try frame.binnedBayer(by: factor)
+            // LibRaw refuses images under 22 pixels a side; a small frame is developed padded.
+            padded = try binned.paddedBayer(toAtLeast: PixelSize(width: minimumDevelopedSide, height: minimumDevelopedSide))
+        } catch { throw .imaging(error) }
+        var developed = try RAWDeveloper(data: try DNGFile.encode(padded, metadata: bare)).develop(halfSize: halfSize)
+        if padded.size != binned.size {
+            let scale = halfSize ? 2 : 1
+            developed = developed.cropped(to: PixelRect(x: 0, y: 0, size: PixelSize(
+                width: min(developed.size.width, binned.size.width / scale),
+                height: min(developed.size.height, binned.size.height / scale))))
+        }
         do { return try developed.scaled(to: target) } catch { throw .imaging(error) }
     }
 }

@@ -15,15 +15,22 @@ package final class RAWDeveloper {
     private let file: UnsafeMutableRawBufferPointer
 
     /// Opens and unpacks `data`. Throws ``CodecError/libRaw(function:message:)`` when LibRaw
-    /// cannot read it (not a RAW file, truncated data).
+    /// cannot read it (not a RAW file, truncated data) and
+    /// ``CodecError/pixelBudgetExceeded(format:size:limit:)`` when its sensor size is past the
+    /// ``PixelBudget`` (checked before unpacking).
     package init(data: [UInt8]) throws(CodecError) {
         guard !data.isEmpty else { throw .corruptFile(format: "RAW", reason: "the file is empty") }
         guard let raw = libraw_init(0) else { throw .libRaw(function: "libraw_init", message: "out of memory") }
+        // LibRaw's default handler prints "unknown file: Unexpected end of file" on stderr; the
+        // failure reaches the caller as an error instead, one line.
+        libraw_set_dataerror_handler(raw, { _, _, _ in }, nil)
         let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
         file.copyMemory(from: UnsafeRawBufferPointer(start: data.withUnsafeBytes { $0.baseAddress }, count: data.count))
         self.raw = raw
         self.file = file
         try check(libraw_open_buffer(raw, file.baseAddress, file.count), "libraw_open_buffer")
+        // libraw_open_buffer reads the headers only; unpack allocates the sensor data.
+        try PixelBudget.check(rawSize, declaredBy: "RAW")
         try check(libraw_unpack(raw), "libraw_unpack")
         guard raw.pointee.rawdata.raw_image != nil else {
             throw CodecError.unsupportedFormat(reason: "LibRaw decoded no single-channel CFA data (not a Bayer RAW file)")

@@ -23,6 +23,13 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(String)
     /// An image operation of the imaging layer failed.
     case imaging(ImagingError)
+    /// The file's header declares a picture larger than ``PixelBudget/maximumPixels``; nothing
+    /// was allocated for it.
+    case pixelBudgetExceeded(format: String, size: PixelSize, limit: Int)
+    /// The file ends before its data does: `bytes` is its length.
+    case truncated(format: String, bytes: Int)
+    /// The file could not be read at all.
+    case file(FileReadError)
 
     /// One line for people.
     public var description: String {
@@ -47,6 +54,13 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid argument: \(message)"
         case .imaging(let error):
             return "imaging error: \(error)"
+        case .pixelBudgetExceeded(let format, let size, let limit):
+            return "the \(format) file declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
+                + "more than the pixel budget of \(limit) pixels (\(PixelBudget.megapixels(limit, 1))); nothing was decoded"
+        case .truncated(let format, let bytes):
+            return "the \(format) file is truncated at byte \(bytes) (its data goes on past the end)"
+        case .file(let error):
+            return error.description
         }
     }
 }

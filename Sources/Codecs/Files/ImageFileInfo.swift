@@ -31,7 +31,7 @@ public struct ImageFileInfo: Sendable {
             let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
             guard !brands.isDisjoint(with: hevcBrands) else {
                 let kind = brands.contains("avif") || brands.contains("avis") ? "AVIF" : "an ISO media file"
-                throw .unsupportedFormat(reason: "\(kind) (brands \(brands.sorted().joined(separator: ", "))), not HEIC")
+                throw .unsupportedFormat(reason: "\(kind) (brands \(brands.sorted().joined(separator: ", ").escapingControlCharacters)), not HEIC")
             }
             try self.init(heic: data)
         } else if let ifd0 = TIFFHeader.firstIFDIntegers(data) {
@@ -50,7 +50,7 @@ public struct ImageFileInfo: Sendable {
         // after the first scan means the file was cut short.
         let scan = data[segments.scanStart...]
         guard zip(scan, scan.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
-            throw .corruptFile(format: "JPEG", reason: "no EOI marker after the image data: the file is truncated")
+            throw .truncated(format: "JPEG", bytes: data.count)
         }
         let decoder = try JPEGDecoder()
         format = .jpeg

@@ -42,6 +42,8 @@ final class HEIFImageHandle {
 
     /// Decodes to packed RGB; `applyingTransformations` false gives the stored pixels.
     func decodeRGB(applyingTransformations: Bool) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
+        // ispe is the size of the coded picture; a grid's tiles add up to it.
+        try PixelBudget.check(storedSize, declaredBy: "HEIC")
         guard let options = heif_decoding_options_alloc() else {
             throw .heif(function: "heif_decoding_options_alloc", message: "out of memory")
         }

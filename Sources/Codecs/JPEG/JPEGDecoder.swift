@@ -17,10 +17,12 @@ package final class JPEGDecoder {
     }
 
     /// Decodes `jpeg` to packed RGB (R, G, B), rows without padding, as stored: no
-    /// orientation is applied.
+    /// orientation is applied. The size the header declares is checked against
+    /// ``PixelBudget`` before anything is allocated.
     package func decodeRGB(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
         let header = try readHeader(jpeg)
         let size = header.size
+        try PixelBudget.check(size, declaredBy: "JPEG")
         var rgb = [UInt8](repeating: 0, count: size.area * 3)
         let code = jpeg.withUnsafeBufferPointer { source in
             rgb.withUnsafeMutableBufferPointer { target in
@@ -29,14 +31,16 @@ package final class JPEGDecoder {
                               TJFLAG_ACCURATEDCT)
             }
         }
-        try check(code, "tjDecompress2")
+        try check(code, "tjDecompress2", jpeg)
         return (size, rgb)
     }
 
     /// Decodes `jpeg` to a J420 planar image. 4:2:0 Y'CbCr files are decoded straight into
-    /// the planes; anything else goes through RGB.
+    /// the planes; anything else goes through RGB. The declared size is checked against
+    /// ``PixelBudget`` first.
     package func decodePlanar(_ jpeg: [UInt8]) throws(CodecError) -> PlanarImage {
         let header = try readHeader(jpeg)
+        try PixelBudget.check(header.size, declaredBy: "JPEG")
         guard header.subsampling == Int32(TJSAMP_420.rawValue), header.colorspace == Int32(TJCS_YCbCr.rawValue) else {
             let decoded = try decodeRGB(jpeg)
             do {
@@ -56,7 +60,7 @@ package final class JPEGDecoder {
             tjDecompressToYUVPlanes(decompressor.handle, source.baseAddress, UInt(source.count), &targets,
                                     Int32(header.size.width), &strides, Int32(header.size.height), TJFLAG_ACCURATEDCT)
         }
-        try check(code, "tjDecompressToYUVPlanes")
+        try check(code, "tjDecompressToYUVPlanes", jpeg)
         return image
     }
 
@@ -72,8 +76,15 @@ package final class JPEGDecoder {
 
     /// Fails on errors; a warning (for example a truncated file) is an error too, because the
     /// pixels would be incomplete.
-    private func check(_ code: Int32, _ function: String) throws(CodecError) {
-        guard code == 0 else { throw decompressor.error(function) }
+    private func check(_ code: Int32, _ function: String, _ jpeg: [UInt8]) throws(CodecError) {
+        guard code == 0 else {
+            let error = decompressor.error(function)
+            // libjpeg's warning for data that stops before the image does.
+            if case .turboJPEG(_, let message) = error, message.contains("Premature end of JPEG file") {
+                throw .truncated(format: "JPEG", bytes: jpeg.count)
+            }
+            throw error
+        }
     }
 
     private static func name(ofSubsampling subsampling: Int32) -> String {

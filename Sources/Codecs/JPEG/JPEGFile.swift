@@ -177,7 +177,7 @@ package enum JPEGFile {
             let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
             let end = position + 2 + length
             guard length >= 2, end <= jpeg.count else {
-                throw .corruptFile(format: "JPEG", reason: "segment 0xFF\(String(marker, radix: 16, uppercase: true)) at byte \(position) runs past the end of the file: the file is truncated")
+                throw .corruptFile(format: "JPEG", reason: "segment 0xFF\(String(marker, radix: 16, uppercase: true)) at byte \(position) runs past the end of the file: the file is truncated at byte \(jpeg.count)")
             }
             list.append(Segment(marker: marker, range: position..<end))
             position = end

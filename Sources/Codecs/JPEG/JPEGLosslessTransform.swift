@@ -67,6 +67,8 @@ package enum JPEGLosslessTransform {
     /// nothing: it is thrown as is) when the transform is not exact.
     package static func transform(_ jpeg: [UInt8], applying orientation: Orientation) throws -> [UInt8] {
         let geometry = try geometry(of: jpeg)
+        // tjTransform holds every coefficient of the image: as much memory as its pixels.
+        try PixelBudget.check(geometry.size, declaredBy: "JPEG")
         guard isExact(orientation, size: geometry.size, mcu: geometry.mcu) else {
             throw NotExact(orientation: orientation, size: geometry.size, mcu: geometry.mcu)
         }

@@ -54,7 +54,8 @@ package enum TIFFFile {
 
     /// Reads an RGB(A) TIFF: its stored size, its `Orientation` tag (absent → `.up`) and its
     /// stored pixels as packed RGB (alpha dropped). Any layout libtiff's RGBA reader
-    /// understands is accepted.
+    /// understands is accepted. The declared size is checked against ``PixelBudget`` before
+    /// the raster is allocated.
     package static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8]) {
         guard TIFFHeader(data) != nil else {
             throw .corruptFile(format: "TIFF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\")")
@@ -70,6 +71,7 @@ package enum TIFFFile {
         let hasOrientation = withUnsafeMutablePointer(to: &tag) { file.get(UInt32(TIFFTAG_ORIENTATION), $0) }
         let orientationTag = hasOrientation ? Int(tag) : Int(ORIENTATION_TOPLEFT)
         let size = PixelSize(width: Int(width), height: Int(height))
+        try PixelBudget.check(size, declaredBy: "TIFF")
         var raster = [UInt32](repeating: 0, count: size.area)
         // Asking for the file's own orientation makes libtiff copy the rows as stored (it
         // would otherwise flip some orientations, and it never transposes).

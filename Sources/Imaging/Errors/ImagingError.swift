@@ -14,6 +14,10 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case compressedFrame(FramePixelFormat)
     /// The operation needs a Bayer (RAW) frame.
     case notBayer(FramePixelFormat)
+    /// A picture declares more pixels than ``PixelBudget/maximumPixels`` allows.
+    case pixelBudgetExceeded(size: PixelSize, limit: Int)
+    /// A size computed from a width, height and layout does not fit in memory addresses.
+    case sizeOverflow(PixelSize, format: FramePixelFormat)
 
     /// One line for people.
     public var description: String {
@@ -30,6 +34,11 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(format) frames are compressed; decode them before conversion"
         case .notBayer(let format):
             return "\(format) is not a Bayer (RAW) format"
+        case .pixelBudgetExceeded(let size, let limit):
+            return "the picture declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
+                + "more than the pixel budget of \(limit) pixels (\(PixelBudget.megapixels(limit, 1)))"
+        case .sizeOverflow(let size, let format):
+            return "a \(size) \(format) frame is too large to address (its byte count overflows)"
         case .libyuvFailed(let function, let code):
             return "libyuv \(function) failed with code \(code)"
         }

@@ -32,12 +32,14 @@ public struct Frame: Sendable {
         range: YCbCrRange? = nil, storage: FrameStorage, sequence: UInt64 = 0,
         timestampNanoseconds: UInt64 = 0
     ) throws(ImagingError) {
-        let stride = bytesPerRow ?? format.minimumBytesPerRow(width: size.width)
-        guard !size.isEmpty else { throw .invalidSize(size) }
-        guard stride >= format.minimumBytesPerRow(width: size.width) else {
+        guard !size.isEmpty, let minimumStride = format.checkedMinimumBytesPerRow(width: size.width) else {
+            throw .invalidSize(size)
+        }
+        let stride = bytesPerRow ?? minimumStride
+        guard stride >= minimumStride else {
             throw .strideTooSmall(bytesPerRow: stride, format: format, width: size.width)
         }
-        let needed = format.frameByteCount(size: size, bytesPerRow: stride)
+        let needed = try format.frameByteCount(size: size, bytesPerRow: stride)
         guard storage.count >= needed else {
             throw .frameTooSmall(expected: needed, actual: storage.count, format: format, size: size)
         }

@@ -12,7 +12,7 @@ package enum FrameBuilder {
             throw .invalidSize(size)
         }
         let stride = format.minimumBytesPerRow(width: size.width)
-        let count = format.frameByteCount(size: size, bytesPerRow: stride)
+        let count = try format.frameByteCount(size: size, bytesPerRow: stride)
         let storage = try FrameStorage(count: count) { (buffer) throws(ImagingError) in
             let target = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             try image.pixels.withUnsafeBufferPointer { (rgb) throws(ImagingError) in

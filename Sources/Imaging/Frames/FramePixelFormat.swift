@@ -196,22 +196,40 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     ///
     /// Chroma planes follow the V4L2 single-plane conventions: NV12/NV21 chroma rows have the
     /// luma stride, I420/YV12 chroma rows half of it. MJPEG frames have no fixed size: 0.
-    public func frameByteCount(size: PixelSize, bytesPerRow: Int) -> Int {
-        let chromaRows = (size.height + 1) / 2
+    /// Sizes come from command lines, files and drivers, so the arithmetic is checked: a count
+    /// that does not fit in an `Int` throws ``ImagingError/sizeOverflow(_:format:)``, a negative
+    /// size or stride ``ImagingError/invalidSize(_:)``.
+    public func frameByteCount(size: PixelSize, bytesPerRow: Int) throws(ImagingError) -> Int {
+        guard size.width >= 0, size.height >= 0, bytesPerRow >= 0 else { throw .invalidSize(size) }
+        func product(_ a: Int, _ b: Int) throws(ImagingError) -> Int {
+            let (value, overflow) = a.multipliedReportingOverflow(by: b)
+            guard !overflow else { throw .sizeOverflow(size, format: self) }
+            return value
+        }
+        func sum(_ a: Int, _ b: Int) throws(ImagingError) -> Int {
+            let (value, overflow) = a.addingReportingOverflow(b)
+            guard !overflow else { throw .sizeOverflow(size, format: self) }
+            return value
+        }
+        let chromaRows = size.height / 2 + size.height % 2
         switch self {
         case .mjpeg:
             return 0
-        case .nv12, .nv21, .i420, .yv12:
-            break
-        default:
-            return bytesPerRow * size.height
-        }
-        switch self {
         case .nv12, .nv21:
-            return bytesPerRow * (size.height + chromaRows)
+            return try product(bytesPerRow, sum(size.height, chromaRows))
+        case .i420, .yv12:
+            let chromaStride = bytesPerRow / 2 + bytesPerRow % 2
+            return try sum(product(bytesPerRow, size.height), product(2, product(chromaStride, chromaRows)))
         default:
-            return bytesPerRow * size.height + 2 * ((bytesPerRow + 1) / 2) * chromaRows
+            return try product(bytesPerRow, size.height)
         }
+    }
+
+    /// Bytes in one row of the first plane with no padding, or nil when that overflows an
+    /// `Int` (a width no real frame has).
+    public func checkedMinimumBytesPerRow(width: Int) -> Int? {
+        guard width >= 0, width <= Int.max / 4 - 1 else { return nil }
+        return minimumBytesPerRow(width: width)
     }
 
     /// The V4L2 code, for messages.

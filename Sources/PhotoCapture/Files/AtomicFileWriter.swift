@@ -3,51 +3,23 @@ import Glibc
 #endif
 import Foundation
 
-/// Writes files so that a reader sees either nothing or the whole file: a temporary file in the
-/// target folder, flushed, then renamed (or hard-linked, when replacing is not allowed, so an
-/// existing file is never clobbered by a race).
+/// Writes files so that a reader sees either nothing or the whole file, whenever the process
+/// is killed: the bytes go to a nameless file in the target folder (`O_TMPFILE`), flushed with
+/// `fsync`, which then gets its name in one step — linked to the name when nothing may be
+/// replaced (so an existing file is never clobbered, even by a race), or linked to a hidden
+/// name and renamed over the old file. Only where the file system has no `O_TMPFILE` does a
+/// named temporary file (`.NAME.XXXXXX`) exist while the bytes are written.
 public enum AtomicFileWriter {
     /// Writes `data` to `path`; fails with ``PhotoCaptureError/Code/fileExists(path:)`` when the
     /// file exists and `overwrite` is false. Nothing is left behind on failure.
     public static func write(_ data: Data, to path: String, overwrite: Bool) throws(PhotoCaptureError) {
-        func failure(_ call: String) -> PhotoCaptureError {
-            PhotoCaptureError(.fileWriteFailed(path: path, call: call, reason: String(cString: strerror(errno))))
-        }
         if !overwrite, access(path, F_OK) == 0 { throw PhotoCaptureError(.fileExists(path: path)) }
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure("mkstemp") }
-        let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-        var committed = false
-        defer { if !committed { unlink(temporary) } }
-
-        let written = data.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 { if errno == EINTR { continue }; return false }
-                offset += count
-            }
-            return true
-        }
-        guard written else { let error = failure("write"); close(descriptor); throw error }
-        // Files are readable like any other the user creates (mkstemp makes them 0600).
+        let file = try PendingFile(beside: path)
+        defer { file.discard() }
+        try file.write(data)
+        // Files are readable like any other the user creates (mkstemp and O_TMPFILE make 0600).
         let mask = umask(0); umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
-        guard fsync(descriptor) == 0 else { let error = failure("fsync"); close(descriptor); throw error }
-        guard close(descriptor) == 0 else { throw failure("close") }
-
-        if overwrite {
-            guard rename(temporary, path) == 0 else { throw failure("rename") }
-        } else {
-            guard link(temporary, path) == 0 else {
-                if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
-                throw failure("link")
-            }
-            unlink(temporary)
-        }
-        committed = true
+        fchmod(file.descriptor, 0o666 & ~mask)
+        try file.commit(to: path, replacing: overwrite)
     }
 }

@@ -19,6 +19,9 @@ public struct ImageOrienter: Sendable {
     public var quality: Int
     /// JPEG only: turn the coded blocks without re-encoding, refused where that is not exact.
     public var isLossless: Bool
+    /// In place: keep the file's modification time (its mode, owner and group are always kept;
+    /// see ``AtomicFileWriter/replace(_:with:keepingModificationTime:)``).
+    public var keepsModificationTime = false
 
     /// Quality of re-made EXIF thumbnails.
     static let thumbnailQuality = 90
@@ -61,11 +64,9 @@ public struct ImageOrienter: Sendable {
     private static func contents(of path: String) throws(PhotoCaptureError) -> Data {
         let url = URL(fileURLWithPath: path)
         if rawExtensions.contains(url.pathExtension.lowercased()) { throw PhotoCaptureError(.rawNotReoriented) }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw PhotoCaptureError(.imageFileUnreadable(reason: "no such file"))
-        }
-        do { return try Data(contentsOf: url) } catch {
-            throw PhotoCaptureError(.imageFileUnreadable(reason: "cannot read: \(error.localizedDescription)"))
+        // Only regular files: a directory, FIFO or device is named as such, not read.
+        do { return Data(try InputFile.read(path)) } catch {
+            throw PhotoCaptureError(.imageFileUnreadable(reason: error.reason))
         }
     }
 
@@ -115,7 +116,8 @@ public struct ImageOrienter: Sendable {
     }
 
     /// Turns the file at `path` upright into `target`, atomically; `target` may be `path` itself
-    /// with `overwrite` (in place). An upright file is copied to another `target` unchanged and
+    /// with `overwrite` (in place, by ``AtomicFileWriter/replace(_:with:keepingModificationTime:)``:
+    /// symlinks followed, mode, owner and group kept, hard-linked files refused). An upright file is copied to another `target` unchanged and
     /// left alone in place. Without `overwrite` an existing `target` is refused
     /// (``PhotoCaptureError/Code/fileExists(path:)``) once the file is known to be one that
     /// can be turned, before any pixel work.
@@ -132,7 +134,11 @@ public struct ImageOrienter: Sendable {
             }
             return .alreadyUpright
         }
-        try AtomicFileWriter.write(turned, to: target, overwrite: overwrite)
+        if overwrite, URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL {
+            try AtomicFileWriter.replace(path, with: turned, keepingModificationTime: keepsModificationTime)
+        } else {
+            try AtomicFileWriter.write(turned, to: target, overwrite: overwrite)
+        }
         return .turned(from: result.originalOrientation, size: result.size)
     }
 

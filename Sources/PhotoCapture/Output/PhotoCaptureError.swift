@@ -136,6 +136,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
         /// The EXIF thumbnail cannot be decoded, so it cannot be turned with the picture.
         case thumbnailUndecodable(CodecError)
+        /// An in-place rewrite was refused: the file has other hard links, which a replacement
+        /// would detach (and rewriting the shared inode could leave it half-written).
+        case hardLinked(path: String, links: Int)
     }
 
     /// The error for a failed encode: a codec or imaging error keeps its type; anything else
@@ -232,6 +235,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
             return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
         case .thumbnailUndecodable(let error):
             return "the EXIF thumbnail cannot be decoded (\(error)); the file is left as it is"
+        case .hardLinked(let path, let links):
+            return "\(path) has \(links) hard links; rewriting it in place would break them, so it is left as it is "
+                + "(write the result elsewhere, or copy the file first)"
         }
     }
 }

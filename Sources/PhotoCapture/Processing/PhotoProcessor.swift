@@ -68,6 +68,9 @@ struct PhotoProcessor {
             }
         } catch let error as ImagingError {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
+        } catch CodecError.pixelBudgetExceeded(_, let size, let limit) {
+            // Not a damaged frame: one that declares more than the budget allows.
+            throw PhotoCaptureError(.imaging(.pixelBudgetExceeded(size: size, limit: limit)), uniqueID: id)
         } catch {
             throw PhotoCaptureError(.corruptFrames(device: cameraName, count: 1), uniqueID: id)
         }

@@ -269,8 +269,9 @@ package final class V4L2Stream: @unchecked Sendable {
             counters.framesDequeued += 1
 
             let format = active.pixelFormat
-            let expected = format.frameByteCount(size: active.format.size,
-                                                 bytesPerRow: active.format.bytesPerLine)
+            // A size whose byte count overflows cannot be filled: every frame is judged corrupt.
+            let expected = (try? format.frameByteCount(size: active.format.size,
+                                                       bytesPerRow: active.format.bytesPerLine)) ?? Int.max
             let used = Int(buffer.bytesused)
             let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
             if flagged || used < expected || (format.isCompressed && used == 0) {

@@ -33,6 +33,8 @@ struct DevelopCommand: AsyncParsableCommand {
     @OptionGroup(title: "Output")
     var outputOptions: OutputOptions
 
+    @OptionGroup var pixelBudget: PixelBudgetOptions
+
     func validate() throws {
         guard format.isProcessed, format != .uncompressed else { throw ValidationError("--format must be jpeg, heic or tiff") }
         guard (1...100).contains(encoding.quality) else { throw ValidationError("--quality \(encoding.quality) is not in 1...100") }
@@ -49,11 +51,8 @@ struct DevelopCommand: AsyncParsableCommand {
 
     private func develop() throws(PhotoCaptureError) {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: file) ? error.localizedDescription : "no such file"
-            throw PhotoCaptureError(.unreadableRaw(path: file, reason: reason))
+        do { data = Data(try InputFile.read(file)) } catch {
+            throw PhotoCaptureError(.unreadableRaw(path: file, reason: error.reason))
         }
         // Refused before any development: a file that is no DNG, or a result that cannot be saved.
         try RawDevelopment.validate(data, name: file)

@@ -26,15 +26,11 @@ struct InfoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw fail("cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "\(error.localizedDescription)" : "no such file")")
-        }
+        let data: [UInt8]
+        do { data = try InputFile.read(file) } catch { throw fail(error.description) }
         let info: ImageFileInfo
         do {
-            info = try ImageFileInfo(data: [UInt8](data))
+            info = try ImageFileInfo(data: data)
         } catch {
             throw fail("\(file): \(error)")
         }
@@ -47,7 +43,7 @@ struct InfoCommand: AsyncParsableCommand {
             print(try jsonText(report))
             return
         }
-        print("\(file): \(info.format.rawValue.uppercased())")
+        print("\(file.escapingControlCharacters): \(info.format.rawValue.uppercased())")
         print("  stored:      \(info.storedSize)")
         print("  orientation: \(info.orientation)")
         if let exifOrientation = info.exifOrientation, info.format == .heic {

@@ -21,8 +21,11 @@ struct OrientCommand: AsyncParsableCommand {
     @Option(help: "Write each result to this folder under the same name (never overwrites).")
     var output: String?
 
-    @Flag(help: "Replace each file with its result.")
+    @Flag(help: "Replace each file with its result (symlinks followed; mode, owner and group kept; hard-linked files refused).")
     var inPlace = false
+
+    @Flag(help: "With --in-place: keep each file's modification time.")
+    var keepTime = false
 
     @Flag(help: "JPEG only: turn the coded blocks without re-encoding; refused where that is not exact.")
     var lossless = false
@@ -30,10 +33,13 @@ struct OrientCommand: AsyncParsableCommand {
     @Option(help: "JPEG/HEIC quality for re-encoded images (1-100).")
     var quality = 92
 
+    @OptionGroup var pixelBudget: PixelBudgetOptions
+
     func validate() throws {
         guard (output != nil) != inPlace else {
             throw ValidationError("give exactly one of --output DIR and --in-place")
         }
+        if keepTime && !inPlace { throw ValidationError("--keep-time applies to --in-place") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
         if let output {
             var isFolder: ObjCBool = false
@@ -44,11 +50,12 @@ struct OrientCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let orienter = ImageOrienter(quality: quality, lossless: lossless)
+        var orienter = ImageOrienter(quality: quality, lossless: lossless)
+        orienter.keepsModificationTime = keepTime
         var failures = 0
         for file in files {
             do {
-                print(try orient(file, with: orienter))
+                print(try orient(file, with: orienter).escapingControlCharacters)
             } catch {
                 // One line per file; the library's message names no file, so the line does.
                 _ = fail("\(file): \(message(for: error))")

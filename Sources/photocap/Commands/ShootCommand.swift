@@ -96,6 +96,8 @@ struct ShootCommand: AsyncParsableCommand {
     @OptionGroup(title: "Bracketed capture")
     var bracket: BracketOptions
 
+    @OptionGroup var pixelBudget: PixelBudgetOptions
+
     func validate() throws {
         if format == .uncompressed { throw ValidationError("--format must be jpeg, heic, tiff or dng") }
         if let rawPlus {

@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Imaging
 
@@ -11,16 +12,28 @@ extension CaptureDevice {
     public static func frameFile(path: String, format: FramePixelFormat, size: PixelSize,
                                  mounting: SensorMounting = .upright,
                                  framesPerSecond: Int = 30) throws(PhotoCaptureError) -> CaptureDevice {
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // The size comes from the command line: checked (budget, overflow) before the file is read.
+        let stride: Int, expected: Int
+        do throws(ImagingError) {
+            try PixelBudget.check(size)
+            guard let minimum = format.checkedMinimumBytesPerRow(width: size.width) else {
+                throw ImagingError.sizeOverflow(size, format: format)
+            }
+            stride = minimum
+            expected = try format.frameByteCount(size: size, bytesPerRow: stride)
         } catch {
-            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? error.localizedDescription
-            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: FileManager.default.fileExists(atPath: path)
-                                                          ? reason : "no such file"))
+            throw PhotoCaptureError(.imaging(error))
         }
-        let stride = format.minimumBytesPerRow(width: size.width)
-        let expected = format.frameByteCount(size: size, bytesPerRow: stride)
+        let bytes: [UInt8]
+        do {
+            // An MJPEG frame is compressed: never more than 8 bytes a pixel, however bad.
+            bytes = try InputFile.read(path, maximumBytes: format.isCompressed ? max(1 << 20, size.area * 8) : expected)
+        } catch {
+            if case .tooLarge(_, let actual, _) = error {
+                throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expected, actual: actual))
+            }
+            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: error.reason))
+        }
         if format.isCompressed {
             guard bytes.starts(with: [0xFF, 0xD8]) else {
                 throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: "an MJPEG frame must be a JPEG file (FF D8 ...)"))

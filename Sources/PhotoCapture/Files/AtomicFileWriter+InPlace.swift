@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+extension AtomicFileWriter {
+    /// Replaces the file at `path` with `data`, atomically, keeping what was the user's:
+    ///
+    /// - a symbolic link is followed and its target replaced (the link stays a link);
+    /// - the permission bits, owner and group are kept (owner and group where the process may set
+    ///   them: root always, others the group when they belong to it);
+    /// - the modification time is kept when `keepingModificationTime` is true;
+    /// - a file with more than one hard link is refused with
+    ///   ``PhotoCaptureError/Code/hardLinked(path:links:)`` and left as it is: replacing it would
+    ///   detach it from its other names, and rewriting the shared inode in place could be
+    ///   interrupted half-way;
+    /// - killed at any instant, the process leaves the original or the complete result, never a
+    ///   partial file (see ``AtomicFileWriter``).
+    public static func replace(_ path: String, with data: Data, keepingModificationTime: Bool = false) throws(PhotoCaptureError) {
+        guard let resolved = realpath(path, nil) else { throw PendingFile.failure(path, "realpath") }
+        let target = String(cString: resolved)
+        free(resolved)
+        var original = stat()
+        guard stat(target, &original) == 0 else { throw PendingFile.failure(path, "stat") }
+        guard original.st_mode & S_IFMT == S_IFREG else {
+            throw PhotoCaptureError(.fileWriteFailed(path: path, call: "stat", reason: "not a regular file"))
+        }
+        guard original.st_nlink <= 1 else { throw PhotoCaptureError(.hardLinked(path: path, links: Int(original.st_nlink))) }
+
+        let file = try PendingFile(beside: target)
+        defer { file.discard() }
+        try file.write(data)
+        // Owner first: chown clears the set-user/group-ID bits that fchmod then restores.
+        if fchown(file.descriptor, original.st_uid, original.st_gid) != 0 {
+            _ = fchown(file.descriptor, uid_t.max, original.st_gid)  // uid_t.max is -1: the group alone
+        }
+        guard fchmod(file.descriptor, original.st_mode & 0o7777) == 0 else { throw PendingFile.failure(path, "fchmod") }
+        if keepingModificationTime {
+            let times = [original.st_atim, original.st_mtim]
+            guard futimens(file.descriptor, times) == 0 else { throw PendingFile.failure(path, "futimens") }
+        }
+        try file.commit(to: target, replacing: true)
+    }
+}

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A file being written in a folder: nameless (`O_TMPFILE`) where the file system allows it,
+/// else a hidden temporary name that ``discard()`` removes.
+struct PendingFile {
+    let descriptor: Int32
+    /// The temporary name, when the file has one.
+    let temporaryPath: String?
+    private let folder: String
+    private let target: String
+
+    /// Opens a new, empty file in the folder of `path`.
+    init(beside path: String) throws(PhotoCaptureError) {
+        let url = URL(fileURLWithPath: path)
+        target = path
+        folder = url.deletingLastPathComponent().path
+        // O_TMPFILE (with O_DIRECTORY, as the kernel defines it) is not imported as a constant.
+        let nameless = open(folder, O_WRONLY | O_CLOEXEC | O_DIRECTORY | 0o20000000, 0o600)
+        if nameless >= 0 {
+            descriptor = nameless
+            temporaryPath = nil
+            return
+        }
+        var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard named >= 0 else { throw Self.failure(path, "mkstemp") }
+        descriptor = named
+        temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    }
+
+    static func failure(_ path: String, _ call: String) -> PhotoCaptureError {
+        PhotoCaptureError(.fileWriteFailed(path: path, call: call, reason: String(cString: strerror(errno))))
+    }
+
+    /// Writes all of `data`.
+    func write(_ data: Data) throws(PhotoCaptureError) {
+        let written = data.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 { if errno == EINTR { continue }; return false }
+                offset += count
+            }
+            return true
+        }
+        guard written else { throw Self.failure(target, "write") }
+    }
+
+    /// Flushes the file and gives it the name `path`: a link when `replacing` is false (fails
+    /// with ``PhotoCaptureError/Code/fileExists(path:)`` if the name is taken), else a rename
+    /// over whatever is there. The folder is flushed too, so the new name survives a crash.
+    func commit(to path: String, replacing: Bool) throws(PhotoCaptureError) {
+        guard fsync(descriptor) == 0 else { throw Self.failure(path, "fsync") }
+        if let temporaryPath {
+            if replacing {
+                guard rename(temporaryPath, path) == 0 else { throw Self.failure(path, "rename") }
+            } else {
+                guard link(temporaryPath, path) == 0 else {
+                    if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
+                    throw Self.failure(path, "link")
+                }
+                unlink(temporaryPath)
+            }
+        } else {
+            let handle = "/proc/self/fd/\(descriptor)"
+            if replacing {
+                // Linked under a hidden name, then renamed: the name exists for two system calls.
+                var linked: String?
+                for attempt in 0..<100 {
+                    let candidate = "\(folder)/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).\(attempt)"
+                    if linkat(AT_FDCWD, handle, AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { linked = candidate; break }
+                    if errno != EEXIST { throw Self.failure(path, "linkat") }
+                }
+                guard let linked else { throw Self.failure(path, "linkat") }
+                guard rename(linked, path) == 0 else {
+                    let error = Self.failure(path, "rename")
+                    unlink(linked)
+                    throw error
+                }
+            } else {
+                guard linkat(AT_FDCWD, handle, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
+                    if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
+                    throw Self.failure(path, "linkat")
+                }
+            }
+        }
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 { fsync(directory); close(directory) }
+    }
+
+    /// Closes the file; a temporary name that was not committed is removed (a nameless file
+    /// simply vanishes).
+    func discard() {
+        close(descriptor)
+        if let temporaryPath { unlink(temporaryPath) }
+    }
+}

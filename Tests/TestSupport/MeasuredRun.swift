@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Runs a program with a deadline and reports how it ended, how long it took and its peak
+/// memory (the kernel's `ru_maxrss` for that one child, from `wait4`).
+public struct MeasuredRun: Sendable {
+    /// The exit status, when the program exited.
+    public let status: Int32?
+    /// The signal that ended it (a crash, or the kill after the deadline).
+    public let signal: Int32?
+    /// Whether it was killed for running past the deadline.
+    public let timedOut: Bool
+    /// Seconds from spawn to exit.
+    public let seconds: Double
+    /// CPU seconds the program used (user + system): what it cost, however busy the machine.
+    public let cpuSeconds: Double
+    /// Peak resident memory in bytes.
+    public let peakBytes: Int
+    /// Standard output.
+    public let stdout: Data
+    /// Standard error as text.
+    public let stderr: String
+
+    /// Runs `program` with `arguments`; kills it with SIGKILL at `deadline` seconds (a hang), or
+    /// already at `killAfter` seconds (to interrupt it on purpose).
+    public static func run(_ program: String, _ arguments: [String], deadline: Double = 20,
+                           killAfter: Double? = nil) throws -> MeasuredRun {
+        let folder = try TemporaryDirectory("photocap-run")
+        let outPath = folder.url.appendingPathComponent("stdout").path
+        let errPath = folder.url.appendingPathComponent("stderr").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let started = Date()
+        let code = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL) }
+        var status: Int32 = 0
+        var usage = rusage()
+        var timedOut = false
+        var killed = false
+        while true {
+            let waited = wait4(pid, &status, WNOHANG, &usage)
+            if waited == pid { break }
+            if waited < 0 && errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECHILD) }
+            let elapsed = Date().timeIntervalSince(started)
+            if !killed, let killAfter, elapsed >= killAfter { kill(pid, SIGKILL); killed = true }
+            if !killed, elapsed >= deadline { kill(pid, SIGKILL); killed = true; timedOut = true }
+            usleep(2_000)
+        }
+        let seconds = Date().timeIntervalSince(started)
+        let exited = status & 0x7F == 0
+        return MeasuredRun(
+            status: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F, timedOut: timedOut,
+            seconds: seconds,
+            cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000,
+            peakBytes: Int(usage.ru_maxrss) * 1024,
+            stdout: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+}

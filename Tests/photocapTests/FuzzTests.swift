@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A bounded fuzz run: JPEG, TIFF, HEIC and DNG seeds mutated (bit flips, interesting values,
+/// cuts, repeated and dropped spans) and fed to every reader of the command line — `info`,
+/// `info --json`, `orient --output`, `orient --lossless`, `orient --in-place`, `develop` and
+/// MJPEG frame replay. Every run must end with status 0 or 1 (no signal, no hang), a failure
+/// must be one line, JSON must parse, and nothing but the expected result may be left behind.
+///
+/// Bounded by `PHOTOCAP_FUZZ_SECONDS` (default 45) of runs; `PHOTOCAP_FUZZ_SEED` replays a
+/// campaign. The figures (runs, outcomes, peak memory) are printed for the CI log.
+@Suite struct FuzzTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let seconds = Double(environment["PHOTOCAP_FUZZ_SECONDS"] ?? "") ?? 45
+    static let seed = UInt64(environment["PHOTOCAP_FUZZ_SEED"] ?? "") ?? 0x5EED_F0CA
+    /// A hang: no reader takes this long on a 64x64 picture, even in a debug build on a busy machine.
+    static let hangSeconds = 20.0
+
+    /// SplitMix64: small, fast and the same everywhere, so a seed replays a campaign.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func mutated(_ seed: [UInt8], _ random: inout Generator) -> [UInt8] {
+        var bytes = seed
+        let interesting: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]
+        for _ in 0..<Int.random(in: 1...6, using: &random) where !bytes.isEmpty {
+            let at = Int.random(in: 0..<bytes.count, using: &random)
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0: bytes[at] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
+            case 1: bytes[at] = interesting.randomElement(using: &random)!
+            case 2:  // a large 16/32-bit value, as a size or offset field would hold
+                for index in at..<min(bytes.count, at + Int.random(in: 2...4, using: &random)) { bytes[index] = 0xFF }
+            case 3: bytes.removeSubrange(at...)  // truncated
+            case 4:  // a span dropped
+                bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &random)))
+            case 5:  // a span repeated
+                let span = bytes[at..<min(bytes.count, at + Int.random(in: 1...64, using: &random))]
+                bytes.insert(contentsOf: span, at: at)
+            default: bytes[at] = UInt8.random(in: 0...255, using: &random)
+            }
+        }
+        return bytes
+    }
+
+    enum Reader: CaseIterable { case info, infoJSON, orient, lossless, inPlace, develop, mjpegFrame }
+
+    static func readers(for format: String) -> [Reader] {
+        switch format {
+        case "jpeg": return [.info, .infoJSON, .orient, .lossless, .inPlace, .mjpegFrame]
+        case "dng": return [.info, .infoJSON, .develop, .orient]
+        default: return [.info, .infoJSON, .orient, .inPlace]
+        }
+    }
+
+    @Test("mutated JPEG, TIFF, HEIC and DNG files: no crash, hang or leftover in any reader")
+    func fuzz() throws {
+        let seeds = try HostileSeeds()
+        var random = Generator(state: Self.seed)
+        let formats = ["jpeg", "tiff", "heic", "dng"]
+        let originals = try Dictionary(uniqueKeysWithValues: formats.map { ($0, try seeds.bytes($0)) })
+        var runs = 0, failures = 0, problems: [String] = []
+        var peak = (bytes: 0, command: "")
+        var slowest = 0.0
+        let started = Date()
+        while Date().timeIntervalSince(started) < Self.seconds, problems.count < 10 {
+            let format = formats[runs % formats.count]
+            let reader = Self.readers(for: format).randomElement(using: &random)!
+            let bytes = Self.mutated(originals[format]!, &random)
+            let folder = try TemporaryDirectory("photocap-fuzz")
+            let output = folder.url.appendingPathComponent("out")
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            let file = try folder.write(bytes, named: "input.\(format)")
+            let arguments: [String] = switch reader {
+            case .info: ["info", file]
+            case .infoJSON: ["info", file, "--json"]
+            case .orient: ["orient", file, "--output", output.path]
+            case .lossless: ["orient", file, "--output", output.path, "--lossless"]
+            case .inPlace: ["orient", file, "--in-place"]
+            case .develop: ["develop", file, "--output", output.path + "/"]
+            case .mjpegFrame: ["shoot", "--frame-file", file, "--frame-format", "mjpeg", "--frame-size", "64x64",
+                               "--output", output.appendingPathComponent("shot.jpg").path]
+            }
+            let run = try MeasuredRun.run(TestPaths.photocap, arguments, deadline: Self.hangSeconds)
+            runs += 1
+            slowest = max(slowest, run.seconds)
+            if run.peakBytes > peak.bytes { peak = (run.peakBytes, arguments.first!) }
+            let name = "run \(runs) (\(format), \(reader), \(bytes.count) bytes, seed \(Self.seed))"
+            func problem(_ text: String) {
+                problems.append("\(name): \(text)")
+                let kept = FileManager.default.temporaryDirectory.appendingPathComponent("photocap-fuzz-failure-\(runs).\(format)")
+                try? Data(bytes).write(to: kept)
+            }
+            if run.timedOut { problem("hang: killed after \(Self.hangSeconds) s"); continue }
+            if let signal = run.signal { problem("crash: signal \(signal); \(run.stderr)"); continue }
+            guard run.status == 0 || run.status == 1 else { problem("exit status \(run.status!): \(run.stderr)"); continue }
+            if run.status == 1 {
+                failures += 1
+                let lines = run.stderr.split(separator: "\n")
+                if lines.count != 1 || !lines[0].hasPrefix("photocap: error: ") { problem("not one error line: \(run.stderr)") }
+            }
+            if reader == .infoJSON, run.status == 0, (try? JSONSerialization.jsonObject(with: run.stdout)) == nil {
+                problem("invalid JSON: \(String(decoding: run.stdout, as: UTF8.self))")
+            }
+            if run.stderr.utf8.contains(0x1B) || run.stdout.contains(0x1B) { problem("raw ESC byte in the output") }
+            // Left behind: anything but the input and, after success, the one result.
+            let inFolder = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+            let outputs = try FileManager.default.contentsOfDirectory(atPath: output.path)
+            if inFolder != ["input.\(format)", "out"] { problem("files left beside the input: \(inFolder)") }
+            if run.status == 1 ? !outputs.isEmpty : outputs.contains(where: { $0.hasPrefix(".") }) {
+                problem("files left in the output folder: \(outputs)")
+            }
+            if reader == .inPlace, run.status == 1, try Data(contentsOf: URL(fileURLWithPath: file)) != Data(bytes) {
+                problem("a failed --in-place changed the file")
+            }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        print("fuzz: \(runs) runs in \(Int(elapsed)) s (seed \(Self.seed)): \(runs - failures) accepted, \(failures) refused "
+              + "with one error line, \(problems.count) problems; peak memory \(peak.bytes / 1_048_576) MB (photocap "
+              + "\(peak.command)), slowest run \(String(format: "%.2f", slowest)) s")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        #expect(runs >= 20, "only \(runs) runs in \(Self.seconds) s")
+    }
+}

@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// Hostile inputs at the command line: files that declare pictures past the pixel budget,
+/// sizes that overflow, text with terminal escapes, paths that are no regular file.
+@Suite(.serialized) struct HostileInputTests {
+    /// What a refusal may cost: the bound for a file declaring a huge picture, in CPU
+    /// seconds (a debug build among parallel suites on 2 cores can wait longer than that for
+    /// the CPU), and a wall-clock bound well below any allocation of gigabytes.
+    static let refusalSeconds = 1.0
+    static let refusalWallSeconds = 5.0
+    static let refusalBytes = 200 * 1024 * 1024
+
+    static func photocap(_ arguments: [String], deadline: Double = 30) throws -> MeasuredRun {
+        try MeasuredRun.run(TestPaths.photocap, arguments, deadline: deadline)
+    }
+
+    static func files(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    // MARK: Pixel budget
+
+    struct Bomb: Sendable, CustomTestStringConvertible {
+        let format: String
+        let width: Int, height: Int
+        let command: [String]  // with FILE and OUT placeholders
+        var testDescription: String { "\(format) declaring \(width)x\(height): \(command.first!)" }
+    }
+
+    static let bombs: [Bomb] = [
+        Bomb(format: "jpeg", width: 65500, height: 65500, command: ["orient", "FILE", "--output", "OUT"]),
+        Bomb(format: "jpeg", width: 65500, height: 65500, command: ["orient", "FILE", "--output", "OUT", "--lossless"]),
+        Bomb(format: "jpeg", width: 20000, height: 20000, command: ["orient", "FILE", "--output", "OUT"]),
+        Bomb(format: "jpeg", width: 65500, height: 65500,
+             command: ["shoot", "--frame-file", "FILE", "--frame-format", "mjpeg", "--frame-size", "64x64", "--output", "OUT/shot.jpg"]),
+        Bomb(format: "tiff", width: 65535, height: 65535, command: ["orient", "FILE", "--output", "OUT"]),
+        Bomb(format: "heic", width: 30000, height: 30000, command: ["orient", "FILE", "--output", "OUT"]),
+        // LibRaw itself refuses sides past 64000.
+        Bomb(format: "dng", width: 20000, height: 20000, command: ["develop", "FILE", "--output", "OUT/"]),
+    ]
+
+    @Test("a file declaring a picture past the budget fails at once, in bounded memory, writing nothing",
+          arguments: bombs)
+    func bomb(_ bomb: Bomb) throws {
+        let seeds = try HostileSeeds()
+        let seed = try seeds.bytes(bomb.format)
+        let crafted = switch bomb.format {
+        case "jpeg": HostileSeeds.jpeg(seed, declaring: bomb.width, bomb.height)
+        case "heic": HostileSeeds.heic(seed, declaring: bomb.width, bomb.height)
+        default: HostileSeeds.tiff(seed, declaring: bomb.width, bomb.height)
+        }
+        let folder = try TemporaryDirectory("photocap-bomb")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file = try folder.write(crafted, named: "bomb.\(bomb.format)")
+        let arguments = bomb.command.map { $0.replacingOccurrences(of: "FILE", with: file).replacingOccurrences(of: "OUT", with: output.path) }
+        let run = try Self.photocap(arguments)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("declares \(bomb.width)x\(bomb.height) pixels"), "\(run.stderr)")
+        #expect(run.stderr.contains("pixel budget of 268435456 pixels"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        #expect(run.cpuSeconds < Self.refusalSeconds, "took \(run.cpuSeconds) s of CPU")
+        #expect(run.seconds < Self.refusalWallSeconds, "took \(run.seconds) s")
+        #expect(run.peakBytes < Self.refusalBytes, "peak \(run.peakBytes / 1_048_576) MB")
+        #expect(try Self.files(in: output).isEmpty)
+        #expect(try Self.files(in: folder.url) == ["bomb.\(bomb.format)", "out"])
+    }
+
+    @Test("--max-pixels: a legitimate file past a lowered budget is refused, and let through once it is raised")
+    func raisingTheBudget() throws {
+        let seeds = try HostileSeeds(size: 512)  // 262144 pixels
+        let folder = try TemporaryDirectory("photocap-budget")
+        for format in ["jpeg", "tiff", "heic"] {
+            let refused = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "200000"])
+            #expect(refused.status == 1 && refused.stderr.contains("512x512 pixels (0.3 MP), more than the pixel budget of 200000"),
+                    "\(format): \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("seed.\(format)").path))
+            let raised = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "262144"])
+            #expect(raised.status == 0, "\(format): \(raised.stderr)")
+        }
+        #expect(try Self.files(in: folder.url) == ["seed.heic", "seed.jpeg", "seed.tiff"])
+        let dng = try Self.photocap(["develop", seeds.paths["dng"]!, "--output", folder.url.path + "/", "--max-pixels", "200000"])
+        #expect(dng.status == 1 && dng.stderr.contains("pixel budget of 200000"), "\(dng.stderr)")
+        let developed = try Self.photocap(["develop", seeds.paths["dng"]!, "--output", folder.url.path + "/", "--max-pixels", "262144"])
+        #expect(developed.status == 0, "\(developed.stderr)")
+    }
+
+    // MARK: Sizes from the command line
+
+    @Test("a frame size whose byte count overflows is refused with a message, not a crash",
+          arguments: ["4294967296x4294967296", "3037000500x3037000500", "9223372036854775807x2"])
+    func overflowingFrameSize(_ size: String) throws {
+        let folder = try TemporaryDirectory("photocap-overflow")
+        let frame = try folder.write([UInt8](repeating: 0x80, count: 32), named: "frame.yuv")
+        for budget in ["268435456", "9223372036854775807"] {
+            let run = try Self.photocap(["shoot", "--frame-file", frame, "--frame-format", "yuyv", "--frame-size", size,
+                                         "--max-pixels", budget, "--output", folder.url.appendingPathComponent("x.jpg").path])
+            #expect(run.signal == nil && run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("declares \(size) pixels") && run.stderr.contains("more than the pixel budget"),
+                    "\(run.stderr)")
+        }
+        #expect(try Self.files(in: folder.url) == ["frame.yuv"])
+    }
+
+    // MARK: Text from files
+
+    @Test("terminal escapes in HEIF brands are printed escaped by info and orient")
+    func escapesInBrands() throws {
+        let folder = try TemporaryDirectory("photocap-escapes")
+        // ftyp: size 24, major brand ESC [ 3 1 (ESC[31m turns a terminal red), minor 0, compatible "m\u{7}\u{1B}]".
+        let ftyp: [UInt8] = [0, 0, 0, 24] + Array("ftyp".utf8) + [0x1B, 0x5B, 0x33, 0x31] + [0, 0, 0, 0]
+            + [0x6D, 0x07, 0x1B, 0x5D] + Array("mif1".utf8)
+        let file = try folder.write(ftyp + [0, 0, 0, 8] + Array("mdat".utf8), named: "brands.heic")
+        for arguments in [["info", file], ["orient", file, "--output", folder.url.path]] {
+            let run = try Self.photocap(arguments)
+            #expect(run.status == 1)
+            #expect(!run.stderr.utf8.contains(0x1B) && !run.stderr.utf8.contains(0x07), "raw control bytes: \(Array(run.stderr.utf8))")
+            #expect(run.stderr.contains("\\u{1B}[31") && run.stderr.contains("\\u{7}"), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test("EXIF text with control characters keeps info --json valid JSON and reaches no terminal raw")
+    func escapesInEXIF() throws {
+        let seeds = try HostileSeeds()
+        var jpeg = try seeds.bytes("jpeg")
+        // The seed's Make is "photocap": make it ESC ] 0 ; X BEL (a window title) + "cap".
+        let make = Array("photocap".utf8)
+        let at = try #require((0..<jpeg.count - make.count).first { Array(jpeg[$0..<$0 + make.count]) == make })
+        jpeg.replaceSubrange(at..<at + 5, with: [0x1B, 0x5D, 0x30, 0x3B, 0x07])
+        let folder = try TemporaryDirectory("photocap-exif")
+        let file = try folder.write(jpeg, named: "make.jpg")
+        let run = try Self.photocap(["info", file, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains(0x1B) && !run.stdout.contains(0x07))
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let exif = try #require(object["exif"] as? [String: String])
+        #expect(exif["Make"] == "\u{1B}]0;\u{7}cap", "\(exif)")
+    }
+
+    // MARK: What the path names
+
+    @Test("a device, a FIFO, a directory, an empty file and a truncated file are named as such")
+    func pathMessages() throws {
+        let folder = try TemporaryDirectory("photocap-paths")
+        let fifo = folder.url.appendingPathComponent("pipe.jpg").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let empty = try folder.write([], named: "empty.jpg")
+        let seeds = try HostileSeeds()
+        let jpeg = try seeds.bytes("jpeg")
+        let truncated = try folder.write(Array(jpeg.prefix(jpeg.count - 200)), named: "cut.jpg")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let cases: [(String, String)] = [
+            ("/dev/zero", "/dev/zero: it is a character device, not a regular file"),
+            (fifo, "\(fifo): it is a FIFO (named pipe), not a regular file"),
+            (folder.url.path, "\(folder.url.path): it is a directory, not a file"),
+            (empty, "\(empty): the file is empty (0 bytes)"),
+            (truncated, "\(truncated): the JPEG file is truncated at byte \(jpeg.count - 200)"),
+        ]
+        for (path, message) in cases {
+            let orient = try Self.photocap(["orient", path, "--output", output.path], deadline: 10)
+            #expect(orient.status == 1 && orient.stderr.hasPrefix("photocap: error: \(message)"), "\(orient.stderr)")
+            let info = try Self.photocap(["info", path], deadline: 10)
+            #expect(info.status == 1 && info.stderr.contains(message.split(separator: ":", maxSplits: 1)[1]), "\(info.stderr)")
+        }
+        let develop = try Self.photocap(["develop", "/dev/zero", "--output", output.path + "/"], deadline: 10)
+        #expect(develop.status == 1 && develop.stderr.contains("it is a character device, not a regular file"), "\(develop.stderr)")
+        let frame = try Self.photocap(["shoot", "--frame-file", fifo, "--frame-format", "yuyv", "--frame-size", "4x4",
+                                       "--output", output.appendingPathComponent("x.jpg").path], deadline: 10)
+        #expect(frame.status == 1 && frame.stderr.contains("it is a FIFO (named pipe), not a regular file"), "\(frame.stderr)")
+        #expect(try Self.files(in: output).isEmpty)
+    }
+
+    // MARK: Small RAW frames
+
+    @Test("a DNG is written for RAW frames smaller than LibRaw develops (its preview developed padded)",
+          arguments: ["16x16", "2x2", "6x4", "20x22"])
+    func smallRawFrame(_ size: String) throws {
+        let dimensions = size.split(separator: "x").map { Int($0)! }
+        let folder = try TemporaryDirectory("photocap-small-raw")
+        let frame = try folder.write((0..<dimensions[0] * dimensions[1] * 2).map { UInt8(truncatingIfNeeded: $0 * 37) }, named: "frame.raw")
+        let dng = folder.url.appendingPathComponent("small.dng").path
+        let run = try Self.photocap(["shoot", "--frame-file", frame, "--frame-format", "srggb16", "--frame-size", size,
+                                     "--format", "dng", "--output", dng])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ExternalTool.exiftoolValidationProblems(dng).isEmpty)
+        let tags = try ExternalTool.run("exiftool", ["-s3", "-SubIFD:ImageWidth", "-SubIFD:ImageHeight", "-IFD0:ImageWidth", dng])
+        let values = tags.text.split(separator: "\n").map(String.init)
+        #expect(values.prefix(2) == [String(dimensions[0]), String(dimensions[1])], "\(tags.text)")
+        #expect(values.count == 3, "an IFD0 preview: \(tags.text)")
+    }
+}
