@@ -4,7 +4,9 @@ import Glibc
 import Foundation
 
 /// Runs a program with a deadline and reports how it ended, how long it took and its peak
-/// memory (the kernel's `ru_maxrss` for that one child, from `wait4`).
+/// memory: the highest `VmHWM` of its own address space, read from /proc while it runs. (Not
+/// `ru_maxrss` from `wait4`: posix_spawn's child starts in the parent's address space, and exec
+/// records that space's high-water mark as the child's, so a large test process inflated it.)
 public struct MeasuredRun: Sendable {
     /// The exit status, when the program exited.
     public let status: Int32?
@@ -46,7 +48,9 @@ public struct MeasuredRun: Sendable {
         var usage = rusage()
         var timedOut = false
         var killed = false
+        var peak = 0
         while true {
+            peak = max(peak, Self.highWaterMark(of: pid))
             let waited = wait4(pid, &status, WNOHANG, &usage)
             if waited == pid { break }
             if waited < 0 && errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECHILD) }
@@ -62,8 +66,16 @@ public struct MeasuredRun: Sendable {
             seconds: seconds,
             cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000,
-            peakBytes: Int(usage.ru_maxrss) * 1024,
+            peakBytes: peak,
             stdout: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+
+    /// `VmHWM` of `pid` in bytes (0 once it has exited or before it has its own address space).
+    private static func highWaterMark(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes * 1024
     }
 }

@@ -124,11 +124,16 @@ import TestSupport
         process.standardError = errors
         process.standardOutput = Pipe()
         try process.run()
-        try await Task.sleep(for: .seconds(1.5))
+        try await Task.sleep(for: .seconds(3))
         let interrupted = ContinuousClock.now
-        process.interrupt()
+        // On a loaded machine the first SIGINT can come before the handler is in place (the
+        // signal is ignored while it is being set up); the bracket runs 30 s, so repeat it.
+        for _ in 0..<10 where process.isRunning {
+            process.interrupt()
+            try await Task.sleep(for: .milliseconds(500))
+        }
         process.waitUntilExit()
-        #expect(ContinuousClock.now - interrupted < .seconds(3))
+        #expect(ContinuousClock.now - interrupted < .seconds(6))
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
