@@ -15,7 +15,7 @@ public struct ImageFileInfo: Sendable {
     /// Size as a viewer shows it: `orientation` applied to `storedSize`.
     public var displayedSize: PixelSize
     /// Stored size of the thumbnail: the EXIF IFD1 thumbnail of a JPEG, the thumbnail item of
-    /// a HEIC, the IFD0 preview of a DNG.
+    /// a HEIC, the IFD0 preview of a DNG; nil when there is none or it cannot be decoded.
     public var thumbnailSize: PixelSize?
     /// Every EXIF tag (``EXIFReader/entries``); empty when the file has no EXIF.
     public var exif: [String: String]
@@ -59,7 +59,9 @@ public struct ImageFileInfo: Sendable {
             let reader = try EXIFReader(data: block)
             exif = reader.entries
             exifOrientation = reader.orientation
-            thumbnailSize = try reader.thumbnailJPEG.map { (thumbnail) throws(CodecError) in try decoder.header(thumbnail).size }
+            // A thumbnail that is not a JPEG (cameras write placeholders such as "<Dummy
+            // thumbnail image data>") has no size; it is no reason to refuse the picture.
+            thumbnailSize = reader.thumbnailJPEG.flatMap { try? decoder.header($0).size }
         } else {
             exif = [:]
         }

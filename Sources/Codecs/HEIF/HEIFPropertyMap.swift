@@ -25,7 +25,7 @@ struct HEIFPropertyMap {
         /// Offset of the first value and size of each (1 or 2 bytes).
         let start: Int
         let valueSize: Int
-        /// The 1-based property index of each value.
+        /// The 1-based property index of each value (0: no property).
         var indices: [Int] { values.map { valueSize == 2 ? $0 & 0x7FFF : $0 & 0x7F } }
     }
 
@@ -57,10 +57,11 @@ struct HEIFPropertyMap {
         var entries: [Entry] = []
         for ipma in iprpChildren where ipma.type == "ipma" {
             for entry in try Self.entries(in: ipma, reader: file) {
-                for index in entry.indices where index < 1 || index > properties.count {
-                    throw .corruptFile(format: "HEIF", reason: "ipma refers to property \(index) of \(properties.count)")
+                // Index 0 means "no property" (ISO/IEC 23008-12); libheif reads such files.
+                for index in entry.indices where index > properties.count {
+                    throw .corruptFile(format: "HEIF", reason: "ipma associates item \(entry.item) with property \(index), but ipco holds only \(properties.count)")
                 }
-                associations[entry.item, default: []] += entry.indices
+                associations[entry.item, default: []] += entry.indices.filter { $0 != 0 }
                 entries.append(entry)
             }
         }
@@ -70,7 +71,7 @@ struct HEIFPropertyMap {
 
     /// The property boxes of `item`, in `ipma` order.
     func properties(of item: Int) -> [HEIFBoxReader.Box] {
-        (associations[item] ?? []).compactMap { $0 == 0 ? nil : properties[$0 - 1] }
+        (associations[item] ?? []).map { properties[$0 - 1] }
     }
 
     /// What the `irot`/`imir` properties of `item` mean together, as an EXIF orientation.
@@ -136,7 +137,7 @@ struct HEIFPropertyMap {
         let map = try HEIFPropertyMap(data: data)
         var output = data
         for entry in map.entries {
-            let isTransform = entry.indices.map { transformativeTypes.contains(map.properties[$0 - 1].type) }
+            let isTransform = entry.indices.map { $0 != 0 && transformativeTypes.contains(map.properties[$0 - 1].type) }
             let reordered = zip(entry.values, isTransform).filter { !$0.1 }.map(\.0)
                 + zip(entry.values, isTransform).filter { $0.1 }.map(\.0)
             guard reordered != entry.values else { continue }

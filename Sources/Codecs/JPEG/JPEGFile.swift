@@ -4,6 +4,8 @@ import Imaging
 package enum JPEGFile {
     /// The largest APP1 payload ("Exif\0\0" + block): 65535 minus the 2 length bytes.
     static let maximumAPP1Payload = 65533
+    /// The largest TIFF-structured EXIF block one APP1 segment holds.
+    package static let maximumEXIFBlock = maximumAPP1Payload - EXIFData.app1Header.count
 
     /// Inserts an APP1 EXIF segment ("Exif\0\0" + `tiffBlock`) right after SOI and the JFIF
     /// APP0 (if any), replacing any existing EXIF APP1.
@@ -40,9 +42,9 @@ package enum JPEGFile {
     }
 
     /// `encoded` with the segments of `original` that describe the picture rather than its
-    /// coding — XMP, ICC profile, APP3–APP13 and APP15, comments — inserted after its own JFIF
-    /// and EXIF segments, in their original order. Not carried: JFIF/JFXX (APP0) and Adobe
-    /// (APP14), which describe the old coding; EXIF, which callers rewrite; MPF, whose offsets
+    /// coding — XMP, ICC profile, APP3–APP13 and APP15, comments, an Adobe APP14 that says YCbCr —
+    /// inserted after its own JFIF and EXIF segments, in their original order. Not carried:
+    /// JFIF/JFXX (APP0) and an Adobe APP14 saying RGB/CMYK, which describe the old coding; EXIF, which callers rewrite; MPF, whose offsets
     /// point into the original file.
     package static func carryingDescriptiveSegments(from original: [UInt8], into encoded: [UInt8]) throws(CodecError) -> [UInt8] {
         let source = try headerSegments(of: original)
@@ -106,6 +108,33 @@ package enum JPEGFile {
         return tables
     }
 
+    /// Whether the EXIF APP1 is the first segment after SOI (no JFIF APP0 before it).
+    package static func startsWithEXIF(_ jpeg: [UInt8]) throws(CodecError) -> Bool {
+        try headerSegments(of: jpeg).list.first?.isEXIF(in: jpeg) == true
+    }
+
+    /// `jpeg` without its JFIF APP0, which is optional when an EXIF APP1 says what the picture
+    /// is; lets an EXIF block sit at the same file offset as in an original that had none, for
+    /// maker notes that point into the file from its start (Canon's OriginalDecisionData).
+    package static func removingJFIF(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        let segments = try headerSegments(of: jpeg)
+        guard let jfif = segments.list.first(where: { $0.isJFIF(in: jpeg) }) else { return jpeg }
+        return Array(jpeg[..<jfif.range.lowerBound]) + Array(jpeg[jfif.range.upperBound...])
+    }
+
+    /// The bytes after the EOI that ends the first image: trailers that editors append
+    /// (PhotoMechanic, FotoStation, MIE, Samsung); empty when there are none.
+    package static func trailer(of jpeg: [UInt8]) throws(CodecError) -> ArraySlice<UInt8> {
+        let start = try headerSegments(of: jpeg).scanStart
+        // 0xFF inside entropy-coded data is followed by 0x00 or RSTn, so the first FF D9 is EOI.
+        var index = start
+        while index + 1 < jpeg.count {
+            if jpeg[index] == 0xFF, jpeg[index + 1] == 0xD9 { return jpeg[(index + 2)...] }
+            index += 1
+        }
+        return []
+    }
+
     /// The TIFF-structured EXIF block of a JPEG file, nil if it has none.
     package static func exifBlock(in jpeg: [UInt8]) throws(CodecError) -> [UInt8]? {
         let segments = try headerSegments(of: jpeg)
@@ -137,7 +166,14 @@ package enum JPEGFile {
             switch marker {
             case 0xE1: return !isEXIF(in: jpeg)
             case 0xE2: return !payloadStarts(with: Array("MPF".utf8) + [0], in: jpeg)
-            case 0xE3...0xED, 0xEF, 0xFE: return true
+            case 0xE3...0xE7, 0xE9...0xED, 0xEF, 0xFE: return true
+            // Canon's CIFF metadata (PowerShot) rides in an APP0 of its own.
+            case 0xE0: return payloadStarts(with: Array("II".utf8) + [0x1A, 0, 0, 0] + Array("HEAP".utf8), in: jpeg)
+            // SPIFF's header gives the old coding's size and components.
+            case 0xE8: return !payloadStarts(with: Array("SPIFF".utf8) + [0], in: jpeg)
+            // Adobe's segment is carried when it says YCbCr (transform 1), as the new coding
+            // is; one that says RGB or CMYK would misdescribe it.
+            case 0xEE: return payloadStarts(with: Array("Adobe".utf8), in: jpeg) && range.count >= 4 + 12 && jpeg[payloadStart + 11] == 1
             default: return false
             }
         }

@@ -8,12 +8,17 @@ import Imaging
 ///
 /// JPEGs are decoded, turned and re-encoded at ``quality`` — or, with ``isLossless``, their
 /// coded blocks are turned without re-encoding where that is exact (refused where it is not).
-/// EXIF is rewritten for the new size with orientation 1 in IFD0 and IFD1 and its thumbnail
-/// turned the same way; XMP says orientation 1; ICC profiles, comments and other descriptive
-/// segments are carried over. HEIC files are decoded as a viewer shows them (`irot`/`imir`
-/// applied) and re-encoded with no transformation, EXIF and thumbnail made to agree. TIFFs are
-/// written as RGB with Orientation 1. RAW files (DNG and camera RAW names) are refused: their
-/// Orientation tag is the correction.
+/// JPEG EXIF is edited, not rebuilt: IFD0/IFD1 Orientation 1, PixelX/YDimension swapped when
+/// the turn swaps them, the thumbnail turned (written in its slot, or appended at the end of
+/// the block); every other byte stays where it was, so maker notes keep their offsets. A
+/// thumbnail that is not a decodable JPEG (a placeholder such as "<Dummy thumbnail image
+/// data>") is left as it is, with its IFD1 Orientation. XMP says orientation 1; ICC profiles,
+/// comments, IPTC and the other descriptive segments and any trailer after the image are
+/// carried over. HEIC files that `irot`/`imir` already show upright but whose EXIF says
+/// otherwise get only their EXIF Orientation set to 1, in place; other HEICs are decoded as a
+/// viewer shows them and re-encoded with no transformation, EXIF and thumbnail made to agree.
+/// TIFFs are written as RGB with Orientation 1. RAW files (DNG and camera RAW names) are
+/// refused: their Orientation tag is the correction.
 public struct ImageOrienter: Sendable {
     /// JPEG/HEIC quality of re-encoded pictures, 1...100.
     public var quality: Int
@@ -95,6 +100,11 @@ public struct ImageOrienter: Sendable {
         }
         let turned: (bytes: [UInt8], size: PixelSize)
         do {
+            // A HEIC that irot/imir already show upright keeps its coded image: only the EXIF
+            // inside is made to agree, in place.
+            if info.format == .heic, orientation == .up, let edited = try heicWithUprightEXIF(bytes) {
+                return Result(format: info.format, originalOrientation: orientation, data: Data(edited), size: info.displayedSize)
+            }
             switch info.format {
             case .jpeg: turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation)
             case .heic: turned = try heic(bytes)
@@ -152,8 +162,9 @@ public struct ImageOrienter: Sendable {
         // 4:2:0 crops and would drop an odd last row or column.
         let planar = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
         let encoded = try JPEGEncoder().encode(planar, quality: quality)
-        let withEXIF = try withNormalizedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
-        return (try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF)), planar.size)
+        let withEXIF = try withEditedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
+        let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF))
+        return (carried + (try JPEGFile.trailer(of: data)), planar.size)
     }
 
     /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF and XMP rewritten.
@@ -161,16 +172,38 @@ public struct ImageOrienter: Sendable {
         let transformed = try JPEGLosslessTransform.transform(data, applying: orientation)
         let size = try JPEGDecoder().header(transformed).size
         // tjTransform copies every other segment itself.
-        return (try JPEGFile.withUprightXMP(withNormalizedEXIF(of: data, into: transformed, size: size, orientation: orientation)), size)
+        let edited = try JPEGFile.withUprightXMP(withEditedEXIF(of: data, into: transformed, size: size, orientation: orientation))
+        return (edited + (try JPEGFile.trailer(of: data)), size)
     }
 
-    /// `jpeg` with the EXIF block of `original` rewritten for upright pixels of `size`.
-    private func withNormalizedEXIF(of original: [UInt8], into jpeg: [UInt8], size: PixelSize,
-                                    orientation: Orientation) throws -> [UInt8] {
+    /// `jpeg` with the EXIF block of `original` edited in place for upright pixels of `size`
+    /// (``EXIFBlockEditor``): IFD0/IFD1 Orientation 1, PixelX/YDimension, the thumbnail turned;
+    /// every other byte stays where it was, so maker notes keep their offsets. A thumbnail that
+    /// cannot be decoded (cameras write placeholders such as "<Dummy thumbnail image data>") is
+    /// left as it is, with its IFD1 Orientation, which still describes it.
+    private func withEditedEXIF(of original: [UInt8], into jpeg: [UInt8], size: PixelSize,
+                                orientation: Orientation) throws -> [UInt8] {
         guard let block = try JPEGFile.exifBlock(in: original) else { return jpeg }
-        let thumbnail = try EXIFBuilder.orientationAndThumbnail(of: block).thumbnailJPEG
-        let turned = try thumbnail.map { try turnedThumbnail($0, by: orientation) }
-        return try JPEGFile.insertingEXIF(EXIFBuilder.normalizing(block, pixelSize: size, thumbnailJPEG: turned), into: jpeg)
+        var editor = try EXIFBlockEditor(block)
+        var thumbnailTurned = editor.thumbnail == nil
+        if let thumbnail = editor.thumbnail, let decoded = try? JPEGDecoder().decodeRGB(thumbnail) {
+            let turned = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
+            // A turned thumbnail that does not fit its slot is appended; lower qualities keep
+            // the block within one APP1 segment.
+            for quality in [Self.thumbnailQuality, 75, 50, 25] {
+                var attempt = editor
+                guard attempt.replaceThumbnail(with: try JPEGEncoder().encode(turned, quality: quality)) else { break }
+                if attempt.block.count <= JPEGFile.maximumEXIFBlock {
+                    editor = attempt
+                    thumbnailTurned = true
+                    break
+                }
+            }
+        }
+        editor.markUpright(pixelSize: size, uprightThumbnail: thumbnailTurned)
+        // Where the original began with its EXIF, so does the result: same file offset.
+        let target = try JPEGFile.startsWithEXIF(original) ? try JPEGFile.removingJFIF(jpeg) : jpeg
+        return try JPEGFile.insertingEXIF(editor.block, into: target)
     }
 
     /// A JPEG thumbnail decoded, turned by `orientation` and re-encoded.
@@ -184,6 +217,25 @@ public struct ImageOrienter: Sendable {
     }
 
     // MARK: HEIC
+
+    /// `data` with IFD0 Orientation of its Exif item set to 1 in place (every other byte kept:
+    /// coded image, colour, XMP, thumbnails, auxiliary images); nil when the Exif block cannot
+    /// be found once, byte for byte, in the file.
+    private func heicWithUprightEXIF(_ data: [UInt8]) throws -> [UInt8]? {
+        guard let block = try HEICFileInfo(data: data).exifBlock, let range = Self.onlyRange(of: block, in: data) else { return nil }
+        var editor = try EXIFBlockEditor(block)
+        editor.markUpright(pixelSize: nil, uprightThumbnail: false)
+        guard editor.block.count == block.count else { return nil }
+        var output = data
+        output.replaceSubrange(range, with: editor.block)
+        return output
+    }
+
+    /// Where `needle` occurs in `haystack`, when it occurs exactly once.
+    private static func onlyRange(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard let first = haystack.firstRange(of: needle) else { return nil }
+        return haystack[first.upperBound...].firstRange(of: needle) == nil ? first : nil
+    }
 
     /// Decoded as a viewer shows it, re-encoded with orientation .up; EXIF and thumbnail re-made.
     private func heic(_ data: [UInt8]) throws -> (bytes: [UInt8], size: PixelSize) {

@@ -43,13 +43,20 @@ struct OrientCommand: AsyncParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
         if let output {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue else {
+            let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
+            // A missing folder asked for by a trailing slash is made in run(), as shoot does.
+            guard isFolder.boolValue || (!exists && output.hasSuffix("/")) else {
                 throw ValidationError("--output \(output) is not a folder")
             }
         }
     }
 
     func run() async throws {
+        if let output, !FileManager.default.fileExists(atPath: output) {
+            do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
+                throw fail("cannot make the folder \(output): \(error.localizedDescription)")
+            }
+        }
         var orienter = ImageOrienter(quality: quality, lossless: lossless)
         orienter.keepsModificationTime = keepTime
         var failures = 0

@@ -1,0 +1,160 @@
+import Imaging
+
+/// Edits a few values of a TIFF-structured EXIF block in place, keeping every other byte where
+/// it was: maker notes hold absolute offsets into the block (Apple, Canon, Nikon, Olympus), so
+/// any rebuild that moves them breaks them. This is jhead's way: values are overwritten in
+/// their entries, and a thumbnail that no longer fits its slot is appended at the end of the
+/// block, where nothing points.
+///
+/// Chosen over Exiv2 behind a C++ seam: the edit needs only the IFD0/IFD1/Exif IFD entries
+/// (about 150 lines here against a new C++ dependency and seam), and it cannot lose what it
+/// does not touch, whereas a rewriter must know every maker note to keep it.
+package struct EXIFBlockEditor {
+    /// The block being edited.
+    package private(set) var block: [UInt8]
+    private let littleEndian: Bool
+
+    /// One directory entry: where it is and what it says.
+    private struct Entry {
+        let position: Int
+        let tag: Int
+        let type: Int
+        let count: Int
+        /// The value field's 4 bytes (the value itself when it fits, else an offset).
+        let valueField: Int
+    }
+
+    private enum Tag {
+        static let orientation = 0x0112
+        static let exifIFD = 0x8769
+        static let pixelXDimension = 0xA002
+        static let pixelYDimension = 0xA003
+        static let thumbnailOffset = 0x0201
+        static let thumbnailLength = 0x0202
+    }
+
+    /// Starts editing `block`; throws when it has no TIFF header or IFD0 lies outside it.
+    package init(_ block: [UInt8]) throws(CodecError) {
+        guard let header = TIFFHeader(block) else {
+            throw .corruptFile(format: "EXIF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\") at the start of the EXIF block")
+        }
+        self.block = block
+        littleEndian = header.isLittleEndian
+        guard entries(at: header.firstIFDOffset) != nil else {
+            throw .corruptFile(format: "EXIF", reason: "IFD0 at offset \(header.firstIFDOffset) lies outside the \(block.count)-byte EXIF block")
+        }
+    }
+
+    private func integer(at offset: Int, count: Int) -> Int {
+        TIFFHeader.integer(block, at: offset, count: count, littleEndian: littleEndian)
+    }
+
+    private mutating func set(_ value: Int, at offset: Int, count: Int) {
+        for index in 0..<count {
+            let byte = UInt8(truncatingIfNeeded: value >> (8 * index))
+            block[offset + (littleEndian ? index : count - 1 - index)] = byte
+        }
+    }
+
+    private var ifd0Offset: Int { TIFFHeader.integer(block, at: 4, count: 4, littleEndian: littleEndian) }
+
+    /// The entries of the directory at `offset`, nil when it lies outside the block.
+    private func entries(at offset: Int) -> [Entry]? {
+        guard offset >= 8, offset + 2 <= block.count else { return nil }
+        let count = integer(at: offset, count: 2)
+        guard offset + 2 + count * 12 <= block.count else { return nil }
+        return (0..<count).map { index in
+            let position = offset + 2 + index * 12
+            return Entry(position: position, tag: integer(at: position, count: 2), type: integer(at: position + 2, count: 2),
+                         count: integer(at: position + 4, count: 4), valueField: position + 8)
+        }
+    }
+
+    /// Offset of IFD1 (the link after IFD0), nil when there is none.
+    private var ifd1Offset: Int? {
+        let offset = ifd0Offset
+        let count = integer(at: offset, count: 2)
+        let link = offset + 2 + count * 12
+        guard link + 4 <= block.count else { return nil }
+        let next = integer(at: link, count: 4)
+        return entries(at: next) == nil ? nil : next
+    }
+
+    private var exifIFDOffset: Int? {
+        guard let pointer = entries(at: ifd0Offset)?.first(where: { $0.tag == Tag.exifIFD }) else { return nil }
+        let offset = integer(at: pointer.valueField, count: 4)
+        return entries(at: offset) == nil ? nil : offset
+    }
+
+    /// Sets a single SHORT or LONG value in place; false when the entry is absent, of another
+    /// type, or the value does not fit a SHORT.
+    @discardableResult
+    private mutating func setInteger(_ tag: Int, in directory: Int?, to value: Int) -> Bool {
+        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == tag }), entry.count == 1 else { return false }
+        switch entry.type {
+        case 3 where value <= 0xFFFF: set(value, at: entry.valueField, count: 2)
+        case 4: set(value, at: entry.valueField, count: 4)
+        default: return false
+        }
+        return true
+    }
+
+    private func integerValue(_ tag: Int, in directory: Int?) -> Int? {
+        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == tag }), entry.count == 1 else { return nil }
+        switch entry.type {
+        case 3: return integer(at: entry.valueField, count: 2)
+        case 4: return integer(at: entry.valueField, count: 4)
+        default: return nil
+        }
+    }
+
+    /// IFD0 `Orientation`, nil when absent.
+    package var orientation: Int? { integerValue(Tag.orientation, in: ifd0Offset) }
+    /// IFD1 `Orientation`, nil when absent.
+    package var thumbnailOrientation: Int? { integerValue(Tag.orientation, in: ifd1Offset) }
+
+    /// The IFD1 thumbnail bytes as stored (a JPEG, or whatever placeholder the camera wrote).
+    package var thumbnail: [UInt8]? {
+        guard let ifd1 = ifd1Offset, let offset = integerValue(Tag.thumbnailOffset, in: ifd1),
+              let length = integerValue(Tag.thumbnailLength, in: ifd1), length > 0, offset >= 8,
+              offset + length <= block.count else { return nil }
+        return Array(block[offset..<(offset + length)])
+    }
+
+    /// Sets IFD0 `Orientation` to 1 and `PixelXDimension`/`PixelYDimension` to `pixelSize`
+    /// where those entries exist; with `uprightThumbnail` also IFD1 `Orientation`.
+    package mutating func markUpright(pixelSize: PixelSize?, uprightThumbnail: Bool) {
+        setInteger(Tag.orientation, in: ifd0Offset, to: 1)
+        if uprightThumbnail { setInteger(Tag.orientation, in: ifd1Offset, to: 1) }
+        if let pixelSize, let exif = exifIFDOffset {
+            // A SHORT that cannot hold the new width is widened in place (same 4-byte field).
+            for (tag, value) in [(Tag.pixelXDimension, pixelSize.width), (Tag.pixelYDimension, pixelSize.height)] {
+                if !setInteger(tag, in: exif, to: value),
+                   let entry = entries(at: exif)?.first(where: { $0.tag == tag && $0.type == 3 && $0.count == 1 }) {
+                    set(4, at: entry.position + 2, count: 2)
+                    set(value, at: entry.valueField, count: 4)
+                }
+            }
+        }
+    }
+
+    /// Replaces the IFD1 thumbnail with `jpeg`: in its old slot when it fits (the rest of the
+    /// slot zeroed), else appended at the end of the block. Nothing else moves. Returns false
+    /// when the block has no IFD1 thumbnail entries to point at it.
+    @discardableResult
+    package mutating func replaceThumbnail(with jpeg: [UInt8]) -> Bool {
+        guard let ifd1 = ifd1Offset, let offset = integerValue(Tag.thumbnailOffset, in: ifd1),
+              let length = integerValue(Tag.thumbnailLength, in: ifd1) else { return false }
+        if jpeg.count <= length, offset >= 8, offset + length <= block.count {
+            block.replaceSubrange(offset..<(offset + length), with: jpeg + [UInt8](repeating: 0, count: length - jpeg.count))
+            setInteger(Tag.thumbnailLength, in: ifd1, to: jpeg.count)
+        } else {
+            if block.count % 2 == 1 { block.append(0) }  // TIFF values start on word boundaries
+            let newOffset = block.count
+            block += jpeg
+            guard setInteger(Tag.thumbnailOffset, in: ifd1, to: newOffset),
+                  setInteger(Tag.thumbnailLength, in: ifd1, to: jpeg.count) else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `photocap orient` keeps what is the user's (issue 18, DESIGN §10): judged by exiftool over
+/// real camera files with maker notes (TestImages/exiftool-maker-notes, exiftool's own test
+/// images, Artistic/GPL-1+). `exiftool -a -G1 -j` of original and result must be equal except
+/// for the tags a turn changes, and exiftool must find no warning the original did not have.
+@Suite struct MetadataPreservationTests {
+    static var folder: URL { TestPaths.testImages.appendingPathComponent("exiftool-maker-notes") }
+
+    static let cameraFiles = ["Apple", "Canon", "Canon1DmkIII", "ExifTool", "Nikon", "NikonD70", "Olympus", "OlympusE1",
+                              "Pentax", "Sony", "Panasonic", "FujiFilm"].map { "\($0).jpg" }
+
+    /// Tags a turn must change: orientation, pixel dimensions, the thumbnail and where it is.
+    static let changedByATurn: Set<String> = [
+        "IFD0:Orientation", "IFD1:Orientation", "ExifIFD:ExifImageWidth", "ExifIFD:ExifImageHeight",
+        "IFD1:ThumbnailOffset", "IFD1:ThumbnailLength", "IFD1:ThumbnailImage", "XMP-tiff:Orientation",
+    ]
+    /// Groups that describe the file or the new coding rather than the picture: file system
+    /// facts, the coding of a re-encode (File:EncodingProcess, JFIF), values exiftool derives.
+    static let codingGroups = ["SourceFile", "File:", "System:", "Composite:", "JFIF:", "ExifTool:ExifToolVersion"]
+
+    /// What re-encoding rightly drops from exiftool's kitchen-sink ExifTool.jpg: segments that
+    /// describe the old coding or point into the old file (JFXX: an unturned second thumbnail;
+    /// AVI1, SPIFF: coding; MPF: offsets of images in the old file).
+    static let droppedByAReencode = ["JFXX:", "AVI1:", "SPIFF:", "MPF0:", "MPImage1:", "MPImage2:"]
+    /// The AFCP trailer holds absolute offsets; it is carried after the new, shorter image data
+    /// and exiftool reads it by adjusting them (a minor warning, its data intact).
+    static let movedTrailerWarning = "[minor] Adjusted AFCP offsets by"
+
+    static func metadata(_ path: String) throws -> [String: String] {
+        let output = try ExternalTool.run("exiftool", ["-a", "-G1", "-j", "-b", "-ThumbnailImage", "-all", path]).checked()
+        let array = try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]]
+        return (array?.first ?? [:]).mapValues { "\($0)" }
+    }
+
+    static func warnings(_ path: String) throws -> Set<String> {
+        Set(try ExternalTool.run("exiftool", ["-a", "-s3", "-warning", "-error", path]).text.split(separator: "\n").map(String.init))
+    }
+
+    @Test(arguments: cameraFiles)
+    func orientKeepsMakerNotesAndEveryOtherTag(_ name: String) throws {
+        let temporary = try TemporaryDirectory("preservation")
+        let input = try temporary.write([UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name))), named: name)
+        // exiftool's own edit keeps maker notes where they are, so the turned input is still whole.
+        if try ExternalTool.run("exiftool", ["-n", "-s3", "-IFD0:Orientation", input]).checked().text != "8\n" {
+            try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", input]).checked()
+        }
+        let out = temporary.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out.path, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = out.appendingPathComponent(name).path
+        guard FileManager.default.fileExists(atPath: result) else { return }
+
+        let before = try Self.metadata(input), after = try Self.metadata(result)
+        let keys = Set(before.keys).union(after.keys).filter { key in
+            !Self.changedByATurn.contains(key) && !Self.codingGroups.contains(where: { key.hasPrefix($0) })
+                && !Self.droppedByAReencode.contains(where: { key.hasPrefix($0) })
+        }
+        let differences = keys.sorted().filter { before[$0] != after[$0] }
+            .map { "\($0): \(before[$0] ?? "absent") -> \(after[$0] ?? "absent")" }
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        #expect(after["IFD0:Orientation"] == "Horizontal (normal)")
+        let newWarnings = try Self.warnings(result).subtracting(try Self.warnings(input))
+            .filter { !(name == "ExifTool.jpg" && $0.hasPrefix(Self.movedTrailerWarning)) }
+        #expect(newWarnings.isEmpty, "\(newWarnings)")
+    }
+}
+
+/// Ordinary files and arguments that were refused (issue 18).
+@Suite struct OrdinaryInputTests {
+    @Test func aPlaceholderThumbnailIsNoReasonToRefuse() throws {
+        // Apple.jpg's IFD1 "thumbnail" is a 28-byte placeholder, not a JPEG.
+        let file = MetadataPreservationTests.folder.appendingPathComponent("Apple.jpg").path
+        let info = try ExternalTool.run(TestPaths.photocap, ["info", file])
+        #expect(info.status == 0, "\(info.stderr)")
+        let temporary = try TemporaryDirectory("placeholder-thumbnail")
+        let input = try temporary.write([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), named: "Apple.jpg")
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=3", input]).checked()
+        let placeholder = try ExternalTool.run("exiftool", ["-b", "-ThumbnailImage", input]).stdout
+        for arguments in [["--in-place"], ["--lossless", "--in-place"]] {
+            let run = try ExternalTool.run(TestPaths.photocap, ["orient"] + arguments + [input])
+            // 8x8 at 4:2:0 has no partial blocks for a half turn: lossless is exact.
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        #expect(try ExternalTool.run("exiftool", ["-n", "-s3", "-IFD0:Orientation", input]).text == "1\n")
+        // The placeholder is left as it was.
+        #expect(try ExternalTool.run("exiftool", ["-b", "-ThumbnailImage", input]).stdout == placeholder)
+    }
+
+    @Test func orientOutputWithATrailingSlashMakesTheFolder() throws {
+        let temporary = try TemporaryDirectory("orient-new-folder")
+        let input = TestPaths.testImages.appendingPathComponent("third-party/pillow-hopper-orientation/hopper_orientation_3.jpg").path
+        let folder = temporary.url.appendingPathComponent("new/deeper").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", folder, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "hopper_orientation_3.jpg"))
+        // Without the slash a missing folder is still an error, as in shoot.
+        let missing = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", temporary.url.appendingPathComponent("absent").path, input])
+        #expect(missing.status == 64)
+    }
+}
