@@ -46,11 +46,12 @@ public struct FrameDelivery: Sendable, Equatable {
     /// Frames that began before the request and were skipped (0 or 1 on a running stream: the
     /// photo is the next frame).
     public var staleFramesSkipped = 0
-    /// Frames the driver flagged as corrupt (V4L2_BUF_FLAG_ERROR) or delivered short, skipped.
+    /// Frames the driver flagged as corrupt (V4L2_BUF_FLAG_ERROR) or delivered short, skipped
+    /// since the previous photo (the live stream reports each fault with the first photo after it).
     public var corruptFramesSkipped = 0
-    /// Frames the driver dropped while this request waited (sequence gaps).
+    /// Frames the driver dropped (sequence gaps) since the previous photo.
     public var droppedFrames = 0
-    /// Stream restarts after a fatal streaming error.
+    /// Stream restarts after a fatal streaming error or a failed start, since the previous photo.
     public var streamRestarts = 0
     /// Nanoseconds from the request to the start of the frame's exposure; 0 when the exposure
     /// began before the request (zero shutter lag), see ``exposureStartOffsetNanoseconds``.

@@ -41,6 +41,28 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
 
     private typealias Waiting = CheckedContinuation<Result<Entry, PhotoCaptureError>, Never>
 
+    /// The stream's faults as photos report them: the first photo after a fault carries it, so a
+    /// fault is counted once, by the photo that was taken after it, whichever frame the pump
+    /// found it with.
+    struct Faults {
+        var corruptFrames = 0
+        var droppedFrames = 0
+        var restarts = 0
+
+        mutating func add(_ delivery: FrameDelivery) {
+            corruptFrames += delivery.corruptFramesSkipped
+            droppedFrames += delivery.droppedFrames
+            restarts += delivery.streamRestarts
+        }
+
+        mutating func move(into delivery: inout FrameDelivery) {
+            delivery.corruptFramesSkipped = corruptFrames
+            delivery.droppedFrames = droppedFrames
+            delivery.streamRestarts = restarts
+            self = Faults()
+        }
+    }
+
     private struct Waiter {
         let rule: Rule
         var outcome: Result<Entry, PhotoCaptureError>?
@@ -81,6 +103,16 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         var consumers: [FrameConsumerSlot] = []
         var photoFrames = 0
         var sceneMonitor: SceneMonitor?
+        /// Faults of the stream (corrupt and dropped frames, restarts) since the last photo.
+        var unreported = Faults()
+
+        /// `entry` for a photo, carrying the faults no photo has reported yet.
+        mutating func handOut(_ entry: Entry) -> Entry {
+            photoFrames += 1
+            var delivered = entry.delivered
+            unreported.move(into: &delivered.delivery)
+            return Entry(delivered: delivered, arrival: entry.arrival)
+        }
         var framesPumped = 0
     }
 
@@ -205,9 +237,10 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             state.ring.append(entry)
             if state.ring.count > Self.ringCapacity { state.ring.removeFirst(state.ring.count - Self.ringCapacity) }
             state.framesPumped += 1
+            state.unreported.add(entry.delivered.delivery)
             for (id, waiter) in state.waiters where waiter.outcome == nil {
-                if let picked = Self.pick(waiter.rule, in: state.ring, interval: state.interval) {
-                    state.photoFrames += 1
+                if let found = Self.pick(waiter.rule, in: state.ring, interval: state.interval) {
+                    let picked = state.handOut(found)
                     if let continuation = state.waiters[id]?.settle(.success(picked)) {
                         state.waiters[id] = nil
                         ready.append((continuation, picked))
@@ -277,9 +310,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                 waiter.outcome = .failure(failure)
             } else if state.pump == nil {
                 waiter.outcome = .failure(PhotoCaptureError(.sessionNotRunning))
-            } else if let picked = Self.pick(rule, in: state.ring, interval: state.interval) {
-                state.photoFrames += 1
-                waiter.outcome = .success(picked)
+            } else if let found = Self.pick(rule, in: state.ring, interval: state.interval) {
+                waiter.outcome = .success(state.handOut(found))
             }
             state.waiters[id] = waiter
             return Reservation(id: id, rule: rule)

@@ -2,6 +2,7 @@ import CV4L2
 import Dispatch
 import Glibc
 import Imaging
+import Synchronization
 
 /// mmap streaming from one device, handing out the first frame whose exposure began after a
 /// given instant.
@@ -21,10 +22,18 @@ package final class V4L2Stream: @unchecked Sendable {
     package let maximumConsecutiveCorruptFrames: Int
 
     private let queue = DispatchQueue(label: "photocap.v4l2.stream")
-    private var active: Active?
+    private var active: Active? {
+        didSet { published.withLock { ($0.format, $0.crop) = (active?.format, active?.crop) } }
+    }
     private var generation: UInt64 = 0
     private var isGone = false
-    private var counters = V4L2StreamStatistics()
+    private var counters = V4L2StreamStatistics() {
+        didSet { published.withLock { $0.counters = counters } }
+    }
+    /// What the getters read: a copy kept current by the queue, so asking never waits behind a
+    /// poll that the live stream's pull has under way on the queue.
+    private let published = Mutex<(counters: V4L2StreamStatistics, format: V4L2ActiveFormat?, crop: PixelRect?)>(
+        (V4L2StreamStatistics(), nil, nil))
     private var lastSequence: UInt32?
     /// Start retries not yet reported with a frame.
     private var unreportedRestarts = 0
@@ -57,13 +66,13 @@ package final class V4L2Stream: @unchecked Sendable {
     }
 
     /// Counters since the stream object was made.
-    package var statistics: V4L2StreamStatistics { queue.sync { counters } }
+    package var statistics: V4L2StreamStatistics { published.withLock { $0.counters } }
 
     /// The format being streamed, nil when stopped.
-    package var activeFormat: V4L2ActiveFormat? { queue.sync { active?.format } }
+    package var activeFormat: V4L2ActiveFormat? { published.withLock { $0.format } }
 
     /// The driver's crop of the running stream (V4L2_SEL_TGT_CROP), nil when stopped or uncropped.
-    package var activeCrop: PixelRect? { queue.sync { active?.crop } }
+    package var activeCrop: PixelRect? { published.withLock { $0.crop } }
 
     /// Streams `format` at `size`, cropped by the driver to `crop` (driver coordinates; its size
     /// must be `size`) when given. Does nothing when already streaming exactly that; otherwise
