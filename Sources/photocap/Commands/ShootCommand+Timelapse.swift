@@ -139,7 +139,9 @@ extension ShootCommand {
         let folder = (link as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/.\((link as NSString).lastPathComponent).\(getpid()).tmp"
         // Relative when the photo is in the link's folder, so the pair can be moved together.
-        let destination = (target as NSString).deletingLastPathComponent == folder ? (target as NSString).lastPathComponent : target
+        func absolute(_ path: String) -> String { URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path }
+        let destination = absolute((target as NSString).deletingLastPathComponent) == absolute(folder)
+            ? (target as NSString).lastPathComponent : target
         unlink(temporary)
         guard symlink(destination, temporary) == 0 else {
             throw PhotoCaptureError(.fileWriteFailed(path: link, call: "symlink", reason: String(cString: strerror(errno))))
