@@ -81,8 +81,11 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(name: .customLong("frame-size"), help: "Size of --frame-file, WIDTHxHEIGHT.")
     var frameSize: PixelSize?
 
-    @Option(help: "Photos to take, one after another on one running session; files get -001, -002... suffixes.")
-    var count: Int = 1
+    @Option(name: .customLong("count"), help: "Photos to take, one after another on one running session; files get -001, -002... suffixes. Default: 1.")
+    var countOption: Int?
+
+    /// `--count`, 1 by default.
+    var count: Int { countOption ?? 1 }
 
     @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before the request fails.")
     var frameTimeout: Int = 5000
@@ -92,6 +95,9 @@ struct ShootCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Output")
     var outputOptions: OutputOptions
+
+    @OptionGroup(title: "Timelapse")
+    var timelapse: TimelapseOptions
 
     @OptionGroup(title: "Bracketed capture")
     var bracket: BracketOptions
@@ -105,6 +111,7 @@ struct ShootCommand: AsyncParsableCommand {
             if format != nil { throw ValidationError("--raw-plus names the processed format; leave out --format") }
         }
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
+        try timelapse.validate(countGiven: countOption != nil)
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
         try validateFraming()
@@ -130,29 +137,13 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     private func shoot() async throws(PhotoCaptureError) {
+        if timelapse.interval != nil { return try await shootTimelapse() }
         // Settings first, so a camera that cannot be opened fails a named request too.
         var settingsList = (1...count).map { _ in makeSettings() }
-        let camera: CaptureDevice
-        do {
-            camera = try openCamera()
-        } catch {
-            throw error.attributed(to: settingsList[0].uniqueID)
+        let (camera, session, output, rawFormat) = try await prepareSession(firstRequest: settingsList[0].uniqueID)
+        if let rawFormat {
+            for index in settingsList.indices { settingsList[index].rawPixelFormat = rawFormat }
         }
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(camera)
-        try session.addOutput(output)
-        if rawPlus != nil, pixelFormat == nil {
-            // RAW + processed: the camera's best RAW format, as an app would pick it.
-            guard let best = output.availableRawPhotoPixelFormatTypes.first else {
-                throw PhotoCaptureError(.rawUnavailable(device: camera.localizedName, available: camera.formats.map(\.pixelFormat)),
-                                        uniqueID: settingsList[0].uniqueID)
-            }
-            for index in settingsList.indices { settingsList[index].rawPixelFormat = best }
-        }
-        try await applyFraming(to: camera)
-        output.orientationCompensation = encoding.compensation.orientationCompensation
-        output.frameTimeout = .milliseconds(frameTimeout)
 
         // Every request is resolved and its destination checked before the camera starts:
         // nothing is captured for a request that cannot be saved.
@@ -191,12 +182,41 @@ struct ShootCommand: AsyncParsableCommand {
         }
     }
 
+    /// Opens the camera and a session with a photo output set up as the options say; for
+    /// RAW + processed, the camera's best RAW format. Failures are attributed to `firstRequest`.
+    func prepareSession(firstRequest: Int64) async throws(PhotoCaptureError)
+        -> (camera: CaptureDevice, session: CaptureSession, output: PhotoOutput, rawFormat: FramePixelFormat?) {
+        let camera: CaptureDevice
+        do {
+            camera = try openCamera()
+        } catch {
+            throw error.attributed(to: firstRequest)
+        }
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(camera)
+        try session.addOutput(output)
+        var rawFormat: FramePixelFormat?
+        if rawPlus != nil, pixelFormat == nil {
+            // RAW + processed: the camera's best RAW format, as an app would pick it.
+            guard let best = output.availableRawPhotoPixelFormatTypes.first else {
+                throw PhotoCaptureError(.rawUnavailable(device: camera.localizedName, available: camera.formats.map(\.pixelFormat)),
+                                        uniqueID: firstRequest)
+            }
+            rawFormat = best
+        }
+        try await applyFraming(to: camera)
+        output.orientationCompensation = encoding.compensation.orientationCompensation
+        output.frameTimeout = .milliseconds(frameTimeout)
+        return (camera, session, output, rawFormat)
+    }
+
     /// `--output`, by default the current folder.
     var outputPath: String { outputOptions.output ?? "." }
     var overwrite: Bool { outputOptions.overwrite }
     var json: Bool { outputOptions.json }
 
-    private func makeSettings() -> PhotoSettings {
+    func makeSettings() -> PhotoSettings {
         var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
         encoding.apply(to: &settings)
         settings.maxPhotoDimensions = size
@@ -215,12 +235,14 @@ struct ShootCommand: AsyncParsableCommand {
     /// Captures one request and saves every photo it delivers (RAW + processed: two; a bracket:
     /// one per member, to `paths[sequenceCount - 1]`). One request, one outcome: when a later
     /// photo or its preview fails, the files this request already created are removed.
-    private func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput,
-                         device: String) async throws(PhotoCaptureError) {
+    @discardableResult
+    func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput,
+                 device: String, timelapse: TimelapseReport? = nil) async throws(PhotoCaptureError) -> [String] {
         var created: [String] = []
         do {
             for try await photo in try output.capturePhotos(with: settings) {
-                created += try save(photo, to: paths.count == 1 ? paths[0] : paths[photo.sequenceCount - 1], device: device)
+                created += try save(photo, to: paths.count == 1 ? paths[0] : paths[photo.sequenceCount - 1], device: device,
+                                    timelapse: timelapse)
                 reportProgress(of: photo)
             }
         } catch {
@@ -229,10 +251,12 @@ struct ShootCommand: AsyncParsableCommand {
             noteUnrestoredControls(after: failure, of: settings)
             throw failure.attributed(to: settings.uniqueID)
         }
+        return created
     }
 
     /// Writes `photo` (and its preview) and reports it; returns the files written.
-    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) -> [String] {
+    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String,
+                      timelapse: TimelapseReport?) throws(PhotoCaptureError) -> [String] {
         let path = photo.isRawPhoto ? paths.raw ?? paths.photo : paths.photo
         try photo.write(to: path, overwrite: overwrite)
         var previewPath: String?
@@ -247,7 +271,9 @@ struct ShootCommand: AsyncParsableCommand {
             }
         }
         if json {
-            print(PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device).jsonLine())
+            var report = PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device)
+            report.timelapse = timelapse
+            print(report.jsonLine())
         } else if let raw = photo.rawDetails {
             print("\(path): dng \(raw.frame.size) \(raw.frame.format) (\(raw.bitsPerSample)-bit), "
                   + "orientation \(raw.writtenOrientation.exifValue), RAW (never compensated)"
@@ -263,7 +289,7 @@ struct ShootCommand: AsyncParsableCommand {
         return [path] + (previewPath.map { [$0] } ?? [])
     }
 
-    private func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
+    func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
         let override = sensorRotation.map { SensorMounting(rotation: $0, isMirrored: mirror) }
         if let frameFile, let frameFormat, let frameSize {
             // A file's frame is there at once: no sensor cadence to wait for.

@@ -72,6 +72,8 @@ struct PhotoReport: Encodable {
     let timings: Timings
     let bracket: BracketReport?
     let crop: CropReport
+    /// Where the photo stands in a timelapse (`--interval`).
+    var timelapse: TimelapseReport?
 
     init(photo: CapturePhoto, path: String?, previewPath: String?, device: String) {
         let r = photo.resolvedSettings
