@@ -46,6 +46,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("process-rounds"), help: "Rounds of the whole-process comparison with ImageMagick, ffmpeg and jhead; 0 skips it.")
     var processRounds = 5
 
+    @Option(name: .customLong("live-rounds"), help: "Rounds of the live-session measurements (loop cost, video data frame, request to frame in hand); 0 skips them.")
+    var liveRounds = 3
+
     @Option(name: .customLong("heic-rounds"), help: "Rounds of the HEIC comparison (ultrafast preset, with and without 90° compensation); 0 skips it.")
     var heicRounds = 0
 
@@ -109,6 +112,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: scenePicture)
         }
         if bracketRounds > 0 { try await compareBracket(in: folder) }
+        if liveRounds > 0 { try await compareLive(frameFile: framePath) }
     }
 
     /// The benchmark frame's picture at `frameSize` (default ``size``): the upright scene; the

@@ -41,7 +41,7 @@ extension V4L2Device {
         var raw = v4l2_selection()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         raw.target = target.rawValue
-        let result = pc_v4l2_get_selection(fd, &raw)
+        let result = driver.getSelection(fd, &raw)
         if result == -ENOTTY || result == -ENODATA || result == -EINVAL { return nil }
         try check(result, .getSelection, device: path)
         return PixelRect(raw.r)
@@ -56,7 +56,7 @@ extension V4L2Device {
         raw.target = target.rawValue
         raw.r = v4l2_rect(left: Int32(rect.x), top: Int32(rect.y), width: UInt32(rect.size.width),
                           height: UInt32(rect.size.height))
-        try check(pc_v4l2_set_selection(fd, &raw), .setSelection, device: path)
+        try check(driver.setSelection(fd, &raw), .setSelection, device: path)
         return PixelRect(raw.r)
     }
 
@@ -68,7 +68,7 @@ extension V4L2Device {
             throw .noSuchInput(device: path, index: index, available: inputs.map { "\($0.index) (\($0.name))" })
         }
         var value = Int32(index)
-        try check(pc_v4l2_set_input(fd, &value), .setInput, device: path)
+        try check(driver.setInput(fd, &value), .setInput, device: path)
     }
 }
 

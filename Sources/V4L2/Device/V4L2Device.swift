@@ -10,21 +10,25 @@ package final class V4L2Device: Sendable {
     /// The path the device was opened at, e.g. `/dev/video0`.
     package let path: String
     let fd: Int32
+    /// Where the calls go: the kernel, or a fake on a host without a camera.
+    package let driver: any V4L2Driver
 
-    /// Opens `path`. Fails with EACCES, ENOENT, EBUSY... as ``V4L2Error/callFailed(device:call:errno:)``.
-    package init(path: String) throws(V4L2Error) {
+    /// Opens `path` through `driver` (the kernel unless a test says otherwise). Fails with
+    /// EACCES, ENOENT, EBUSY... as ``V4L2Error/callFailed(device:call:errno:)``.
+    package init(path: String, driver: any V4L2Driver = SystemV4L2Driver()) throws(V4L2Error) {
         self.path = path
-        let result = pc_v4l2_open(path)
+        self.driver = driver
+        let result = driver.open(path)
         if result == -ENOTTY { throw .notACaptureDevice(device: path) }
         fd = try check(result, .open, device: path)
     }
 
-    deinit { _ = pc_v4l2_close(fd) }
+    deinit { _ = driver.close(fd) }
 
     /// The driver, card, bus and capability bits.
     package func capabilities() throws(V4L2Error) -> V4L2Capabilities {
         var raw = v4l2_capability()
-        try check(pc_v4l2_querycap(fd, &raw), .queryCapabilities, device: path)
+        try check(driver.queryCapabilities(fd, &raw), .queryCapabilities, device: path)
         return V4L2Capabilities(raw)
     }
 
@@ -34,7 +38,7 @@ package final class V4L2Device: Sendable {
             var raw = v4l2_input()
             raw.index = index
             return raw
-        } call: { pc_v4l2_enum_input(fd, &$0) }.map(V4L2Input.init)
+        } call: { driver.enumerateInput(fd, &$0) }.map(V4L2Input.init)
     }
 
     /// Runs a VIDIOC_ENUM* ioctl for index 0, 1, 2... until the driver answers EINVAL (the end
@@ -55,7 +59,7 @@ package final class V4L2Device: Sendable {
     /// The selected input, read again each time (its status flags can change while streaming).
     package func currentInput() throws(V4L2Error) -> V4L2Input? {
         var index: Int32 = 0
-        let result = pc_v4l2_get_input(fd, &index)
+        let result = driver.getInput(fd, &index)
         if result == -ENOTTY || result == -EINVAL { return nil }  // drivers without inputs
         try check(result, .getInput, device: path)
         return try inputs().first { $0.index == Int(index) }
@@ -69,7 +73,7 @@ package final class V4L2Device: Sendable {
             raw.index = index
             raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             return raw
-        } call: { pc_v4l2_enum_format(fd, &$0) }
+        } call: { driver.enumerateFormat(fd, &$0) }
             .filter { $0.flags & UInt32(V4L2_FMT_FLAG_EMULATED) == 0 }
             .map { raw in
                 V4L2FormatDescription(
@@ -86,7 +90,7 @@ package final class V4L2Device: Sendable {
             raw.index = index
             raw.pixel_format = fourCC.rawValue
             return raw
-        } call: { pc_v4l2_enum_frame_sizes(fd, &$0) }
+        } call: { driver.enumerateFrameSizes(fd, &$0) }
         // A stepwise or continuous range is the only entry, at index 0.
         if let first = entries.first, first.type != V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
             let s = first.stepwise
@@ -108,7 +112,7 @@ package final class V4L2Device: Sendable {
             raw.width = UInt32(size.width)
             raw.height = UInt32(size.height)
             return raw
-        } call: { pc_v4l2_enum_frame_intervals(fd, &$0) }
+        } call: { driver.enumerateFrameIntervals(fd, &$0) }
         let intervals: [V4L2FrameInterval]
         if let first = entries.first, first.type != V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
             let s = first.stepwise
@@ -126,7 +130,7 @@ package final class V4L2Device: Sendable {
     package func format() throws(V4L2Error) -> V4L2ActiveFormat {
         var raw = v4l2_format()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        try check(pc_v4l2_get_format(fd, &raw), .getFormat, device: path)
+        try check(driver.getFormat(fd, &raw), .getFormat, device: path)
         return Self.activeFormat(raw)
     }
 
@@ -147,7 +151,7 @@ package final class V4L2Device: Sendable {
             raw.fmt.pix.ycbcr_enc = UInt32(V4L2_YCBCR_ENC_601.rawValue)
             raw.fmt.pix.quantization = UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue)
         }
-        try check(pc_v4l2_set_format(fd, &raw), .setFormat, device: path)
+        try check(driver.setFormat(fd, &raw), .setFormat, device: path)
         return Self.activeFormat(raw)
     }
 
@@ -172,7 +176,7 @@ package final class V4L2Device: Sendable {
     package func frameInterval() throws(V4L2Error) -> V4L2FrameInterval? {
         var raw = v4l2_streamparm()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        let result = pc_v4l2_get_parameters(fd, &raw)
+        let result = driver.getParameters(fd, &raw)
         if result == -ENOTTY || result == -EINVAL { return nil }
         try check(result, .getStreamParameters, device: path)
         let f = raw.parm.capture.timeperframe
@@ -188,7 +192,7 @@ package final class V4L2Device: Sendable {
         while true {
             var raw = v4l2_query_ext_ctrl()
             raw.id = id
-            let result = pc_v4l2_query_ext_control(fd, &raw)
+            let result = driver.queryExtendedControl(fd, &raw)
             if result == -EINVAL || result == -ENOTTY { break }
             try check(result, .queryExtendedControl, device: path)
             id = raw.id | UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
@@ -208,7 +212,7 @@ package final class V4L2Device: Sendable {
             menu.id = raw.id
             menu.index = UInt32(index)
             // Gaps in a menu answer EINVAL; they are skipped, not errors.
-            guard pc_v4l2_query_menu(fd, &menu) == 0 else { continue }
+            guard driver.queryMenu(fd, &menu) == 0 else { continue }
             let label = integer ? String(menu.value) : String(cTuple: menu.name)
             items.append(V4L2Control.MenuItem(value: index, label: label))
         }
@@ -218,14 +222,14 @@ package final class V4L2Device: Sendable {
     /// The current value of control `id`.
     package func value(of id: UInt32) throws(V4L2Error) -> Int64 {
         var value: Int64 = 0
-        try check(pc_v4l2_get_control(fd, id, &value), .getExtendedControls, device: path)
+        try check(driver.getControl(fd, id, &value), .getExtendedControls, device: path)
         return value
     }
 
     /// Sets control `id` and returns the value the driver kept (drivers clamp and round).
     @discardableResult
     package func setValue(_ value: Int64, of id: UInt32) throws(V4L2Error) -> Int64 {
-        try check(pc_v4l2_set_control(fd, id, value), .setExtendedControls, device: path)
+        try check(driver.setControl(fd, id, value), .setExtendedControls, device: path)
         return (try? self.value(of: id)) ?? value
     }
 }

@@ -57,11 +57,11 @@ package final class V4L2Stream: @unchecked Sendable {
 
     deinit {
         if active != nil {
-            _ = pc_v4l2_stream_off(device.fd)
+            _ = device.driver.streamOff(device.fd)
             var request = v4l2_requestbuffers()
             request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             request.memory = V4L2_MEMORY_MMAP.rawValue
-            _ = pc_v4l2_request_buffers(device.fd, &request)
+            _ = device.driver.requestBuffers(device.fd, &request)
         }
     }
 
@@ -154,7 +154,7 @@ package final class V4L2Stream: @unchecked Sendable {
         request.count = UInt32(bufferCount)
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         request.memory = V4L2_MEMORY_MMAP.rawValue
-        try check(pc_v4l2_request_buffers(device.fd, &request), .requestBuffers, device: device.path)
+        try check(device.driver.requestBuffers(device.fd, &request), .requestBuffers, device: device.path)
         guard request.count >= 2 else { throw .streamingUnsupported(device: device.path) }
         let mappings = try V4L2BufferMappings(device: device, count: Int(request.count))
         generation += 1
@@ -163,7 +163,7 @@ package final class V4L2Stream: @unchecked Sendable {
         // Active before QBUF so a failure below is cleaned up by stopOnQueue.
         active = started
         for index in 0..<mappings.buffers.count { try queueBuffer(index) }
-        try check(pc_v4l2_stream_on(device.fd), .streamOn, device: device.path)
+        try check(device.driver.streamOn(device.fd), .streamOn, device: device.path)
         lastSequence = nil
         counters.starts += 1
         return granted
@@ -172,12 +172,12 @@ package final class V4L2Stream: @unchecked Sendable {
     private func stopOnQueue() {
         guard let stopping = active else { return }
         active = nil
-        _ = pc_v4l2_stream_off(device.fd)
+        _ = device.driver.streamOff(device.fd)
         var request = v4l2_requestbuffers()
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         request.memory = V4L2_MEMORY_MMAP.rawValue
         // Buffers still held by frames are orphaned by the driver and unmapped when released.
-        _ = pc_v4l2_request_buffers(device.fd, &request)
+        _ = device.driver.requestBuffers(device.fd, &request)
         counters.stops += 1
         // Drivers keep a crop across opens: leave the whole picture to the next user.
         if stopping.crop != nil, let whole = try? device.selection(.cropDefault) {
@@ -190,7 +190,7 @@ package final class V4L2Stream: @unchecked Sendable {
         buffer.index = UInt32(index)
         buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
-        try check(pc_v4l2_queue_buffer(device.fd, &buffer), .queueBuffer, device: device.path)
+        try check(device.driver.queueBuffer(device.fd, &buffer), .queueBuffer, device: device.path)
     }
 
     /// Hands a buffer back unless the stream it belongs to has stopped since.
@@ -226,14 +226,14 @@ package final class V4L2Stream: @unchecked Sendable {
                 throw .timeout(device: device.path, milliseconds: Int(timeoutNanoseconds / 1_000_000))
             }
             let waitMilliseconds = Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
-            let events = pc_v4l2_poll(device.fd, waitMilliseconds)
+            let events = device.driver.poll(device.fd, timeoutMilliseconds: waitMilliseconds)
             if events < 0 { throw .callFailed(device: device.path, call: .poll, errno: Errno(-events)) }
             if events == 0 { continue }
 
             var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
-            let result = pc_v4l2_dequeue_buffer(device.fd, &buffer)
+            let result = device.driver.dequeueBuffer(device.fd, &buffer)
             if result == -EAGAIN {
                 // POLLERR with nothing to dequeue: every buffer is held by a frame. Wait briefly.
                 if events & Int32(PC_V4L2_POLLERR) != 0 { usleep(2_000) }

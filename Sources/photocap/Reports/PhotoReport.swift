@@ -65,6 +65,10 @@ struct PhotoReport: Encodable {
     let droppedFrames: Int
     let streamRestarts: Int
     let requestToExposureMs: Double
+    /// Signed: negative when the exposure was under way at the request (zero shutter lag).
+    let exposureStartOffsetMs: Double
+    /// The rule that picked the frame: zeroShutterLag, firstFrameAfterRequest, firstFrameAfterChange.
+    let frameSelection: String
     let requestToDeliveryMs: Double
     let sequenceCount: Int
     let photoCount: Int
@@ -113,6 +117,8 @@ struct PhotoReport: Encodable {
         streamRestarts = delivery.streamRestarts
         requestToExposureMs = Double(delivery.requestToExposureNanoseconds) / 1e6
         requestToDeliveryMs = Double(delivery.requestToDeliveryNanoseconds) / 1e6
+        exposureStartOffsetMs = Double(delivery.exposureStartOffsetNanoseconds) / 1e6
+        frameSelection = delivery.frameSelection.rawValue
         sequenceCount = photo.sequenceCount
         photoCount = photo.photoCount
         adjustments = r.adjustments.map(\.description)

@@ -21,8 +21,19 @@ extension CaptureDevice {
         }
     }
 
-    private static func makeV4L2Device(path: String, input requestedInput: Int? = nil) throws(V4L2Error) -> CaptureDevice {
-        let device = try V4L2Device(path: path)
+    /// The camera at `path` as `driver` answers for it: host tests run the whole stack over
+    /// ``FakeV4L2Driver``.
+    package static func v4l2(path: String, driver: any V4L2Driver) throws(PhotoCaptureError) -> CaptureDevice {
+        do {
+            return try makeV4L2Device(path: path, driver: driver)
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+    }
+
+    private static func makeV4L2Device(path: String, input requestedInput: Int? = nil,
+                                       driver: any V4L2Driver = SystemV4L2Driver()) throws(V4L2Error) -> CaptureDevice {
+        let device = try V4L2Device(path: path, driver: driver)
         let capabilities = try device.capabilities()
         guard capabilities.canCaptureVideo else { throw .notACaptureDevice(device: path) }
         guard capabilities.canStream else { throw .streamingUnsupported(device: path) }
