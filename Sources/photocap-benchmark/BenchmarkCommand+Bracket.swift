@@ -7,7 +7,7 @@ extension BenchmarkCommand {
     /// plain photo for scale; until the photos are delivered, then again with each file written.
     /// Round-robin on one synthetic camera (the camera with exposure controls; its scene is flat
     /// colours, so the encode is cheaper than on a textured frame).
-    func compareBracket(in folder: URL) async throws {
+    func compareBracket(in folder: URL) async throws -> Double {
         let (session, output) = try await running(.synthetic(.init(maximumSize: size, framesPerSecond: 100_000)))
         defer { Task { await session.stopRunning() } }
 
@@ -59,5 +59,6 @@ extension BenchmarkCommand {
         print(String(format: "  bracket vs members one after another: %.2fx (target <= 0.65x); vs 3 plain photos: %.2fx; "
                      + "with the files written: %.2fx", medians[0] / medians[1], medians[0] / (3 * medians[2]),
                      medians[3] / medians[4]))
+        return medians[0] / medians[1]
     }
 }

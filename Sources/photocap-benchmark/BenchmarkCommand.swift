@@ -63,10 +63,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let framePath = folder.appendingPathComponent("frame.yuyv").path
         try frame.storage.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: framePath)) }
         let planes = try FrameConverter().convert(frame)
-        let encoder = try JPEGEncoder()
+        let encoder = try JPEGEncoder(), stripEncoder = try JPEGEncoder()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
 
         var cases: [(name: String, run: () async throws -> Void)] = [
             ("bare tjCompressFromYUVPlanes", { _ = try encoder.encode(planes, quality: self.quality) }),
+            ("strip-parallel encode, \(cores) strips on \(cores) cores", {
+                _ = try stripEncoder.encodeInStrips(planes, quality: self.quality, strips: cores) }),
             ("conversion pass alone (YUYV -> J420)", { _ = try FrameConverter().convert(frame) }),
             ("conversion pass alone, 90° (YUYV -> J420)", { _ = try FrameConverter().convert(frame, applying: .right) }),
         ]
@@ -102,6 +105,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
             print("  " + item.name.padded(to: 62) + String(format: " %8.2f ms  %5.2fx", medians[index], ratio))
         }
         let pipeline = cases.count - cropCases.count - pipelines.count
+        var targets = TargetTable()
+        targets.add("pipeline (frame -> JPEG + EXIF + thumbnail -> file) vs bare encode", medians[pipeline] / medians[0],
+                    target: "<= 1.15x, then <= 0.65x")
+        targets.add("strip-parallel encode vs bare encode", medians[1] / medians[0], target: "< 1.0x")
+        targets.add("90° compensation vs none, whole pipeline", medians[pipeline + 1] / medians[pipeline], target: "<= 1.08x")
         if heicRounds > 0 { try await compareHEIC(in: folder, frameFile: framePath) }
         print(String(format: "  compensation vs none, whole pipeline: 90° %.2fx; 180° %.2fx; mirror %.2fx",
                      medians[pipeline + 1] / medians[pipeline], medians[pipeline + 2] / medians[pipeline],
@@ -109,10 +117,18 @@ struct BenchmarkCommand: AsyncParsableCommand {
         print(String(format: "  16:9 frame with 90° compensation, 1:1 crop vs uncropped: %.2fx",
                      medians[cases.count - 1] / medians[cases.count - 2]))
         if processRounds > 0 {
-            try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: scenePicture)
+            let ratios = try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: scenePicture)
+            targets.add("photocap orient --lossless --in-place vs jhead -autorot", ratios.orientVersusJhead, target: "<= 0.75x")
+            targets.add("photocap shoot --frame-file (90°) vs ffmpeg transpose", ratios.shootVersusFFmpeg, target: "<= 0.25x")
+            targets.add("photocap shoot --frame-file vs cjpeg, raw RGB -> JPEG q\(quality)", ratios.shootVersusCjpeg, target: "<= 1.0x")
         }
-        if bracketRounds > 0 { try await compareBracket(in: folder) }
+        if bracketRounds > 0 {
+            targets.add("bracket of 3 vs the members one after another", try await compareBracket(in: folder), target: "<= 0.65x")
+        }
         if liveRounds > 0 { try await compareLive(frameFile: framePath) }
+        targets.add("orient of the 200 MP pillow_heif_200MP.heic (peak, time)", nil,
+                    target: "<= 2x decoded bytes; <= heif-convert + heif-enc", note: "not in this benchmark")
+        targets.print()
     }
 
     /// The benchmark frame's picture at `frameSize` (default ``size``): the upright scene; the

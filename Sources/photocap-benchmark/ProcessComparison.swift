@@ -22,9 +22,17 @@ struct ProcessComparison {
     /// A compared command that did not succeed.
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    static let packages = ["convert": "imagemagick", "ffmpeg": "ffmpeg", "jhead": "jhead"]
+    static let packages = ["cjpeg": "libjpeg-turbo-progs", "convert": "imagemagick", "ffmpeg": "ffmpeg", "jhead": "jhead"]
 
-    func run(picture: RGBImage) throws {
+    /// The ratios issue 17's table tracks; nil where a tool is missing.
+    struct Ratios {
+        var shootVersusFFmpeg: Double?
+        var shootVersusCjpeg: Double?
+        var orientVersusJhead: Double?
+    }
+
+    func run(picture: RGBImage) throws -> Ratios {
+        var ratios = Ratios()
         // The photocap built beside this benchmark (the same configuration).
         let benchmark = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let photocap = (benchmark as NSString).deletingLastPathComponent + "/photocap"
@@ -38,7 +46,7 @@ struct ProcessComparison {
         let dimensions = "\(size.width)x\(size.height)"
 
         print("whole processes, \(rounds) rounds, medians; ratios to photocap's process:")
-        try compare("raw \(dimensions) UYVY frame -> JPEG q\(quality) turned 90°", [
+        ratios.shootVersusFFmpeg = try compare("raw \(dimensions) UYVY frame -> JPEG q\(quality) turned 90°", [
             Case(name: "photocap shoot --frame-file --sensor-rotation 90", tool: photocap, arguments: [
                 "shoot", "--frame-file", framePath, "--frame-format", "uyvy", "--frame-size", dimensions,
                 "--sensor-rotation", "90", "--quality", "\(quality)", "--overwrite", "--output", path("shoot.jpg")]),
@@ -48,7 +56,19 @@ struct ProcessComparison {
             Case(name: "ffmpeg -vf transpose=clock", tool: "ffmpeg", arguments: [
                 "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "uyvy422", "-s", dimensions, "-i", framePath,
                 "-vf", "transpose=clock", "-pix_fmt", "yuvj420p", "-q:v", "2", "-frames:v", "1", path("ffmpeg.jpg")]),
-        ])
+        ])["ffmpeg -vf transpose=clock"].map { 1 / $0 }
+
+        // The same pixels as RGB for cjpeg (PPM) and photocap (raw rgb24): 4:2:0, q\(quality).
+        let rgbPath = path("frame.rgb"), ppmPath = path("frame.ppm")
+        try Data(picture.pixels).write(to: URL(fileURLWithPath: rgbPath))
+        try (Data("P6\n\(size.width) \(size.height)\n255\n".utf8) + Data(picture.pixels)).write(to: URL(fileURLWithPath: ppmPath))
+        ratios.shootVersusCjpeg = try compare("raw \(dimensions) RGB -> JPEG q\(quality) (photocap also writes EXIF, a thumbnail and syncs)", [
+            Case(name: "photocap shoot --frame-file (rgb24)", tool: photocap, arguments: [
+                "shoot", "--frame-file", rgbPath, "--frame-format", "rgb24", "--frame-size", dimensions,
+                "--quality", "\(quality)", "--overwrite", "--output", path("shoot-rgb.jpg")]),
+            Case(name: "cjpeg -quality \(quality) -sample 2x2", tool: "cjpeg", arguments: [
+                "-quality", "\(quality)", "-sample", "2x2", "-outfile", path("cjpeg.jpg"), ppmPath]),
+        ])["cjpeg -quality \(quality) -sample 2x2"].map { 1 / $0 }
 
         // A JPEG as a --no-compensation capture writes it: pixels as delivered, Orientation 6.
         let sideways = path("sideways.jpg")
@@ -58,7 +78,7 @@ struct ProcessComparison {
         let original = try Data(contentsOf: URL(fileURLWithPath: sideways))
         let work = path("work.jpg")
         let restore = { try original.write(to: URL(fileURLWithPath: work)) }
-        try compare("\(dimensions) JPEG with Orientation 6 -> upright, Orientation 1", [
+        ratios.orientVersusJhead = try compare("\(dimensions) JPEG with Orientation 6 -> upright, Orientation 1", [
             Case(name: "photocap orient --lossless --in-place", tool: photocap,
                  arguments: ["orient", "--lossless", "--in-place", work], prepare: restore),
             Case(name: "jhead -autorot (lossless, in place)", tool: "jhead", arguments: ["-q", "-autorot", work], prepare: restore),
@@ -66,13 +86,16 @@ struct ProcessComparison {
                  arguments: ["orient", "--quality", "\(quality)", "--in-place", work], prepare: restore),
             Case(name: "ImageMagick convert -auto-orient (re-encoded)", tool: "convert",
                  arguments: [sideways, "-auto-orient", "-quality", "\(quality)", path("auto-orient.jpg")]),
-        ])
+        ])["jhead -autorot (lossless, in place)"].map { 1 / $0 }
+        return ratios
     }
 
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    /// Times each available case `rounds` times, round-robin, after one untimed warm-up run.
-    private func compare(_ title: String, _ cases: [Case]) throws {
+    /// Times each available case `rounds` times, round-robin, after one untimed warm-up run;
+    /// returns each run case's ratio to the first (photocap's) by name.
+    @discardableResult
+    private func compare(_ title: String, _ cases: [Case]) throws -> [String: Double] {
         print("  \(title)")
         var available: [(Case, String)] = []
         for item in cases {
@@ -92,11 +115,14 @@ struct ProcessComparison {
                 if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
         }
-        guard let reference = samples.first.map(Self.median) else { return }
+        guard let reference = samples.first.map(Self.median) else { return [:] }
+        var ratios: [String: Double] = [:]
         for (index, (item, _)) in available.enumerated() {
             let median = Self.median(samples[index])
+            ratios[item.name] = median / reference
             print("    " + item.name.padded(to: 60) + String(format: " %8.1f ms  %5.2fx", median, median / reference))
         }
+        return ratios
     }
 
     private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

@@ -11,6 +11,27 @@ public enum InputFile {
     /// - Parameter maximumBytes: refuse larger files with ``FileReadError/tooLarge(path:bytes:limit:)``
     ///   before reading them.
     public static func read(_ path: String, maximumBytes: Int = .max) throws(FileReadError) -> [UInt8] {
+        try withOpenFile(path, maximumBytes: maximumBytes) { (descriptor, size) throws(FileReadError) in
+            var bytes = [UInt8](repeating: 0, count: size)
+            // withUnsafeMutableBytes only rethrows untyped: the outcome comes out as a Result.
+            let outcome = bytes.withUnsafeMutableBytes { (buffer) in
+                Result { () throws(FileReadError) in try readAll(descriptor, into: buffer, path: path) }
+            }
+            let count = try outcome.get()
+            // The file shrank while being read: keep what was there.
+            if count < size { bytes.removeSubrange(count...) }
+            guard !bytes.isEmpty else { throw .empty(path: path) }
+            return bytes
+        }
+    }
+
+    /// Opens the regular file at `path` after the same checks as ``read(_:maximumBytes:)`` and
+    /// calls `body` with its descriptor and size (never 0, never over `maximumBytes`), so that a
+    /// caller can read it straight into storage of its own; the descriptor is closed afterwards.
+    public static func withOpenFile<Result>(
+        _ path: String, maximumBytes: Int = .max,
+        _ body: (_ descriptor: Int32, _ size: Int) throws(FileReadError) -> Result
+    ) throws(FileReadError) -> Result {
         // stat before open: opening a FIFO for reading would block until a writer came.
         var status = stat()
         guard stat(path, &status) == 0 else { throw failure(path, "stat") }
@@ -24,17 +45,20 @@ public enum InputFile {
         let size = Int(status.st_size)
         guard size > 0 else { throw .empty(path: path) }
         guard size <= maximumBytes else { throw .tooLarge(path: path, bytes: size, limit: maximumBytes) }
-        var bytes = [UInt8](repeating: 0, count: size)
+        return try body(descriptor, size)
+    }
+
+    /// Reads from `descriptor` until `buffer` is full or the file ends; the number of bytes read.
+    public static func readAll(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
+                               path: String) throws(FileReadError) -> Int {
         var offset = 0
-        while offset < size {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + offset, size - offset) }
+        while offset < buffer.count {
+            let count = Glibc.read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if count < 0 { if errno == EINTR { continue }; throw failure(path, "read") }
-            if count == 0 { break }  // the file shrank while being read: keep what was there
+            if count == 0 { break }
             offset += count
         }
-        if offset < size { bytes.removeSubrange(offset...) }
-        guard !bytes.isEmpty else { throw .empty(path: path) }
-        return bytes
+        return offset
     }
 
     private static func checkRegular(_ status: stat, _ path: String) throws(FileReadError) {

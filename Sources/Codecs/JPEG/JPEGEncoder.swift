@@ -35,18 +35,37 @@ package final class JPEGEncoder {
     /// Encodes `image` as a 4:2:0 JPEG straight from its planes (`tjCompressFromYUVPlanes`):
     /// JFIF, no EXIF. `quality` is 1...100.
     package func encode(_ image: PlanarImage, quality: Int) throws(CodecError) -> [UInt8] {
+        let planes = image.planes
+        let jpeg = try compress(PlaneRows(y: planes.y, cb: planes.cb, cr: planes.cr, lumaStride: image.lumaStride,
+                                          chromaStride: image.chromaStride, width: image.size.width, height: image.size.height),
+                                quality: quality)
+        return Array(jpeg)
+    }
+
+    /// Encoders for the strips after the first of ``encodeInStrips(_:quality:strips:)``, kept
+    /// between photos like the output buffer.
+    var stripEncoders: [JPEGEncoder] = []
+
+    /// Rows of 4:2:0 planes: a whole image or one strip of it.
+    struct PlaneRows {
+        let y, cb, cr: UnsafeMutablePointer<UInt8>
+        let lumaStride, chromaStride, width, height: Int
+    }
+
+    /// Encodes `rows` into the reusable buffer and returns the JPEG in it, valid until the next
+    /// encode with this encoder.
+    func compress(_ rows: PlaneRows, quality: Int) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
         guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
-        let width = Int32(image.size.width), height = Int32(image.size.height)
+        let width = Int32(rows.width), height = Int32(rows.height)
         let size = tjBufSize(width, height, Int32(TJSAMP_420.rawValue))
         guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
         var output: UnsafeMutablePointer<UInt8>? = try outputBuffer(capacity: Int(size))
         var outputSize = size
-        let planes = image.planes
-        var sources: [UnsafePointer<UInt8>?] = [UnsafePointer(planes.y), UnsafePointer(planes.cb), UnsafePointer(planes.cr)]
-        let strides: [Int32] = [Int32(image.lumaStride), Int32(image.chromaStride), Int32(image.chromaStride)]
+        var sources: [UnsafePointer<UInt8>?] = [UnsafePointer(rows.y), UnsafePointer(rows.cb), UnsafePointer(rows.cr)]
+        let strides: [Int32] = [Int32(rows.lumaStride), Int32(rows.chromaStride), Int32(rows.chromaStride)]
         let code = tjCompressFromYUVPlanes(compressor.handle, &sources, width, strides, height, Int32(TJSAMP_420.rawValue),
                                            &output, &outputSize, Int32(quality), TJFLAG_NOREALLOC)
         guard code == 0, let output else { throw compressor.error("tjCompressFromYUVPlanes") }
-        return Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
+        return UnsafeBufferPointer(start: output, count: Int(outputSize))
     }
 }

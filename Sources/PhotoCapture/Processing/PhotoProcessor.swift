@@ -14,6 +14,12 @@ struct PhotoProcessor {
 
     let encoders: EncoderPool
 
+    /// Strips of a photo's JPEG encoded in parallel: one per core, none below about half a
+    /// megapixel each, where starting threads costs more than it saves.
+    static func jpegStrips(for size: PixelSize) -> Int {
+        max(1, min(ProcessInfo.processInfo.activeProcessorCount, size.area / 500_000))
+    }
+
     /// The small images scaled from the photo.
     private struct Reductions {
         var preview: PlanarImage?
@@ -90,10 +96,10 @@ struct PhotoProcessor {
                 (reductions, exifBlock, scaling) = (reduced, block, sideTime)
                 fileData = Data(try JPEGFile.insertingEXIF(exifBlock, into: cameraJPEG.bytes))
             } else if resolved.format == .jpeg {
-                // The main encode on one core; previews, thumbnail and EXIF on the other.
+                // The main encode in strips on every core; previews, thumbnail and EXIF beside it.
                 let ((jpeg, encodeTime), (side, sideTime)) = try inParallel({
                     try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
-                        try encoder.encode(image, quality: resolved.quality) } }
+                        try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size)) } }
                 }, {
                     try Self.timed { () throws -> (Reductions, [UInt8]) in
                         let reductions = try reduce(image, resolved)

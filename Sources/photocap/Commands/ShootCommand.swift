@@ -304,15 +304,7 @@ struct ShootCommand: AsyncParsableCommand {
         case let path?:
             camera = try CaptureDevice.v4l2(path: path, input: input)
         case nil:
-            let discovery = CaptureDevice.discovery()
-            if let first = discovery.devices.first(where: { $0.kind == .v4l2 }) {
-                camera = first
-            } else {
-                let why = discovery.problems.isEmpty ? "no V4L2 camera found"
-                    : "no usable V4L2 camera (" + discovery.problems.map(\.description).joined(separator: "; ") + ")"
-                note("\(why); using the built-in synthetic camera")
-                camera = synthetic(override)
-            }
+            camera = defaultCamera { synthetic(override) }
         }
         guard camera.kind != .synthetic else { return camera }
         // Flags override what the device reports; --mirror alone keeps its rotation.

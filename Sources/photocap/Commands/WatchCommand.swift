@@ -53,12 +53,12 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let camera: CaptureDevice
         switch device {
-        case "synthetic", nil where CaptureDevice.discoverDevices().first?.kind == .synthetic:
+        case "synthetic":
             camera = CaptureDevice.synthetic()
         case let path?:
             camera = try CaptureDevice.v4l2(path: path)
         case nil:
-            camera = CaptureDevice.discoverDevices()[0]
+            camera = defaultCamera { CaptureDevice.synthetic() }
         }
         let session = CaptureSession()
         let photos = PhotoOutput()

@@ -24,24 +24,14 @@ extension CaptureDevice {
         } catch {
             throw PhotoCaptureError(.imaging(error))
         }
-        let bytes: [UInt8]
-        do {
-            // An MJPEG frame is compressed: never more than 8 bytes a pixel, however bad.
-            bytes = try InputFile.read(path, maximumBytes: format.isCompressed ? max(1 << 20, size.area * 8) : expected)
-        } catch {
-            if case .tooLarge(_, let actual, _) = error {
-                throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expected, actual: actual))
-            }
-            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: error.reason))
-        }
+        // An MJPEG frame is compressed: never more than 8 bytes a pixel, however bad.
+        let storage = try readFrameFile(path, expectedCount: format.isCompressed ? nil : expected,
+                                        maximumCount: format.isCompressed ? max(1 << 20, size.area * 8) : expected)
         if format.isCompressed {
-            guard bytes.starts(with: [0xFF, 0xD8]) else {
+            guard storage.withUnsafeBytes({ $0.starts(with: [0xFF, 0xD8]) }) else {
                 throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: "an MJPEG frame must be a JPEG file (FF D8 ...)"))
             }
-        } else if bytes.count != expected {
-            throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expected, actual: bytes.count))
         }
-        let storage = FrameStorage(copying: bytes)
         let picture: Frame
         do {
             picture = try Frame(format: format, size: size, bytesPerRow: stride, storage: storage)
@@ -53,5 +43,29 @@ extension CaptureDevice {
             uniqueID: "file:\(path)", localizedName: "frame file \((path as NSString).lastPathComponent)",
             kind: .frameFile, formats: [Format(pixelFormat: format, sizes: .discrete([size]))],
             sensorMounting: mounting, source: source)
+    }
+
+    /// The bytes of the file at `path`, read once straight into the frame's storage (no staging
+    /// copy: at 12 MP that copy and its page faults cost more than the read); the size is
+    /// checked against `expectedCount` and `maximumCount` before anything is allocated.
+    private static func readFrameFile(_ path: String, expectedCount: Int?,
+                                      maximumCount: Int) throws(PhotoCaptureError) -> FrameStorage {
+        do throws(FileReadError) {
+            return try InputFile.withOpenFile(path) { (descriptor, count) throws(FileReadError) in
+                guard count <= maximumCount, expectedCount == nil || count == expectedCount else {
+                    throw .tooLarge(path: path, bytes: count, limit: expectedCount ?? maximumCount)
+                }
+                return try FrameStorage(count: count) { (buffer) throws(FileReadError) in
+                    guard try InputFile.readAll(descriptor, into: buffer, path: path) == count else {
+                        throw .failed(path: path, call: "read", reason: "the file shrank while it was read")
+                    }
+                }
+            }
+        } catch {
+            if case .tooLarge(_, let actual, let limit) = error {
+                throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expectedCount ?? limit, actual: actual))
+            }
+            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: error.reason))
+        }
     }
 }

@@ -1,0 +1,136 @@
+import Dispatch
+import Imaging
+
+// TurboJPEG 2.1 cannot set a restart interval through its API (only through the TJ_RESTART
+// environment variable, process-wide) and the libjpeg API compresses one image from one thread.
+// But a strip encoded on its own is already what a restart interval holds: its entropy-coded
+// data starts with every DC prediction at zero and ends padded with 1-bits to a byte, exactly
+// as libjpeg ends an interval before writing RSTn. So each strip is an ordinary TurboJPEG
+// encode, and joining them takes one set of headers, a DRI segment and RST markers.
+
+extension JPEGEncoder {
+    /// Encodes `image` like ``encode(_:quality:)``, with the same coefficients (so the same
+    /// decoded pixels), but in up to `strips` horizontal strips of whole MCU rows encoded on
+    /// parallel threads and joined into one baseline JPEG with a restart marker between strips.
+    ///
+    /// Falls back to one encode when the image has a single MCU row per strip or when
+    /// TurboJPEG's strips are not baseline with identical tables (TJ_* environment overrides).
+    package func encodeInStrips(_ image: PlanarImage, quality: Int, strips requested: Int) throws(CodecError) -> [UInt8] {
+        let layout = StripLayout(size: image.size, strips: requested)
+        guard layout.count > 1 else { return try encode(image, quality: quality) }
+        while stripEncoders.count < layout.count - 1 { stripEncoders.append(try JPEGEncoder()) }
+        let encoders = [self] + stripEncoders.prefix(layout.count - 1)
+        let planes = image.planes
+        let (lumaStride, chromaStride, width) = (image.lumaStride, image.chromaStride, image.size.width)
+        var results = [Result<UnsafeBufferPointer<UInt8>, CodecError>?](repeating: nil, count: layout.count)
+        results.withUnsafeMutableBufferPointer { slots in
+            // Each iteration writes only its own slot and uses only its own encoder.
+            let work = StripWork(value: (encoders, slots, planes))
+            DispatchQueue.concurrentPerform(iterations: layout.count) { index in
+                let rows = layout.lumaRows(of: index), planes = work.value.2
+                let strip = PlaneRows(y: planes.y + rows.lowerBound * lumaStride,
+                                      cb: planes.cb + rows.lowerBound / 2 * chromaStride,
+                                      cr: planes.cr + rows.lowerBound / 2 * chromaStride,
+                                      lumaStride: lumaStride, chromaStride: chromaStride, width: width, height: rows.count)
+                work.value.1[index] = Result { () throws(CodecError) in try work.value.0[index].compress(strip, quality: quality) }
+            }
+        }
+        var segments: [UnsafeBufferPointer<UInt8>] = []
+        for result in results { try segments.append(result!.get()) }
+        if let joined = Self.joined(segments, height: image.size.height, restartInterval: layout.mcusPerStrip) { return joined }
+        return try encode(image, quality: quality)
+    }
+
+    /// One JPEG from strips encoded apart: the first strip's headers with the full height and a
+    /// DRI segment, then each strip's entropy-coded data, RST0…RST7 in turn between them. Nil
+    /// when the strips are not baseline single-scan JPEGs with the same headers.
+    static func joined(_ strips: [UnsafeBufferPointer<UInt8>], height: Int, restartInterval: Int) -> [UInt8]? {
+        var layouts: [StripHeader] = []
+        for strip in strips {
+            guard let header = StripHeader(strip) else { return nil }
+            layouts.append(header)
+        }
+        let first = strips[0], header = layouts[0]
+        for (strip, layout) in zip(strips, layouts).dropFirst() {
+            // The same tables and components; only the height may differ.
+            guard layout.dataStart == header.dataStart, layout.heightOffset == header.heightOffset,
+                  (0..<header.dataStart).allSatisfy({ ($0 == header.heightOffset || $0 == header.heightOffset + 1)
+                      || strip[$0] == first[$0] }) else { return nil }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(strips.reduce(16) { $0 + $1.count })
+        output += first[..<header.scanStart]
+        output[header.heightOffset] = UInt8(height >> 8)
+        output[header.heightOffset + 1] = UInt8(height & 0xFF)
+        output += [0xFF, 0xDD, 0x00, 0x04, UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]
+        output += first[header.scanStart..<header.dataStart]
+        for (index, strip) in strips.enumerated() {
+            if index > 0 { output += [0xFF, 0xD0 + UInt8((index - 1) % 8)] }
+            output += strip[layouts[index].dataStart..<(strip.count - 2)]
+        }
+        output += [0xFF, 0xD9]
+        return output
+    }
+}
+
+/// Where the strips of an image start: whole 16-row MCU rows, as many in each strip as keeps the
+/// MCUs of a strip within DRI's 16-bit restart interval; the last strip takes the rest.
+struct StripLayout {
+    let height: Int
+    let rowsPerStrip: Int
+    let count: Int
+    let mcusPerStrip: Int
+
+    init(size: PixelSize, strips: Int) {
+        let mcuRows = (size.height + 15) / 16, mcusPerRow = (size.width + 15) / 16
+        let perStrip = max(1, min((mcuRows + max(strips, 1) - 1) / max(strips, 1), 65_535 / max(mcusPerRow, 1)))
+        height = size.height
+        rowsPerStrip = perStrip * 16
+        count = (mcuRows + perStrip - 1) / perStrip
+        mcusPerStrip = perStrip * mcusPerRow
+    }
+
+    /// The luma rows of strip `index`.
+    func lumaRows(of index: Int) -> Range<Int> {
+        (index * rowsPerStrip)..<min(height, (index + 1) * rowsPerStrip)
+    }
+}
+
+/// Where a TurboJPEG strip's scan and entropy-coded data start and where its SOF0 keeps the height.
+private struct StripHeader {
+    var heightOffset = 0
+    var scanStart = 0
+    var dataStart = 0
+
+    /// Nil unless the strip is SOI, header segments with one SOF0 and no DRI, one SOS, data, EOI.
+    init?(_ jpeg: UnsafeBufferPointer<UInt8>) {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8, jpeg[jpeg.count - 2] == 0xFF, jpeg[jpeg.count - 1] == 0xD9 else { return nil }
+        var position = 2, sawFrame = false
+        while position + 3 < jpeg.count, jpeg[position] == 0xFF {
+            let marker = jpeg[position + 1]
+            let end = position + 2 + (Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3]))
+            guard end <= jpeg.count else { return nil }
+            switch marker {
+            case 0xC0:
+                heightOffset = position + 5
+                sawFrame = true
+            case 0xC1...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF, 0xDD:
+                return nil  // not baseline, or a restart interval already set
+            case 0xDA:
+                guard sawFrame else { return nil }
+                (scanStart, dataStart) = (position, end)
+                return
+            default:
+                break
+            }
+            position = end
+        }
+        return nil
+    }
+}
+
+/// The encoders and result slots handed to the strip threads: each thread touches only its own
+/// index, which the compiler cannot see.
+private struct StripWork<Value>: @unchecked Sendable {
+    let value: Value
+}

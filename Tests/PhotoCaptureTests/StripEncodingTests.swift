@@ -1,0 +1,39 @@
+import Codecs
+import Foundation
+import PhotoCapture
+import Testing
+import TestSupport
+
+/// The photo pipeline encodes a large JPEG in strips on every core; the file must still be the
+/// picture the single-threaded encode gives, pixel for pixel, with its EXIF and thumbnail.
+@Suite struct StripEncodingTests {
+    @Test("a 1280x960 photo is strip-encoded (RST markers) and djpeg decodes it to the single encode's pixels")
+    func pipelinePhotoIsStripEncoded() async throws {
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(.synthetic(.init(framesPerSecond: 120)))
+        try session.addOutput(output)
+        try await session.startRunning()
+        var settings = PhotoSettings(format: .jpeg)
+        settings.framePixelFormat = .yuyv
+        settings.maxPhotoDimensions = PixelSize(width: 1280, height: 960)
+        settings.embeddedThumbnailDimensions = PixelSize(width: 160, height: 120)
+        let photo = try await output.capturePhoto(with: settings)
+        await session.stopRunning()
+
+        let jpeg = [UInt8](try #require(photo.fileDataRepresentation()))
+        let restarts = (0..<(jpeg.count - 1)).filter { jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1]) }
+        #expect(restarts.count == (ProcessInfo.processInfo.activeProcessorCount > 1 ? 1 : 0))
+
+        let folder = try TemporaryDirectory("strip-encoding")
+        let file = try folder.write(jpeg, named: "photo.jpg")
+        let single = try folder.write(try JPEGEncoder().encode(photo.pixelBuffer.image, quality: photo.resolvedSettings.quality),
+                                      named: "single.jpg")
+        let decoded = try ReferenceDecoder.djpeg(file)
+        #expect(decoded.size == PixelSize(width: 1280, height: 960))
+        #expect(decoded == (try ReferenceDecoder.djpeg(single)))
+        #expect(try ExternalTool.exiftoolValidationProblems(file) == [])
+        let thumbnail = try ExternalTool.run("exiftool", ["-b", "-ThumbnailImage", file]).checked().stdout
+        #expect(try JPEGDecoder().header([UInt8](thumbnail)).size == PixelSize(width: 160, height: 120))
+    }
+}
