@@ -56,7 +56,7 @@ public struct GoldenImage: Sendable {
             guard URL(fileURLWithPath: path).pathExtension.lowercased() == "png" else {
                 throw GoldenImageError(.recordingNeedsPNG, path: path)
             }
-            try Self.writePNG(picture, to: path)
+            try picture.writePNG(to: path, overwrite: true)
             return GoldenResult(outcome: .recorded, comparison: nil, goldenPath: path, actualPath: nil, differencePath: nil)
         }
         let golden = try DisplayedImage(fileAt: path).picture
@@ -65,10 +65,10 @@ public struct GoldenImage: Sendable {
             return GoldenResult(outcome: .matched, comparison: comparison, goldenPath: path, actualPath: nil, differencePath: nil)
         }
         let (actualPath, differencePath) = artifactPaths()
-        try Self.writePNG(picture, to: actualPath)
+        try picture.writePNG(to: actualPath, overwrite: true)
         var writtenDifference: String?
         if let difference = ImageComparison.differenceImage(actual: picture, golden: golden) {
-            try Self.writePNG(difference, to: differencePath)
+            try difference.writePNG(to: differencePath, overwrite: true)
             writtenDifference = differencePath
         }
         return GoldenResult(outcome: .differed, comparison: comparison, goldenPath: path, actualPath: actualPath,
@@ -81,18 +81,5 @@ public struct GoldenImage: Sendable {
         let folder = artifactsFolder.map { URL(fileURLWithPath: $0) } ?? golden.deletingLastPathComponent()
         let name = golden.deletingPathExtension().lastPathComponent
         return (folder.appendingPathComponent("\(name).actual.png").path, folder.appendingPathComponent("\(name).diff.png").path)
-    }
-
-    /// Writes `picture` as a PNG at `path`, atomically, replacing what was there; makes the folder.
-    static func writePNG(_ picture: RGBImage, to path: String) throws(GoldenImageError) {
-        let bytes: [UInt8]
-        do { bytes = try PNGFile.encode(picture) } catch { throw GoldenImageError(.unwritable(reason: "\(error)"), path: path) }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try AtomicFileWriter.write(Data(bytes), to: path, overwrite: true)
-        } catch {
-            throw GoldenImageError(.unwritable(reason: "\(error)"), path: path)
-        }
     }
 }

@@ -66,20 +66,16 @@ public struct ImageComparison: Sendable, CustomStringConvertible {
     }
 
     /// The turn or mirror that makes `golden` look like `actual`, when one clearly does and it
-    /// is not `.up`; judged on small copies so it stays cheap for large photos.
+    /// is not `.up`. Judged at full resolution: scaling before turning is not exact (a box
+    /// filter's grid is not symmetric), and this runs only when the comparison already failed.
     static func turn(from golden: RGBImage, to actual: RGBImage, tolerance: GoldenTolerance) -> Orientation? {
-        let side = 96
-        let scale = max(1, max(golden.size.width, golden.size.height) / side)
-        let smallSize = PixelSize(width: max(1, golden.size.width / scale), height: max(1, golden.size.height / scale))
-        guard let small = try? golden.scaled(to: smallSize) else { return nil }
         var scores: [Orientation: Double] = [:]
         for candidate in Orientation.allCases where candidate.apply(to: golden.size) == actual.size {
-            let turned = small.transformed(by: candidate)
-            guard let actualSmall = try? actual.scaled(to: turned.size) else { continue }
-            scores[candidate] = turned.meanAbsoluteDifference(to: actualSmall)
+            scores[candidate] = golden.transformed(by: candidate).differenceStatistics(to: actual).mean
         }
         guard let best = scores.min(by: { $0.value < $1.value }), best.key != .up else { return nil }
-        // Clearly better than leaving it as it is, and close to the golden on its own.
+        // Clearly better than leaving it as it is, and close to the golden on its own (other
+        // encodes of one scene, with their own labels, stay within a few times the tolerance).
         let unturned = scores[.up] ?? .infinity
         guard best.value * 2 < unturned, best.value <= 3 * tolerance.meanAbsoluteDifference + 6 else { return nil }
         return best.key
@@ -104,8 +100,8 @@ public struct ImageComparison: Sendable, CustomStringConvertible {
         }
     }
 
-    /// What `orientation` does to a picture, in words.
-    static func phrase(_ orientation: Orientation) -> String {
+    /// What `orientation` does to a picture, in words ("mirrored left-right", "rotated 180°").
+    public static func phrase(_ orientation: Orientation) -> String {
         switch orientation {
         case .up: "unchanged"
         case .upMirrored: "mirrored left-right"
