@@ -10,6 +10,8 @@ let package = Package(
     name: "photocap",
     products: [
         .library(name: "PhotoCapture", targets: ["PhotoCapture"]),
+        // Golden-image tests for apps that use PhotoCapture: no test framework inside.
+        .library(name: "PhotoCaptureTesting", targets: ["PhotoCaptureTesting"]),
         .executable(name: "photocap", targets: ["photocap"]),
         .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
     ],
@@ -23,6 +25,7 @@ let package = Package(
         systemLibrary("CHeif", pkgConfig: "libheif", apt: "libheif-dev"),
         systemLibrary("CExif", pkgConfig: "libexif", apt: "libexif-dev"),
         systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CYUV", pkgConfig: nil, apt: "libyuv-dev"),
         // LibRaw's thread-safe build (libraw_r); its pkg-config flags carry -fopenmp, which SwiftPM refuses.
         systemLibrary("CRaw", pkgConfig: nil, apt: "libraw-dev"),
@@ -32,17 +35,18 @@ let package = Package(
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
-        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CHeif", "CExif", "CTIFF", "CRaw"]),
+        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG"]),
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(
             name: "PhotoCapture",
             dependencies: ["Imaging", "Codecs", "V4L2", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
         .executableTarget(
             name: "photocap",
             dependencies: [
                 // The CLI is a thin caller of the public API.
-                "PhotoCapture",
+                "PhotoCapture", "PhotoCaptureTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,7 +64,8 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
-        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "V4L2", "TestSupport"]),
+        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "TestSupport"]),
+        .testTarget(name: "PhotoCaptureTestingTests", dependencies: ["PhotoCaptureTesting", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"],
                     exclude: ["HelpSnapshots"]),
     ],

@@ -64,6 +64,44 @@ double pc_mean_absolute_difference(const uint8_t *a, const uint8_t *b, size_t co
     return (double)total / (double)count;
 }
 
+void pc_difference_statistics(const uint8_t *a, const uint8_t *b, size_t count,
+                              uint64_t *absolute_sum, uint64_t *squared_sum, uint8_t *maximum) {
+    uint64_t total = 0, squares = 0;
+    int largest = 0;
+    for (size_t i = 0; i < count; i++) {
+        int d = (int)a[i] - (int)b[i];
+        if (d < 0) d = -d;
+        total += (uint64_t)d;
+        squares += (uint64_t)(d * d);
+        if (d > largest) largest = d;
+    }
+    *absolute_sum = total;
+    *squared_sum = squares;
+    *maximum = (uint8_t)largest;
+}
+
+void pc_difference_image(const uint8_t *a, const uint8_t *b, size_t pixels, uint8_t *out) {
+    for (size_t i = 0; i < pixels; i++) {
+        const uint8_t *p = a + 3 * i, *q = b + 3 * i;
+        int d = 0;
+        for (int c = 0; c < 3; c++) {
+            int e = (int)p[c] - (int)q[c];
+            if (e < 0) e = -e;
+            if (e > d) d = e;
+        }
+        // A faint grey copy of `a` where the pixels agree; red, brighter the larger the difference.
+        uint8_t grey = (uint8_t)((p[0] * 77 + p[1] * 150 + p[2] * 29) >> 10);
+        if (d == 0) {
+            out[3 * i] = out[3 * i + 1] = out[3 * i + 2] = grey;
+        } else {
+            int red = 64 + d * 4;
+            out[3 * i] = (uint8_t)(red > 255 ? 255 : red);
+            out[3 * i + 1] = grey / 2;
+            out[3 * i + 2] = grey / 2;
+        }
+    }
+}
+
 static inline int bayer_sample(const uint8_t *row, int column, int bytes_per_sample, int shift) {
     if (bytes_per_sample == 1) return row[column];
     const uint8_t *p = row + 2 * column;

@@ -12,7 +12,7 @@ struct PhotocapCommand: AsyncParsableCommand {
             and the metadata says how the device was held.
             """,
         version: "0.1.0",
-        subcommands: [ShootCommand.self, WatchCommand.self, DevelopCommand.self, DevicesCommand.self, ControlsCommand.self, InfoCommand.self, OrientCommand.self],
+        subcommands: [ShootCommand.self, WatchCommand.self, DevelopCommand.self, DevicesCommand.self, ControlsCommand.self, InfoCommand.self, OrientCommand.self, CompareCommand.self],
         defaultSubcommand: nil
     )
 }

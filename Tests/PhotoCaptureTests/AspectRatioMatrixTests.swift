@@ -1,6 +1,7 @@
 import Codecs
 import Foundation
 import PhotoCapture
+import PhotoCaptureTesting
 import Testing
 import TestSupport
 
@@ -123,11 +124,10 @@ import TestSupport
             let photo = try await output.capturePhoto(with: settings)
             let path = try folder.write([UInt8](photo.fileDataRepresentation()!), named: "\(mode).\(format.fileExtension!)")
             let shown = try ViewerImage.shown(path, format: format)
-            #expect(shown.size == PixelSize(width: 750, height: 750), "\(format) \(mode)")
-            guard shown.size == PixelSize(width: 750, height: 750) else { continue }
-            let centre = PixelRect(x: 0, y: 125, size: shown.size)
-            let difference = shown.meanAbsoluteDifference(to: upright.cropped(to: centre))
-            #expect(difference <= Self.tolerance, "\(format) \(mode): \(difference)")
+            let centre = PixelRect(x: 0, y: 125, size: PixelSize(width: 750, height: 750))
+            let comparison = ImageComparison(actual: shown, golden: upright.cropped(to: centre),
+                                             tolerance: GoldenTolerance(meanAbsoluteDifference: Self.tolerance))
+            #expect(comparison.isWithinTolerance, "\(format) \(mode): \(comparison)")
             #expect(try ExternalTool.exiftoolValidationProblems(path) == [])
         }
         await session.stopRunning()

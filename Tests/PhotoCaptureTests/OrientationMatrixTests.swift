@@ -1,6 +1,7 @@
 import Codecs
 import Foundation
 import PhotoCapture
+import PhotoCaptureTesting
 import Testing
 import TestSupport
 
@@ -71,12 +72,12 @@ import TestSupport
                     #expect(info.orientation == written, "\(label): file says \(info.orientation)")
                     if format != .tiff { #expect(info.exifOrientation == written, "\(label): EXIF disagrees") }
 
+                    // The golden comparison of PhotoCaptureTesting: a failure names size,
+                    // orientation (which turn or mirror) or pixels, with the figures.
                     let shown = try ViewerImage.shown(path, format: format)
-                    #expect(shown.size == upright.size, "\(label): viewer shows \(shown.size)")
-                    if shown.size == upright.size {
-                        let difference = shown.meanAbsoluteDifference(to: upright)
-                        #expect(difference <= Self.tolerance(format), "\(label): differs from upright by \(difference)")
-                    }
+                    let comparison = ImageComparison(actual: shown, golden: upright,
+                                                     tolerance: GoldenTolerance(meanAbsoluteDifference: Self.tolerance(format)))
+                    #expect(comparison.isWithinTolerance, "\(label): \(comparison)")
                 }
             }
         }

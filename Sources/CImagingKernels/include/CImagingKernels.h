@@ -11,6 +11,16 @@ void pc_expand_chroma_range(uint8_t *row, size_t count);
 /// Mean absolute difference between two byte buffers (0 when count is 0).
 double pc_mean_absolute_difference(const uint8_t *a, const uint8_t *b, size_t count);
 
+/// Sum and sum of squares of the absolute differences between two byte buffers, and the
+/// largest one (all 0 when count is 0).
+void pc_difference_statistics(const uint8_t *a, const uint8_t *b, size_t count,
+                              uint64_t *absolute_sum, uint64_t *squared_sum, uint8_t *maximum);
+
+/// A picture of where two packed RGB images (`pixels` pixels each) differ: pixels that agree
+/// are a dim grey copy of `a`, pixels that differ are red, brighter the larger the largest
+/// channel difference (64 + 4·d, capped at 255).
+void pc_difference_image(const uint8_t *a, const uint8_t *b, size_t pixels, uint8_t *out);
+
 /// Bilinear demosaic of one row of a Bayer frame into packed R, G, B bytes.
 ///
 /// `pattern` is the 2×2 tile read row by row, as colour indices (0 red, 1 green, 2 blue), e.g.

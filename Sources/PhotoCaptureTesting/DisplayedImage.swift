@@ -1,0 +1,91 @@
+import Codecs
+import Foundation
+import Imaging
+import PhotoCapture
+
+/// The picture a viewer shows for an image file: decoded, with the file's own orientation
+/// applied, as 8-bit RGB.
+///
+/// - JPEG and TIFF: the EXIF/TIFF `Orientation` applied to the stored pixels.
+/// - HEIC and AVIF (HEIF): the `irot`/`imir` properties applied (libheif), as the HEIF rule
+///   says; an EXIF orientation inside is informative and is not applied a second time
+///   (``OrientationConsistency`` checks that it agrees).
+/// - DNG: developed by LibRaw (white balance as shot, sRGB) with its `Orientation` applied.
+/// - PNG: as stored.
+public struct DisplayedImage: Sendable {
+    /// The kinds of file read.
+    public enum Format: String, Sendable {
+        /// PNG, shown as stored.
+        case png
+        /// JPEG with its EXIF orientation.
+        case jpeg
+        /// TIFF with its Orientation tag.
+        case tiff
+        /// DNG, developed.
+        case dng
+        /// HEIC or AVIF, with `irot`/`imir`.
+        case heif
+    }
+
+    /// What a viewer shows.
+    public let picture: RGBImage
+    /// The file's format.
+    public let format: Format
+    /// The orientation that was applied to the stored pixels (`.up` for PNG).
+    public let appliedOrientation: Orientation
+
+    /// Reads and decodes the file at `path`.
+    public init(fileAt path: String) throws(GoldenImageError) {
+        let data = try Self.contents(of: path)
+        do { self = try Self.decode(data) } catch { throw GoldenImageError(.undecodable(error), path: path) }
+    }
+
+    /// Decodes a whole file's bytes; `name` is what errors call it.
+    public init(data: Data, name: String = "image") throws(GoldenImageError) {
+        do { self = try Self.decode([UInt8](data)) } catch { throw GoldenImageError(.undecodable(error), path: name) }
+    }
+
+    private init(picture: RGBImage, format: Format, appliedOrientation: Orientation) {
+        self.picture = picture
+        self.format = format
+        self.appliedOrientation = appliedOrientation
+    }
+
+    /// The bytes of `path`, with a reason people understand when it cannot be read.
+    static func contents(of path: String) throws(GoldenImageError) -> [UInt8] {
+        guard FileManager.default.fileExists(atPath: path) else { throw GoldenImageError(.unreadable(reason: "no such file"), path: path) }
+        do { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+            throw GoldenImageError(.unreadable(reason: error.localizedDescription), path: path)
+        }
+    }
+
+    private static func decode(_ data: [UInt8]) throws(CodecError) -> DisplayedImage {
+        if data.starts(with: PNGFile.signature) {
+            return DisplayedImage(picture: try PNGFile.read(data), format: .png, appliedOrientation: .up)
+        }
+        if data.count >= 12, data[4..<8].elementsEqual("ftyp".utf8) {
+            // HEIC and AVIF alike: libheif applies irot/imir/clap.
+            let info = try HEICFileInfo(data: data)
+            let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: true)
+            return DisplayedImage(picture: RGBImage(size: decoded.size, pixels: decoded.rgb), format: .heif,
+                                  appliedOrientation: info.orientation)
+        }
+        let info = try ImageFileInfo(data: data)
+        switch info.format {
+        case .jpeg:
+            let decoded = try JPEGDecoder().decodeRGB(data)
+            return DisplayedImage(picture: RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: info.orientation),
+                                  format: .jpeg, appliedOrientation: info.orientation)
+        case .tiff:
+            let read = try TIFFFile.read(data)
+            return DisplayedImage(picture: RGBImage(size: read.size, pixels: read.rgb).transformed(by: read.orientation),
+                                  format: .tiff, appliedOrientation: read.orientation)
+        case .dng:
+            let developer = try RAWDeveloper(data: data)
+            return DisplayedImage(picture: try developer.develop(applyingOrientation: true), format: .dng,
+                                  appliedOrientation: developer.orientation)
+        case .heic:
+            throw .unsupportedFormat(reason: "HEIF without an ftyp box")
+        }
+    }
+}

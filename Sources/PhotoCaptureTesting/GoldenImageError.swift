@@ -1,0 +1,37 @@
+import PhotoCapture
+
+/// Why a picture could not be read, compared or written; names the file and the cause.
+public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: Sendable, Equatable {
+        /// The file does not exist or cannot be read.
+        case unreadable(reason: String)
+        /// The file is of a format read here but damaged, or of no format read here.
+        case undecodable(CodecError)
+        /// A golden, displayed picture or difference image could not be written.
+        case unwritable(reason: String)
+        /// Goldens are recorded as PNG; the golden's path does not end in `.png`.
+        case recordingNeedsPNG
+    }
+
+    /// The file concerned.
+    public let path: String
+    /// What went wrong.
+    public let code: Code
+
+    /// An error about `path`.
+    public init(_ code: Code, path: String) {
+        self.code = code
+        self.path = path
+    }
+
+    /// One line for people: the file, then the cause.
+    public var description: String {
+        switch code {
+        case .unreadable(let reason): "\(path): \(reason)"
+        case .undecodable(let error): "\(path): \(error)"
+        case .unwritable(let reason): "cannot write \(path): \(reason)"
+        case .recordingNeedsPNG: "\(path): goldens are recorded as PNG; name the golden NAME.png"
+        }
+    }
+}

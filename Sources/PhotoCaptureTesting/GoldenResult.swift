@@ -1,0 +1,49 @@
+/// What came of checking a picture against its golden: matched, differed (with the files
+/// written for a person to look at) or recorded; ``failure`` is nil only for a match.
+///
+/// In Swift Testing, `#expect(result.failure == nil)` prints the sentence when it fails; in
+/// XCTest, `XCTAssertNil(result.failure)`.
+public struct GoldenResult: Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Outcome: Sendable, Equatable {
+        /// The picture matches the golden within tolerance.
+        case matched
+        /// The picture differs; the displayed picture (and a difference image when the sizes
+        /// agree) were written.
+        case differed
+        /// Record mode, or no golden yet: the picture was written as the golden; nothing was
+        /// compared.
+        case recorded
+    }
+
+    /// What happened.
+    public let outcome: Outcome
+    /// The comparison, unless the golden was recorded.
+    public let comparison: ImageComparison?
+    /// The golden's path.
+    public let goldenPath: String
+    /// The displayed picture written on a difference (a PNG), if any.
+    public let actualPath: String?
+    /// The difference image written on a difference (a PNG), if any.
+    public let differencePath: String?
+
+    /// Whether the picture matched its golden.
+    public var isMatch: Bool { outcome == .matched }
+
+    /// Nil on a match, else ``description``: the sentence a failing test should show.
+    public var failure: String? { isMatch ? nil : description }
+
+    /// One readable sentence: the golden, what differs (or that it was recorded) and where to look.
+    public var description: String {
+        switch outcome {
+        case .matched, .differed:
+            var sentence = "\(goldenPath): \(comparison!)"
+            let written = [actualPath.map { "the picture to \($0)" }, differencePath.map { "the difference to \($0)" }].compactMap { $0 }
+            if !written.isEmpty { sentence += "; wrote \(written.joined(separator: " and "))" }
+            return sentence
+        case .recorded:
+            return "\(goldenPath): recorded the golden (\(GoldenImage.recordEnvironmentVariable) is set, or there was none); "
+                + "look at it, then run again without \(GoldenImage.recordEnvironmentVariable) to compare"
+        }
+    }
+}

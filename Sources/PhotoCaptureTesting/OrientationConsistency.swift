@@ -1,0 +1,72 @@
+import Codecs
+import Foundation
+import Imaging
+import PhotoCapture
+
+/// Checks a reviewer wants of a photo's orientation metadata, beyond the main picture:
+/// the EXIF orientation inside a HEIC/AVIF agrees with its `irot`/`imir`, and the embedded
+/// thumbnail (JPEG: EXIF IFD1; HEIC: the thumbnail item) shows the same way as the main
+/// picture.
+public enum OrientationConsistency {
+    /// The problems found in the file at `path`, one sentence each; empty when consistent.
+    public static func problems(inFileAt path: String) throws(GoldenImageError) -> [String] {
+        let data = try DisplayedImage.contents(of: path)
+        let shown = try DisplayedImage(fileAt: path)
+        do {
+            return try problems(data, shown)
+        } catch let error as CodecError {
+            throw GoldenImageError(.undecodable(error), path: path)
+        } catch {
+            throw GoldenImageError(.undecodable(.invalidArgument("\(error)")), path: path)
+        }
+    }
+
+    private static func problems(_ data: [UInt8], _ shown: DisplayedImage) throws -> [String] {
+        var problems: [String] = []
+        var thumbnail: RGBImage?
+        switch shown.format {
+        case .heif:
+            let info = try HEICFileInfo(data: data)
+            if let block = info.exifBlock, let exif = try EXIFReader(data: block).orientation, exif != info.orientation {
+                problems.append("the EXIF orientation inside the HEIF (\(exif)) disagrees with its irot/imir (\(info.orientation)): "
+                    + "viewers that read EXIF show it differently")
+            }
+            thumbnail = try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true).map {
+                RGBImage(size: $0.size, pixels: $0.rgb)
+            }
+        case .jpeg:
+            if let block = try JPEGFile.exifBlock(in: data) {
+                let exif = try EXIFReader(data: block)
+                if let jpeg = exif.thumbnailJPEG {
+                    // IFD1 may carry its own orientation; else IFD0's applies to the thumbnail too.
+                    let decoded = try JPEGDecoder().decodeRGB(jpeg)
+                    let orientation = exif.thumbnailOrientation ?? exif.orientation ?? .up
+                    thumbnail = RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation)
+                }
+            }
+        case .png, .tiff, .dng:
+            break
+        }
+        if let thumbnail, let problem = try thumbnailProblem(thumbnail, main: shown.picture) {
+            problems.append(problem)
+        }
+        return problems
+    }
+
+    /// A sentence when the displayed thumbnail is the main picture turned or mirrored.
+    static func thumbnailProblem(_ thumbnail: RGBImage, main: RGBImage) throws -> String? {
+        let small = try main.scaled(to: thumbnail.size)
+        // Rotated thumbnails of a non-square picture have the other aspect ratio.
+        let mainAspect = Double(main.size.width) / Double(main.size.height)
+        let thumbnailAspect = Double(thumbnail.size.width) / Double(thumbnail.size.height)
+        if abs(log(mainAspect / thumbnailAspect)) > log(1.25) && abs(log(mainAspect * thumbnailAspect)) < log(1.25) {
+            return "the thumbnail (\(thumbnail.size)) shows turned a quarter against the picture (\(main.size))"
+        }
+        let tolerance = GoldenTolerance(meanAbsoluteDifference: 12)
+        let comparison = ImageComparison(actual: thumbnail, golden: small, tolerance: tolerance)
+        if case .orientationDiffers(let turn) = comparison.verdict {
+            return "the thumbnail shows the picture \(ImageComparison.phrase(turn))"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,27 @@
+import Codecs
+import Foundation
+import Imaging
+import PhotoCapture
+
+extension RGBImage {
+    /// The picture as an 8-bit RGB PNG (libpng).
+    public func pngData() throws(GoldenImageError) -> Data {
+        do { return Data(try PNGFile.encode(self)) } catch { throw GoldenImageError(.undecodable(error), path: "PNG") }
+    }
+
+    /// Writes the picture as a PNG at `path`, atomically, making its folder; an existing file
+    /// is replaced only with `overwrite`.
+    public func writePNG(to path: String, overwrite: Bool) throws(GoldenImageError) {
+        let data: Data
+        do { data = Data(try PNGFile.encode(self)) } catch { throw GoldenImageError(.unwritable(reason: "\(error)"), path: path) }
+        do {
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+        } catch {
+            throw GoldenImageError(.unwritable(reason: error.localizedDescription), path: path)
+        }
+        do { try AtomicFileWriter.write(data, to: path, overwrite: overwrite) } catch {
+            throw GoldenImageError(.unwritable(reason: "\(error)"), path: path)
+        }
+    }
+}

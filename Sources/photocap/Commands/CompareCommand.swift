@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import PhotoCapture
+import PhotoCaptureTesting
+
+/// `photocap compare FILE GOLDEN`: what a viewer shows for FILE against a golden picture, as
+/// ``GoldenImage`` does in tests; exit 0 within tolerance, 1 not, 2 when a file cannot be read.
+struct CompareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare what a viewer shows for an image file with a golden picture.",
+        discussion: """
+            FILE and GOLDEN are shown as a viewer shows them (JPEG/TIFF with their orientation, \
+            HEIC/AVIF with irot/imir, DNG developed, PNG as is) and compared: same size, mean and \
+            largest difference per sample (0-255), PSNR. Exit status 0 within tolerance, 1 when \
+            they differ (the sentence says whether in size, orientation or pixels), 2 when a file \
+            cannot be read (like ImageMagick's compare). With PHOTOCAP_RECORD_GOLDENS=1 the \
+            picture is written to GOLDEN (a .png) instead, and nothing is compared.
+            """)
+
+    @Argument(help: "The file to check (JPEG, HEIC, AVIF, TIFF, DNG or PNG).")
+    var file: String
+
+    @Argument(help: "The golden picture (PNG or any of those formats).")
+    var golden: String
+
+    @Option(help: "Largest mean difference per sample (0-255) that passes.")
+    var tolerance: Double = GoldenTolerance().meanAbsoluteDifference
+
+    @Option(help: "Largest difference any one sample may have (0-255); not checked by default.")
+    var maxDifference: Int?
+
+    @Option(help: "Lowest PSNR in dB; not checked by default.")
+    var minPsnr: Double?
+
+    @Option(help: "Write a difference image (PNG) here when the sizes agree.")
+    var diff: String?
+
+    @Flag(help: "Replace an existing --diff file.")
+    var overwrite = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    struct Report: Encodable {
+        let file: String
+        let golden: String
+        let match: Bool
+        let recorded: Bool
+        let verdict: String
+        let sentence: String
+        let turn: String?
+        let size: JSONSize
+        let goldenSize: JSONSize?
+        let meanAbsoluteDifference: Double?
+        let maximumAbsoluteDifference: Int?
+        /// Nil when the sizes differ or the pictures are identical (infinite PSNR).
+        let psnr: Double?
+        let identical: Bool
+        let tolerance: Tolerance
+        let diff: String?
+    }
+
+    struct Tolerance: Encodable {
+        let meanAbsoluteDifference: Double
+        let maximumAbsoluteDifference: Int?
+        let minimumPSNR: Double?
+    }
+
+    func validate() throws {
+        guard tolerance >= 0 else { throw ValidationError("--tolerance \(tolerance) is negative") }
+        if let maxDifference, !(0...255).contains(maxDifference) { throw ValidationError("--max-difference \(maxDifference) is not in 0...255") }
+        if let diff, URL(fileURLWithPath: diff).pathExtension.lowercased() != "png" { throw ValidationError("--diff \(diff): name a .png file") }
+    }
+
+    func run() async throws {
+        let limits = GoldenTolerance(meanAbsoluteDifference: tolerance, maximumAbsoluteDifference: maxDifference, minimumPSNR: minPsnr)
+        let shown: RGBImage
+        do { shown = try DisplayedImage(fileAt: file).picture } catch { throw failure("\(error)") }
+        if GoldenImage.isRecordModeRequested {
+            let result: GoldenResult
+            do { result = try GoldenImage(golden, tolerance: limits, recording: true).compare(shown) } catch { throw failure("\(error)") }
+            try report(Report(file: file, golden: golden, match: false, recorded: true, verdict: "recorded", sentence: result.description,
+                              turn: nil, size: JSONSize(shown.size), goldenSize: nil, meanAbsoluteDifference: nil,
+                              maximumAbsoluteDifference: nil, psnr: nil, identical: false, tolerance: Tolerance(limits), diff: nil))
+            return
+        }
+        let goldenPicture: RGBImage
+        do { goldenPicture = try DisplayedImage(fileAt: golden).picture } catch { throw failure("\(error)") }
+        let comparison = ImageComparison(actual: shown, golden: goldenPicture, tolerance: limits)
+        var diffWritten: String?
+        if let diff, let difference = ImageComparison.differenceImage(actual: shown, golden: goldenPicture) {
+            do { try difference.writePNG(to: diff, overwrite: overwrite) } catch { throw failure("\(error)") }
+            diffWritten = diff
+        }
+        let turn: String? = if case .orientationDiffers(let turn) = comparison.verdict { ImageComparison.phrase(turn) } else { nil }
+        let verdict = switch comparison.verdict {
+        case .match: "match"
+        case .sizeDiffers: "size"
+        case .orientationDiffers: "orientation"
+        case .pixelsDiffer: "pixels"
+        }
+        try report(Report(
+            file: file, golden: golden, match: comparison.isWithinTolerance, recorded: false, verdict: verdict,
+            sentence: "\(file): \(comparison)", turn: turn, size: JSONSize(comparison.actualSize), goldenSize: JSONSize(comparison.goldenSize),
+            meanAbsoluteDifference: comparison.meanAbsoluteDifference, maximumAbsoluteDifference: comparison.maximumAbsoluteDifference,
+            psnr: comparison.psnr.flatMap { $0.isFinite ? $0 : nil }, identical: comparison.psnr == .infinity,
+            tolerance: Tolerance(limits), diff: diffWritten))
+        if !comparison.isWithinTolerance { throw ExitCode(1) }
+    }
+
+    private func report(_ report: Report) throws {
+        if json {
+            print(try jsonText(report))
+        } else {
+            print(report.sentence)
+            if let diff = report.diff { print("difference image: \(diff)") }
+        }
+    }
+
+    /// `photocap: error: MESSAGE` on stderr, exit status 2 (1 means "differs").
+    private func failure(_ message: String) -> ExitCode {
+        _ = fail(message)
+        return ExitCode(2)
+    }
+}
+
+extension CompareCommand.Tolerance {
+    init(_ tolerance: GoldenTolerance) {
+        self.init(meanAbsoluteDifference: tolerance.meanAbsoluteDifference, maximumAbsoluteDifference: tolerance.maximumAbsoluteDifference,
+                  minimumPSNR: tolerance.minimumPSNR)
+    }
+}

@@ -1,0 +1,124 @@
+import Codecs
+import Foundation
+import PhotoCapture
+import PhotoCaptureTesting
+import Testing
+import TestSupport
+
+/// ``GoldenImage``: matching, the files written on a difference, record mode and the sentence;
+/// ``OrientationConsistency`` on files made inconsistent on purpose.
+@Suite struct GoldenImageTests {
+    static let size = PixelSize(width: 96, height: 64)
+
+    /// A JPEG of the quadrants picture stored turned by `stored`, saying `orientation`.
+    static func jpeg(stored: Orientation, says orientation: Orientation, thumbnail: Orientation? = nil) throws -> [UInt8] {
+        let picture = DisplayedImageTests.quadrants(size).transformed(by: stored)
+        let encoded = try JPEGEncoder().encode(picture.planarImage(), quality: 95)
+        let thumbnailJPEG = try thumbnail.map { turn in
+            try JPEGEncoder().encode(DisplayedImageTests.quadrants(PixelSize(width: 48, height: 32)).transformed(by: turn).planarImage(), quality: 90)
+        }
+        return try JPEGFile.insertingEXIF(EXIFBuilder.tiffBlock(for: EXIFMetadata(orientation: orientation), thumbnailJPEG: thumbnailJPEG), into: encoded)
+    }
+
+    @Test("a right file matches and writes nothing; the sentence gives the figures")
+    func match() throws {
+        let folder = try TemporaryDirectory("golden-match")
+        let goldenPath = folder.url.appendingPathComponent("upright.png").path
+        try DisplayedImageTests.quadrants(Self.size).writePNG(to: goldenPath, overwrite: false)
+        // Stored turned right, saying "turn left to show": shows upright.
+        let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
+        // JPEG's 4:2:0 chroma at the quadrants' edges: mean 2.4 at this small size.
+        let result = try GoldenImage(goldenPath, tolerance: GoldenTolerance(meanAbsoluteDifference: 4), recording: false).compare(fileAt: file)
+        #expect(result.failure == nil)
+        #expect(result.actualPath == nil && result.differencePath == nil)
+        #expect(result.description.contains("matches the golden (96x64, mean difference"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["photo.jpg", "upright.png"])
+    }
+
+    @Test("a broken orientation fails with a sentence naming it, and leaves the picture and a difference image beside the golden")
+    func brokenOrientation() throws {
+        let folder = try TemporaryDirectory("golden-broken")
+        let goldenPath = folder.url.appendingPathComponent("upright.png").path
+        try DisplayedImageTests.quadrants(Self.size).writePNG(to: goldenPath, overwrite: false)
+        let file = try folder.write(Self.jpeg(stored: .left, says: .up), named: "photo.jpg")
+        let result = try GoldenImage(goldenPath, recording: false).compare(fileAt: file)
+        #expect(result.outcome == .differed)
+        let failure = try #require(result.failure)
+        #expect(failure.contains("differs in orientation: the picture shows the golden rotated 90° counter-clockwise (the picture is 64x96, the golden 96x64)"), "\(failure)")
+        #expect(result.actualPath == folder.url.appendingPathComponent("upright.actual.png").path)
+        #expect(result.differencePath == nil, "no difference image across sizes")
+        #expect(try ReferenceDecoder.imageMagickStored(result.actualPath!).size == PixelSize(width: 64, height: 96))
+
+        // Same size, mirrored: a difference image too, red where they differ.
+        let mirrored = try folder.write(Self.jpeg(stored: .up, says: .upMirrored), named: "mirrored.jpg")
+        let second = try GoldenImage(goldenPath, recording: false).compare(fileAt: mirrored)
+        #expect(second.comparison?.verdict == .orientationDiffers(.upMirrored))
+        let difference = try ReferenceDecoder.imageMagickStored(try #require(second.differencePath))
+        #expect(difference.size == Self.size)
+        let corner = difference.pixel(x: 2, y: 2)  // red against green: differs
+        #expect(corner.r >= 200 && corner.g < 100, "\(corner)")
+    }
+
+    @Test("pixels beyond the tolerance: the mean, the maximum and the PSNR each fail on their own")
+    func tolerances() throws {
+        let golden = DisplayedImageTests.quadrants(Self.size)
+        var changed = golden
+        for index in 0..<30 { changed.pixels[index] = changed.pixels[index] &+ 100 }
+        #expect(ImageComparison(actual: changed, golden: golden).isWithinTolerance)
+        let byMaximum = ImageComparison(actual: changed, golden: golden, tolerance: GoldenTolerance(maximumAbsoluteDifference: 50))
+        #expect(byMaximum.verdict == .pixelsDiffer)
+        #expect(byMaximum.description.hasPrefix("differs in pixels beyond the tolerance: mean difference 0.19, max 156, PSNR 34.32 dB over 96x64; tolerance mean ≤ 2, max ≤ 50"), "\(byMaximum)")
+        let byPSNR = ImageComparison(actual: changed, golden: golden, tolerance: GoldenTolerance(minimumPSNR: 40))
+        #expect(byPSNR.verdict == .pixelsDiffer, "\(byPSNR)")
+        #expect(ImageComparison(actual: golden, golden: golden).psnr == .infinity)
+        let other = ImageComparison(actual: golden, golden: DisplayedImageTests.quadrants(PixelSize(width: 90, height: 64)))
+        #expect(other.verdict == .sizeDiffers)
+        #expect(other.description == "differs in size: the picture is 96x64, the golden 90x64")
+    }
+
+    @Test("record mode (and a missing golden) writes the golden as PNG and says so; it is not a match")
+    func record() throws {
+        let folder = try TemporaryDirectory("golden-record")
+        let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
+        let goldenPath = folder.url.appendingPathComponent("goldens/new.png").path
+        let missing = try GoldenImage(goldenPath, recording: false).compare(fileAt: file)
+        #expect(missing.outcome == .recorded)
+        #expect(missing.failure?.contains("recorded the golden") == true)
+        #expect(try GoldenImage(goldenPath, recording: false).compare(fileAt: file).isMatch, "the same file against its own recording")
+        // Re-recording replaces it.
+        let other = try folder.write(Self.jpeg(stored: .left, says: .up), named: "other.jpg")
+        #expect(try GoldenImage(goldenPath, recording: true).compare(fileAt: other).outcome == .recorded)
+        #expect(try ReferenceDecoder.imageMagickStored(goldenPath).size == PixelSize(width: 64, height: 96))
+        #expect { try GoldenImage(folder.url.appendingPathComponent("golden.jpg").path, recording: true).compare(fileAt: file) } throws: {
+            ($0 as? GoldenImageError)?.code == .recordingNeedsPNG
+        }
+    }
+
+    @Test("the environment variable turns record mode on")
+    func environment() throws {
+        #expect(GoldenImage.recordEnvironmentVariable == "PHOTOCAP_RECORD_GOLDENS")
+        #expect(GoldenImage("x.png").isRecording == GoldenImage.isRecordModeRequested)
+    }
+
+    @Test("consistency: a JPEG thumbnail turned against the picture, a HEIC whose EXIF disagrees with irot")
+    func consistency() throws {
+        let folder = try TemporaryDirectory("golden-consistency")
+        let good = try folder.write(Self.jpeg(stored: .left, says: .right, thumbnail: .left), named: "good.jpg")
+        #expect(try OrientationConsistency.problems(inFileAt: good) == [])
+        let mirrored = try folder.write(Self.jpeg(stored: .up, says: .up, thumbnail: .upMirrored), named: "mirrored.jpg")
+        #expect(try OrientationConsistency.problems(inFileAt: mirrored) == ["the thumbnail shows the picture mirrored left-right"])
+        let quarter = try folder.write(Self.jpeg(stored: .up, says: .up, thumbnail: .right), named: "quarter.jpg")
+        #expect(try OrientationConsistency.problems(inFileAt: quarter).first?.contains("turned a quarter") == true)
+
+        let planar = try DisplayedImageTests.quadrants(Self.size).planarImage()
+        let exif = try EXIFBuilder.tiffBlock(for: EXIFMetadata(orientation: .up), thumbnailJPEG: nil)
+        let heic = try HEICEncoder(preset: .ultrafast).encode(planar, quality: 90, orientation: .right, thumbnail: nil, exif: exif)
+        let disagreeing = try folder.write(heic, named: "disagree.heic")
+        let problems = try OrientationConsistency.problems(inFileAt: disagreeing)
+        #expect(problems.count == 1 && problems[0].contains("disagrees with its irot/imir"), "\(problems)")
+        let agreeing = try HEICEncoder(preset: .ultrafast).encode(
+            planar, quality: 90, orientation: .right, thumbnail: nil,
+            exif: try EXIFBuilder.tiffBlock(for: EXIFMetadata(orientation: .right), thumbnailJPEG: nil))
+        #expect(try OrientationConsistency.problems(inFileAt: folder.write(agreeing, named: "agree.heic")) == [])
+    }
+}

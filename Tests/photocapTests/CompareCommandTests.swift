@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `photocap compare FILE GOLDEN`: exit status 0 within tolerance, 1 differs, 2 unreadable;
+/// the sentence, --json, --diff and record mode (PHOTOCAP_RECORD_GOLDENS).
+@Suite(.enabled(if: ThirdPartyImages.folder != nil, Comment(rawValue: ThirdPartyImages.absentMessage)))
+struct CompareCommandTests {
+    static func image(_ name: String) -> String {
+        ThirdPartyImages.folder!.appendingPathComponent("recurser-exif-orientation-examples/\(name).jpg").path
+    }
+
+    static func compare(_ arguments: [String], environment: [String: String]? = nil) throws -> ExternalTool.Output {
+        var merged = ProcessInfo.processInfo.environment
+        merged["PHOTOCAP_RECORD_GOLDENS"] = nil
+        environment?.forEach { merged[$0.key] = $0.value }
+        return try ExternalTool.run(TestPaths.photocap, ["compare"] + arguments, environment: merged)
+    }
+
+    static func json(_ output: ExternalTool.Output) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
+    }
+
+    @Test("within tolerance: exit 0, the sentence with the figures; --json says match")
+    func match() throws {
+        // Landscape_6 is stored turned; shown, it is Landscape_1 re-encoded (mean 3.7).
+        let run = try Self.compare([Self.image("Landscape_6"), Self.image("Landscape_1"), "--tolerance", "5"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text.contains("matches the golden (1800x1200, mean difference 3.7, max "), "\(run.text)")
+        let json = try Self.json(try Self.compare([Self.image("Landscape_6"), Self.image("Landscape_1"), "--tolerance", "5", "--json"]))
+        #expect(json["match"] as? Bool == true && json["verdict"] as? String == "match")
+        #expect((json["meanAbsoluteDifference"] as? Double).map { $0 > 3 && $0 < 4 } == true)
+        #expect((json["tolerance"] as? [String: Any])?["meanAbsoluteDifference"] as? Double == 5)
+        #expect(json["psnr"] is Double && json["maximumAbsoluteDifference"] is Int)
+    }
+
+    @Test("beyond tolerance: exit 1; a mirrored file is named as such and --diff writes the difference image")
+    func mirrored() throws {
+        let folder = try TemporaryDirectory("compare")
+        let mirrored = try folder.write([UInt8](Data(contentsOf: URL(fileURLWithPath: Self.image("Landscape_1")))), named: "mirrored.jpg")
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=2", mirrored]).checked()
+        let diff = folder.url.appendingPathComponent("diff.png").path
+        let run = try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff])
+        #expect(run.status == 1)
+        #expect(run.text.hasPrefix("\(mirrored): differs in orientation: the picture shows the golden mirrored left-right; mean difference 74."), "\(run.text)")
+        #expect(run.text.contains("difference image: \(diff)"))
+        #expect(try ReferenceDecoder.imageMagickStored(diff).size.description == "1800x1200")
+        // An existing --diff is not replaced without --overwrite.
+        let again = try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff])
+        #expect(again.status == 2 && again.stderr.contains("photocap: error: ") && again.stderr.contains(diff), "\(again.stderr)")
+        #expect(try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff, "--overwrite"]).status == 1)
+
+        let json = try Self.json(try Self.compare([mirrored, Self.image("Landscape_1"), "--json"]))
+        #expect(json["match"] as? Bool == false && json["verdict"] as? String == "orientation")
+        #expect(json["turn"] as? String == "mirrored left-right")
+    }
+
+    @Test("a size mismatch: exit 1, both sizes named; --json gives both")
+    func sizeMismatch() throws {
+        let run = try Self.compare([Self.image("Portrait_1"), Self.image("Landscape_1")])
+        #expect(run.status == 1)
+        #expect(run.text.contains("differs in size: the picture is 1200x1800, the golden 1800x1200"), "\(run.text)")
+        let json = try Self.json(try Self.compare([Self.image("Portrait_1"), Self.image("Landscape_1"), "--json"]))
+        #expect(json["verdict"] as? String == "size")
+        #expect((json["size"] as? [String: Int]) == ["width": 1200, "height": 1800])
+        #expect((json["goldenSize"] as? [String: Int]) == ["width": 1800, "height": 1200])
+        #expect(json["meanAbsoluteDifference"] == nil)
+    }
+
+    @Test("a corrupt or missing file: exit 2, one clean line naming it, nothing on stdout")
+    func corrupt() throws {
+        let folder = try TemporaryDirectory("compare-corrupt")
+        let cut = try folder.write(Array(try Data(contentsOf: URL(fileURLWithPath: Self.image("Landscape_1")))).prefix(5000).map { $0 }, named: "cut.jpg")
+        let run = try Self.compare([cut, Self.image("Landscape_1")])
+        #expect(run.status == 2)
+        #expect(run.stderr == "photocap: error: \(cut): corrupt JPEG file: no EOI marker after the image data: the file is truncated\n")
+        #expect(run.stdout.isEmpty)
+        let absent = try Self.compare([Self.image("Landscape_1"), folder.url.appendingPathComponent("none.png").path, "--json"])
+        #expect(absent.status == 2 && absent.stderr.hasSuffix("none.png: no such file\n"), "\(absent.stderr)")
+        #expect(absent.stdout.isEmpty)
+    }
+
+    @Test("record mode: PHOTOCAP_RECORD_GOLDENS=1 writes the golden PNG, says so, exits 0; the next run compares")
+    func record() throws {
+        let folder = try TemporaryDirectory("compare-record")
+        let golden = folder.url.appendingPathComponent("goldens/landscape.png").path
+        let run = try Self.compare([Self.image("Landscape_8"), golden], environment: ["PHOTOCAP_RECORD_GOLDENS": "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text.contains("\(golden): recorded the golden"), "\(run.text)")
+        // What was recorded is what ImageMagick shows for the file.
+        let recorded = try ReferenceDecoder.imageMagickStored(golden)
+        #expect(recorded.meanAbsoluteDifference(to: try ReferenceDecoder.imageMagickAutoOriented(Self.image("Landscape_8"))) <= 1)
+        let json = try Self.json(try Self.compare([Self.image("Landscape_8"), golden, "--json"], environment: ["PHOTOCAP_RECORD_GOLDENS": "1"]))
+        #expect(json["recorded"] as? Bool == true && json["verdict"] as? String == "recorded")
+        #expect(try Self.compare([Self.image("Landscape_8"), golden]).status == 0)
+        #expect(try Self.compare([Self.image("Landscape_1"), golden, "--tolerance", "1"]).status == 1)
+        let jpegGolden = try Self.compare([Self.image("Landscape_8"), folder.url.appendingPathComponent("g.jpg").path],
+                                          environment: ["PHOTOCAP_RECORD_GOLDENS": "1"])
+        #expect(jpegGolden.status == 2 && jpegGolden.stderr.contains("goldens are recorded as PNG"), "\(jpegGolden.stderr)")
+    }
+}
