@@ -136,6 +136,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
         /// The EXIF thumbnail cannot be decoded, so it cannot be turned with the picture.
         case thumbnailUndecodable(CodecError)
+        /// A value of ``PhotoSettings/metadata`` is out of range (a latitude beyond 90°, ...).
+        case invalidMetadata(String)
     }
 
     /// The error for a failed encode: a codec or imaging error keeps its type; anything else
@@ -210,6 +212,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceCallFailed(let error): return error.description
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
+        case .invalidMetadata(let text): return "invalid photo metadata: \(text)"
         case .bracket(let problem): return problem.description
         case .hardwareCropRefused(let device, let reason):
             return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"

@@ -93,6 +93,9 @@ struct ShootCommand: AsyncParsableCommand {
     @OptionGroup(title: "Output")
     var outputOptions: OutputOptions
 
+    @OptionGroup(title: "Metadata")
+    var metadata: MetadataOptions
+
     @OptionGroup(title: "Bracketed capture")
     var bracket: BracketOptions
 
@@ -197,6 +200,7 @@ struct ShootCommand: AsyncParsableCommand {
     private func makeSettings() -> PhotoSettings {
         var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
         encoding.apply(to: &settings)
+        metadata.apply(to: &settings)
         settings.maxPhotoDimensions = size
         if settings.isRawPhotoRequested || rawPlus != nil {
             settings.rawPixelFormat = pixelFormat
