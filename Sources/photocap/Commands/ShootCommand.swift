@@ -101,6 +101,9 @@ struct ShootCommand: AsyncParsableCommand {
     @OptionGroup(title: "Metadata")
     var metadata: MetadataOptions
 
+    @OptionGroup(title: "Logging")
+    var logging: LoggingOptions
+
     @OptionGroup(title: "Bracketed capture")
     var bracket: BracketOptions
 
@@ -148,6 +151,7 @@ struct ShootCommand: AsyncParsableCommand {
             throw error.attributed(to: settingsList[0].uniqueID)
         }
         let session = CaptureSession()
+        if let logger = logging.logger { session.logger = logger }
         let output = PhotoOutput()
         try session.addInput(camera)
         try session.addOutput(output)

@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 import V4L2
 
@@ -13,9 +14,11 @@ public final class ControlChanges: Sendable {
     private let device: V4L2Device
     /// Changed controls and their earlier values, in change order; emptied by a restore.
     private let saved: Mutex<[(id: UInt32, key: String, value: Int64)]>
+    private let logger: Logger
 
-    fileprivate init(applied: [CameraControl], device: V4L2Device, saved: [(id: UInt32, key: String, value: Int64)]) {
-        (self.applied, self.device) = (applied, device)
+    fileprivate init(applied: [CameraControl], device: V4L2Device, saved: [(id: UInt32, key: String, value: Int64)],
+                     logger: Logger) {
+        (self.applied, self.device, self.logger) = (applied, device, logger)
         self.saved = Mutex(saved)
     }
 
@@ -30,7 +33,8 @@ public final class ControlChanges: Sendable {
         var reason: String?
         for (id, key, value) in pending.reversed() {
             do {
-                _ = try device.setValue(value, of: id)
+                let kept = try device.setValue(value, of: id)
+                logger.info("control \(key) restored", metadata: ["device": "\(device.path)", "value": "\(kept)"])
             } catch {
                 failed.append(key)
                 reason = reason ?? error.description
@@ -60,11 +64,15 @@ extension CaptureDevice {
                     saved.append((before.id, before.key, earlier))
                 }
                 applied.append(after)
+                source.logger.info("control \(after.key) set", metadata: [
+                    "device": "\(device.path)", "requested": "\(value)", "value": "\(after.value.map { "\($0)" } ?? "-")",
+                    "was": "\(before?.value.map { "\($0)" } ?? "-")"])
             } catch {
-                try? ControlChanges(applied: [], device: device, saved: saved).restore()
+                source.logger.warning("control \(key) refused: \(error)")
+                try? ControlChanges(applied: [], device: device, saved: saved, logger: source.logger).restore()
                 throw error
             }
         }
-        return ControlChanges(applied: applied, device: device, saved: saved)
+        return ControlChanges(applied: applied, device: device, saved: saved, logger: source.logger)
     }
 }
