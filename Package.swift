@@ -45,9 +45,11 @@ let package = Package(
         .executableTarget(
             name: "photocap",
             dependencies: [
-                // The CLI is a thin caller of the public API.
+                // The CLI is a thin caller of the public API; as the app, it chooses where the
+                // library's swift-log messages go.
                 "PhotoCapture", "PhotoCaptureTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The performance tester, apart from the product; it runs the photocap built beside it.

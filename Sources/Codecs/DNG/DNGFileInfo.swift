@@ -1,4 +1,5 @@
 import CTIFF
+import Foundation
 import Imaging
 
 /// What a DNG file says about its CFA image, read with libtiff and checked for completeness
@@ -31,6 +32,9 @@ package struct DNGFileInfo: Sendable {
     package let dateTimeOriginal: String?
     /// EXIF OffsetTimeOriginal ("+HH:MM"), when present.
     package let offsetTimeOriginal: String?
+    /// What an app supplied: Artist, Copyright, ImageDescription, UserComment and the GPS
+    /// location (the other fields are left at their defaults).
+    package private(set) var suppliedMetadata = EXIFMetadata()
 
     /// Reads `data`. Throws ``CodecError/unsupportedFormat(reason:)`` for a file that is not a
     /// DNG, and ``CodecError/corruptFile(format:reason:)`` for a damaged or truncated one.
@@ -66,6 +70,11 @@ package struct DNGFileInfo: Sendable {
 
         var exifOffset: UInt64 = 0
         let hasEXIF = withUnsafeMutablePointer(to: &exifOffset) { file.get(UInt32(TIFFTAG_EXIFIFD), $0) }
+        var gpsOffset: UInt64 = 0
+        let hasGPS = withUnsafeMutablePointer(to: &gpsOffset) { file.get(UInt32(TIFFTAG_GPSIFD), $0) }
+        suppliedMetadata.artist = file.text(TIFFTAG_ARTIST)
+        suppliedMetadata.copyright = file.text(TIFFTAG_COPYRIGHT)
+        suppliedMetadata.imageDescription = file.text(TIFFTAG_IMAGEDESCRIPTION)
 
         // The CFA image: IFD0 itself, or one of its SubIFDs.
         if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 {
@@ -111,8 +120,13 @@ package struct DNGFileInfo: Sendable {
         if hasEXIF, exifOffset > 0, TIFFReadEXIFDirectory(file.tiff, exifOffset) == 1 {
             dateTimeOriginal = file.text(EXIFTAG_DATETIMEORIGINAL)
             offsetTimeOriginal = file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) ? file.text(EXIFTAG_OFFSETTIMEORIGINAL) : nil
+            suppliedMetadata.userComment = EXIFUserComment.text(file.counted(EXIFTAG_USERCOMMENT),
+                                                                 littleEndian: TIFFIsBigEndian(file.tiff) == 0)
         } else {
             (dateTimeOriginal, offsetTimeOriginal) = (nil, nil)
+        }
+        if hasGPS, gpsOffset > 0, TIFFReadGPSDirectory(file.tiff, gpsOffset) == 1 {
+            suppliedMetadata.location = file.gpsLocation()
         }
     }
 }
@@ -146,6 +160,55 @@ extension TIFFHandle {
         }
         guard present, let values else { return [] }
         return Array(UnsafeBufferPointer(start: values, count: Int(count)))
+    }
+
+    /// The location of the current directory, a GPS IFD; nil without latitude and longitude.
+    fileprivate func gpsLocation() -> EXIFLocation? {
+        guard let latitude = angle(GPSTAG_LATITUDE, reference: GPSTAG_LATITUDEREF, negative: "S"),
+              let longitude = angle(GPSTAG_LONGITUDE, reference: GPSTAG_LONGITUDEREF, negative: "W") else { return nil }
+        var location = EXIFLocation(latitude: latitude, longitude: longitude)
+        if let method = EXIFUserComment.text(counted(GPSTAG_PROCESSINGMETHOD)), EXIFLocation.processingMethods.contains(method) {
+            location.processingMethod = method
+        }
+        if let altitude = decimals(GPSTAG_ALTITUDE, count: 1)?.first {
+            var reference: UInt8 = 0
+            _ = withUnsafeMutablePointer(to: &reference) { get(UInt32(GPSTAG_ALTITUDEREF), $0) }
+            location.altitude = reference == 1 ? -altitude : altitude
+        }
+        location.horizontalAccuracy = decimals(GPSTAG_GPSHPOSITIONINGERROR, count: 1)?.first
+        if let date = text(GPSTAG_DATESTAMP), let time = decimals(GPSTAG_TIMESTAMP, count: 3) {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy:MM:dd"
+            location.timestamp = formatter.date(from: date)?.addingTimeInterval(time[0] * 3600 + time[1] * 60 + time[2])
+        }
+        return location
+    }
+
+    /// Degrees, minutes and seconds as signed degrees, negative when the reference is `negative`.
+    private func angle(_ tag: Int32, reference: Int32, negative: String) -> Double? {
+        guard let parts = decimals(tag, count: 3) else { return nil }
+        let degrees = parts[0] + parts[1] / 60 + parts[2] / 3600
+        return text(reference) == negative ? -degrees : degrees
+    }
+
+    /// A RATIONAL tag of `count` values, as libtiff stores it for that tag (float or double).
+    private func decimals(_ tag: Int32, count: Int) -> [Double]? {
+        let isDouble = TIFFFieldWithTag(tiff, UInt32(tag)).map { TIFFFieldSetGetSize($0) == 8 } ?? false
+        if count == 1 {
+            // Single values come back by value.
+            if isDouble {
+                var value: Double = 0
+                return withUnsafeMutablePointer(to: &value) { get(UInt32(tag), $0) } ? [value] : nil
+            }
+            var value: Float = 0
+            return withUnsafeMutablePointer(to: &value) { get(UInt32(tag), $0) } ? [Double(value)] : nil
+        }
+        var pointer: UnsafeMutableRawPointer?
+        guard withUnsafeMutablePointer(to: &pointer, { get(UInt32(tag), $0) }), let pointer else { return nil }
+        if isDouble { return Array(UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: Double.self), count: count)) }
+        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: Float.self), count: count).map(Double.init)
     }
 
     /// ImageWidth × ImageLength of the current directory.

@@ -22,7 +22,8 @@ package enum EXIFBuilder {
         let exif = try EXIFData()
         let orientation = UInt16(metadata.orientation.exifValue)
 
-        // IFD0
+        // IFD0, in tag order
+        if let text = metadata.imageDescription { try exif.addASCII(EXIF_TAG_IMAGE_DESCRIPTION, to: EXIF_IFD_0, text) }
         if let make = metadata.make { try exif.addASCII(EXIF_TAG_MAKE, to: EXIF_IFD_0, make) }
         if let model = metadata.model { try exif.addASCII(EXIF_TAG_MODEL, to: EXIF_IFD_0, model) }
         try exif.addShort(EXIF_TAG_ORIENTATION, to: EXIF_IFD_0, orientation)
@@ -30,7 +31,9 @@ package enum EXIFBuilder {
         if let software = metadata.software { try exif.addASCII(EXIF_TAG_SOFTWARE, to: EXIF_IFD_0, software) }
         let stamp = metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0) }
         if let stamp { try exif.addASCII(EXIF_TAG_DATE_TIME, to: EXIF_IFD_0, stamp.dateTime) }
+        if let artist = metadata.artist { try exif.addASCII(EXIF_TAG_ARTIST, to: EXIF_IFD_0, artist) }
         try exif.addShort(EXIF_TAG_YCBCR_POSITIONING, to: EXIF_IFD_0, 1)
+        if let copyright = metadata.copyright { try exif.addASCII(EXIF_TAG_COPYRIGHT, to: EXIF_IFD_0, copyright) }
 
         // Exif sub-IFD
         if let exposure = metadata.exposureTime {
@@ -55,6 +58,9 @@ package enum EXIFBuilder {
             let (numerator, denominator) = signedRational(bias)
             try exif.addSignedRational(EXIF_TAG_EXPOSURE_BIAS_VALUE, to: EXIF_IFD_EXIF, numerator, denominator)
         }
+        if let comment = metadata.userComment {
+            try exif.addUndefined(EXIF_TAG_USER_COMMENT, to: EXIF_IFD_EXIF, EXIFUserComment.bytes(comment))
+        }
         if let stamp {
             try exif.addASCII(EXIF_TAG_SUB_SEC_TIME, to: EXIF_IFD_EXIF, stamp.subseconds)
             try exif.addASCII(EXIF_TAG_SUB_SEC_TIME_ORIGINAL, to: EXIF_IFD_EXIF, stamp.subseconds)
@@ -69,6 +75,7 @@ package enum EXIFBuilder {
         if let identifier = metadata.imageUniqueID {
             try exif.addASCII(EXIF_TAG_IMAGE_UNIQUE_ID, to: EXIF_IFD_EXIF, String(identifier.prefix(maximumUniqueIDLength)))
         }
+        if let location = metadata.location { try addGPS(location, to: exif) }
 
         // IFD1: the thumbnail, oriented like the main image.
         if let thumbnail = thumbnailJPEG {
@@ -81,6 +88,32 @@ package enum EXIFBuilder {
             try exif.setThumbnail(thumbnail)
         }
         return try exif.tiffBlock()
+    }
+
+    /// The GPS IFD of `location`, in tag order: version 2.3, latitude and longitude as
+    /// degrees/minutes/seconds with N/S and E/W references, altitude with its above/below sea
+    /// level reference, UTC time and date of the fix, processing method, horizontal positioning
+    /// error.
+    private static func addGPS(_ location: EXIFLocation, to exif: EXIFData) throws(CodecError) {
+        try location.validate()
+        func tag(_ value: Int32) -> ExifTag { ExifTag(rawValue: UInt32(value)) }
+        try exif.add(tag(EXIF_TAG_GPS_VERSION_ID), to: EXIF_IFD_GPS, format: EXIF_FORMAT_BYTE, components: 4, bytes: [2, 3, 0, 0])
+        try exif.addASCII(tag(EXIF_TAG_GPS_LATITUDE_REF), to: EXIF_IFD_GPS, location.latitudeReference)
+        try exif.addRationals(tag(EXIF_TAG_GPS_LATITUDE), to: EXIF_IFD_GPS, EXIFLocation.degreesMinutesSeconds(location.latitude))
+        try exif.addASCII(tag(EXIF_TAG_GPS_LONGITUDE_REF), to: EXIF_IFD_GPS, location.longitudeReference)
+        try exif.addRationals(tag(EXIF_TAG_GPS_LONGITUDE), to: EXIF_IFD_GPS, EXIFLocation.degreesMinutesSeconds(location.longitude))
+        if let altitude = location.altitude {
+            try exif.add(tag(EXIF_TAG_GPS_ALTITUDE_REF), to: EXIF_IFD_GPS, format: EXIF_FORMAT_BYTE, components: 1,
+                         bytes: [altitude < 0 ? 1 : 0])
+            try exif.addRationals(tag(EXIF_TAG_GPS_ALTITUDE), to: EXIF_IFD_GPS, [EXIFLocation.metres(altitude)])
+        }
+        let stamp = location.timestamp.map(EXIFLocation.utcStamp)
+        if let stamp { try exif.addRationals(tag(EXIF_TAG_GPS_TIME_STAMP), to: EXIF_IFD_GPS, stamp.time) }
+        try exif.addUndefined(tag(EXIF_TAG_GPS_PROCESSING_METHOD), to: EXIF_IFD_GPS, EXIFUserComment.bytes(location.processingMethod))
+        if let stamp { try exif.addASCII(tag(EXIF_TAG_GPS_DATE_STAMP), to: EXIF_IFD_GPS, stamp.date) }
+        if let accuracy = location.horizontalAccuracy {
+            try exif.addRationals(tag(EXIF_TAG_GPS_H_POSITIONING_ERROR), to: EXIF_IFD_GPS, [EXIFLocation.metres(accuracy)])
+        }
     }
 
     /// XResolution, YResolution = 72 and ResolutionUnit = inches: the values every camera writes.

@@ -97,11 +97,18 @@ final class EXIFData {
 
     /// Adds a RATIONAL entry.
     func addRational(_ tag: ExifTag, to ifd: ExifIfd, _ numerator: UInt32, _ denominator: UInt32) throws(CodecError) {
-        var bytes = [UInt8](repeating: 0, count: 8)
-        bytes.withUnsafeMutableBufferPointer {
-            exif_set_rational($0.baseAddress, byteOrder, ExifRational(numerator: numerator, denominator: denominator))
+        try addRationals(tag, to: ifd, [(numerator, denominator)])
+    }
+
+    /// Adds a RATIONAL entry of several components (GPS coordinates and times).
+    func addRationals(_ tag: ExifTag, to ifd: ExifIfd, _ values: [(UInt32, UInt32)]) throws(CodecError) {
+        var bytes = [UInt8](repeating: 0, count: 8 * values.count)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for (index, value) in values.enumerated() {
+                exif_set_rational(buffer.baseAddress! + 8 * index, byteOrder, ExifRational(numerator: value.0, denominator: value.1))
+            }
         }
-        try add(tag, to: ifd, format: EXIF_FORMAT_RATIONAL, components: 1, bytes: bytes)
+        try add(tag, to: ifd, format: EXIF_FORMAT_RATIONAL, components: values.count, bytes: bytes)
     }
 
     /// Adds an SRATIONAL entry.

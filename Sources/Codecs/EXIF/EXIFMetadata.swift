@@ -29,6 +29,16 @@ package struct EXIFMetadata: Sendable, Equatable {
     package var exposureBias: Double?
     /// `ImageUniqueID`, at most 32 characters (longer values are cut).
     package var imageUniqueID: String?
+    /// IFD0 `Artist`: who took the photo (ASCII; other characters become "?").
+    package var artist: String?
+    /// IFD0 `Copyright` (ASCII; other characters become "?").
+    package var copyright: String?
+    /// IFD0 `ImageDescription` (ASCII; other characters become "?").
+    package var imageDescription: String?
+    /// Exif `UserComment`, in any characters (see ``EXIFUserComment``).
+    package var userComment: String?
+    /// The GPS IFD; nil writes none.
+    package var location: EXIFLocation?
 
     /// Metadata with only an orientation; every other field is nil.
     package init(orientation: Orientation = .up) {

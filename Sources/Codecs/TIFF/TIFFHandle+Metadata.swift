@@ -3,12 +3,21 @@ import Imaging
 
 /// Metadata shared by the TIFF and DNG writers: IFD0's text tags and the EXIF sub-IFD.
 extension TIFFHandle {
-    /// Make, Model, Software and DateTime of `metadata` in the current directory.
+    /// Make, Model, Software, DateTime, ImageDescription, Artist and Copyright of `metadata` in
+    /// the current directory, and a placeholder GPSIFD tag when it has a location (so IFD0 keeps
+    /// its size when ``writeEXIFDirectory(_:colorSpace:)`` fills in the offset).
     func setIdentification(_ metadata: EXIFMetadata) throws(CodecError) {
         try setText(TIFFTAG_MAKE, metadata.make)
         try setText(TIFFTAG_MODEL, metadata.model)
         try setText(TIFFTAG_SOFTWARE, metadata.software)
         try setText(TIFFTAG_DATETIME, metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0).dateTime })
+        try setText(TIFFTAG_IMAGEDESCRIPTION, metadata.imageDescription)
+        try setText(TIFFTAG_ARTIST, metadata.artist)
+        try setText(TIFFTAG_COPYRIGHT, metadata.copyright)
+        if let location = metadata.location {
+            try location.validate()
+            try set(UInt32(TIFFTAG_GPSIFD), UInt64(0))
+        }
     }
 
     /// Writes the EXIF sub-IFD of `metadata` (capture time, exposure, ISO, exposure bias,
@@ -45,11 +54,56 @@ extension TIFFHandle {
         if let identifier = metadata.imageUniqueID {
             try setText(EXIFTAG_IMAGEUNIQUEID, String(identifier.prefix(EXIFBuilder.maximumUniqueIDLength)))
         }
+        if let comment = metadata.userComment {
+            let littleEndian = TIFFIsBigEndian(tiff) == 0
+            try setCounted(EXIFTAG_USERCOMMENT, EXIFUserComment.bytes(comment, littleEndian: littleEndian))
+        }
         var exifOffset: UInt64 = 0
         try check(TIFFWriteCustomDirectory(tiff, &exifOffset), "TIFFWriteCustomDirectory")
+        let gpsOffset = try metadata.location.map { (location) throws(CodecError) in try writeGPSDirectory(location) }
         try check(TIFFSetDirectory(tiff, 0), "TIFFSetDirectory")
         try set(UInt32(TIFFTAG_EXIFIFD), exifOffset)
+        if let gpsOffset { try set(UInt32(TIFFTAG_GPSIFD), gpsOffset) }
         try check(TIFFRewriteDirectory(tiff), "TIFFRewriteDirectory")
+    }
+
+    /// Writes the GPS IFD of `location` (the tags ``EXIFBuilder`` writes for JPEG and HEIC)
+    /// and returns its offset.
+    private func writeGPSDirectory(_ location: EXIFLocation) throws(CodecError) -> UInt64 {
+        try location.validate()
+        _ = TIFFCreateGPSDirectory(tiff)
+        try setArray(Int32(GPSTAG_VERSIONID), [UInt8(2), 3, 0, 0])
+        try setText(Int32(GPSTAG_LATITUDEREF), location.latitudeReference)
+        try setRationals(GPSTAG_LATITUDE, EXIFLocation.degreesMinutesSeconds(location.latitude))
+        try setText(Int32(GPSTAG_LONGITUDEREF), location.longitudeReference)
+        try setRationals(GPSTAG_LONGITUDE, EXIFLocation.degreesMinutesSeconds(location.longitude))
+        if let altitude = location.altitude {
+            try set(UInt32(GPSTAG_ALTITUDEREF), Int32(altitude < 0 ? 1 : 0))
+            try set(UInt32(GPSTAG_ALTITUDE), abs(altitude))
+        }
+        if let stamp = location.timestamp.map(EXIFLocation.utcStamp) {
+            try setRationals(GPSTAG_TIMESTAMP, stamp.time)
+        }
+        try setCounted(GPSTAG_PROCESSINGMETHOD, EXIFUserComment.bytes(location.processingMethod))
+        if let stamp = location.timestamp.map(EXIFLocation.utcStamp) {
+            try setText(Int32(GPSTAG_DATESTAMP), stamp.date)
+        }
+        if let accuracy = location.horizontalAccuracy { try set(UInt32(GPSTAG_GPSHPOSITIONINGERROR), accuracy) }
+        var offset: UInt64 = 0
+        try check(TIFFWriteCustomDirectory(tiff, &offset), "TIFFWriteCustomDirectory")
+        return offset
+    }
+
+    /// A fixed-count RATIONAL array tag, given as libtiff stores it for that tag (float or
+    /// double; libtiff turns it back into rationals when writing).
+    private func setRationals(_ tag: Int32, _ values: [(UInt32, UInt32)]) throws(CodecError) {
+        let decimals = values.map { Double($0.0) / Double($0.1) }
+        let field = TIFFFieldWithTag(tiff, UInt32(tag))
+        if let field, TIFFFieldSetGetSize(field) == 8 {
+            try setArray(tag, decimals)
+        } else {
+            try setArray(tag, decimals.map(Float.init))
+        }
     }
 
     /// An ASCII tag; nil sets nothing, non-ASCII characters become "?".

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension PhotoOutput {
     /// Members converted and encoded at once while the next is exposed. Three keeps both cores
@@ -71,6 +72,8 @@ extension PhotoOutput {
             }
             do {
                 let reading = try controls.apply(member.target)
+                device.source.logger.info("bracket member \(member.sequenceCount) exposure set", metadata: [
+                    "controls": "\(reading.controls.map { "\($0.key)=\($0.value)" }.joined(separator: ","))"])
                 let changed = MonotonicClock.now()
                 let (delivered, skipped) = try await session.settledFrame(
                     format: resolved.framePixelFormat, size: resolved.frameDimensions,

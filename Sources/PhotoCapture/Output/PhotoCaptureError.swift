@@ -139,6 +139,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         /// An in-place rewrite was refused: the file has other hard links, which a replacement
         /// would detach (and rewriting the shared inode could leave it half-written).
         case hardLinked(path: String, links: Int)
+        /// A value of ``PhotoSettings/metadata`` is out of range (a latitude beyond 90°, ...).
+        case invalidMetadata(String)
     }
 
     /// The error for a failed encode: a codec or imaging error keeps its type; anything else
@@ -213,6 +215,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceCallFailed(let error): return error.description
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
+        case .invalidMetadata(let text): return "invalid photo metadata: \(text)"
         case .bracket(let problem): return problem.description
         case .hardwareCropRefused(let device, let reason):
             return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"

@@ -180,6 +180,7 @@ struct PhotoProcessor {
         exif.dateTimeOriginal = date
         exif.pixelSize = size
         exif.imageUniqueID = String(format: "%016llx%016llx", UInt64(bitPattern: resolved.uniqueID), frame.sequence)
+        resolved.metadata.apply(to: &exif)
         return exif
     }
 

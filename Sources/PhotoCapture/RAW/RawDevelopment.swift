@@ -12,6 +12,9 @@ import Imaging
 /// device part as metadata, exactly as a processed photo of the capture would have been. A DNG
 /// without that record is treated as taken with an upright sensor: its Orientation is how the
 /// device was held (a mirror in it is taken as the sensor's).
+///
+/// The DNG's ``PhotoMetadata`` (location, artist, copyright, description, comment) is carried
+/// into the developed photo; a field the settings' ``PhotoSettings/metadata`` sets wins.
 public enum RawDevelopment {
     /// The processed photo of `dng`, as `settings` ask: format (JPEG, HEIC, TIFF or
     /// uncompressed), quality, HEIC speed, preview and thumbnail, compensation mode.
@@ -47,6 +50,7 @@ public enum RawDevelopment {
         var request = settings  // the same uniqueID: the development answers this request
         request.rotationAngle = record.rotationAngle
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
+        request.metadata = settings.metadata.filling(from: info.suppliedMetadata)
         let resolved = try SettingsResolver(device: device, defaultCompensation: .sensor).resolve(request)
         var photo = try processor.process(frame, resolved: resolved, cameraName: cameraName,
                                           captureDate: captureDate(of: info) ?? Date())

@@ -1,5 +1,11 @@
 import Imaging
+import Logging
 import Synchronization
+
+extension Logger {
+    /// A logger that drops everything: the default until the app gives its own.
+    static let disabled = Logger(label: "photocap", factory: { _ in SwiftLogNoOpLogHandler() })
+}
 
 /// Connects a camera to photo outputs and keeps it streaming, modelled on `AVCaptureSession`.
 ///
@@ -10,6 +16,7 @@ public final class CaptureSession: Sendable {
         var input: CaptureDevice?
         var isRunning = false
         var framesToDiscard = 0
+        var logger = Logger.disabled
     }
     private let state = Mutex(State())
 
@@ -22,12 +29,30 @@ public final class CaptureSession: Sendable {
     /// Whether the camera is streaming.
     public var isRunning: Bool { state.withLock { $0.isRunning } }
 
+    /// The app's logger: the session logs what someone debugging a camera needs — stream
+    /// starts and restarts with the format, size and crop asked for, the first frame's format
+    /// as delivered, dropped frames (gaps in the driver's sequence numbers), stream failures —
+    /// and the camera logs control changes (``CaptureDevice/setControls(_:)``, bracket
+    /// exposures). Silent until set.
+    public var logger: Logger {
+        get { state.withLock { $0.logger } }
+        set {
+            let input = state.withLock { (state) -> CaptureDevice? in
+                state.logger = newValue
+                return state.input
+            }
+            input?.source.logger = newValue
+        }
+    }
+
     /// Sets the camera; a session has one.
     public func addInput(_ device: CaptureDevice) throws(PhotoCaptureError) {
-        try state.withLock { (state) throws(PhotoCaptureError) in
+        let logger = try state.withLock { (state) throws(PhotoCaptureError) -> Logger in
             guard state.input == nil else { throw PhotoCaptureError(.inputAlreadySet) }
             state.input = device
+            return state.logger
         }
+        device.source.logger = logger
     }
 
     /// Attaches a photo output.

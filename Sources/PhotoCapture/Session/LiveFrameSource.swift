@@ -1,4 +1,5 @@
 import Imaging
+import Logging
 import Synchronization
 import V4L2
 
@@ -117,6 +118,13 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     }
 
     private let state = Mutex(State())
+    private let loggerStorage = Mutex(Logger.disabled)
+    /// Where stream starts, restarts, failures and dropped frames are logged (the session's
+    /// ``CaptureSession/logger``).
+    var logger: Logger {
+        get { loggerStorage.withLock { $0 } }
+        set { loggerStorage.withLock { $0 = newValue } }
+    }
     /// Starts and stops one at a time.
     private let gate = SerialGate()
 
@@ -156,8 +164,14 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     private func stream(_ configuration: Configuration, discardingFirst: Int) async throws(PhotoCaptureError) -> Bool {
         await gate.enter()
         defer { gate.leave() }
-        let unchanged = state.withLock { $0.configuration == configuration && $0.pump != nil && $0.failure == nil }
+        let (unchanged, previous) = state.withLock {
+            ($0.configuration == configuration && $0.pump != nil && $0.failure == nil, $0.configuration)
+        }
         if unchanged { return false }
+        logger.info("\(previous == nil ? "starting" : "restarting") the stream of \(deviceName)",
+                    metadata: ["format": "\(configuration.format)", "size": "\(configuration.size)",
+                               "crop": "\(configuration.crop.map { "\($0)" } ?? "none")",
+                               "previous": "\(previous.map { "\($0.format) \($0.size)" } ?? "none")"])
         await stopPump()
         do throws(PhotoCaptureError) {
             if let crop = configuration.crop {
@@ -171,6 +185,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             }
         } catch {
             state.withLock { $0.configuration = nil }
+            logger.error("\(deviceName) did not start streaming: \(error)")
             throw error
         }
         startPump(configuration)
@@ -234,6 +249,15 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             if let last = state.ring.last, entry.delivered.frame.timestampNanoseconds > last.delivered.frame.timestampNanoseconds {
                 state.interval = entry.delivered.frame.timestampNanoseconds - last.delivered.frame.timestampNanoseconds
             }
+            if let last = state.ring.last, entry.delivered.frame.sequence > last.delivered.frame.sequence + 1 {
+                let missing = entry.delivered.frame.sequence - last.delivered.frame.sequence - 1
+                logger.warning("\(deviceName) dropped \(missing) frame(s)",
+                               metadata: ["after": "\(last.delivered.frame.sequence)", "next": "\(entry.delivered.frame.sequence)"])
+            } else if state.ring.isEmpty {
+                logger.debug("first frame of \(deviceName)",
+                             metadata: ["format": "\(entry.delivered.frame.format)", "size": "\(entry.delivered.frame.size)",
+                                        "sequence": "\(entry.delivered.frame.sequence)"])
+            }
             state.ring.append(entry)
             if state.ring.count > Self.ringCapacity { state.ring.removeFirst(state.ring.count - Self.ringCapacity) }
             state.framesPumped += 1
@@ -259,6 +283,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         let (waiters, consumers) = state.withLock { (state) -> ([Waiting], [FrameConsumerSlot]) in
             if let generation {
                 guard state.generation == generation else { return ([], []) }
+                logger.error("the stream of \(deviceName) failed: \(error)")
                 state.failure = error
                 state.pump = nil
                 state.configuration = nil

@@ -45,6 +45,9 @@ public struct PhotoSettings: Sendable {
     /// A bracket: one photo per member, each exposed as the member says (see
     /// <doc:BracketedCapture>); empty for a single photo.
     public var bracketedSettings: [BracketedStillImageSettings] = []
+    /// Location, artist, copyright, description and comment written into the photo's file
+    /// (like `AVCapturePhotoSettings.metadata`).
+    public var metadata = PhotoMetadata()
 
     /// New settings for `format` with a fresh ``uniqueID``.
     public init(format: PhotoFormat = .jpeg) {

@@ -54,6 +54,8 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     /// The RAW (DNG) photo of the request; nil when it asks for none. With
     /// ``format`` ``PhotoFormat/dng`` the fields above describe the same photo.
     public internal(set) var rawPhoto: ResolvedRawPhotoSettings? = nil
+    /// The app's metadata, written into every photo of the request.
+    public internal(set) var metadata = PhotoMetadata()
 }
 
 /// What the RAW (DNG) photo of a request will be, modelled on the `raw…` fields of

@@ -16,6 +16,7 @@ struct SettingsResolver: Sendable {
         var adjustments: [SettingsAdjustment] = []
 
         guard (1...100).contains(settings.quality) else { throw reject(.qualityOutOfRange(settings.quality)) }
+        do { try settings.metadata.location?.validate() } catch { throw error.attributed(to: id) }
 
         // Flash.
         let flash: Bool
@@ -117,6 +118,6 @@ struct SettingsResolver: Sendable {
             orientationCompensation: mode, pixelTransform: plan.pixelTransform,
             writtenOrientation: plan.writtenOrientation,
             isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
-            bracketedSettings: bracket.members, framing: framed.framing, rawPhoto: raw)
+            bracketedSettings: bracket.members, framing: framed.framing, rawPhoto: raw, metadata: settings.metadata)
     }
 }

@@ -35,6 +35,9 @@ struct DevelopCommand: AsyncParsableCommand {
 
     @OptionGroup var pixelBudget: PixelBudgetOptions
 
+    @OptionGroup(title: "Metadata")
+    var metadata: MetadataOptions
+
     func validate() throws {
         guard format.isProcessed, format != .uncompressed else { throw ValidationError("--format must be jpeg, heic or tiff") }
         guard (1...100).contains(encoding.quality) else { throw ValidationError("--quality \(encoding.quality) is not in 1...100") }
@@ -63,6 +66,7 @@ struct DevelopCommand: AsyncParsableCommand {
         if !outputOptions.overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.fileExists(path: target)) }
         var settings = PhotoSettings(format: format)
         encoding.apply(to: &settings)
+        metadata.apply(to: &settings)
         settings.orientationCompensation = encoding.compensation.orientationCompensation
         let photo = try RawDevelopment.developPhoto(fromDNG: data, settings: settings, name: file)
         try photo.write(to: target, overwrite: outputOptions.overwrite)

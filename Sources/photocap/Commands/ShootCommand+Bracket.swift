@@ -49,23 +49,48 @@ extension ShootCommand {
     }
 }
 
-/// While a bracket runs, SIGINT and SIGTERM put the camera's exposure controls back before the
-/// process exits (130 and 143, as a shell reports a death by those signals).
-final class BracketInterruptHandler {
+extension ShootCommand {
+    /// `NAME=VALUE` of `--control` (checked in `validate()`).
+    static func assignment(_ text: String) -> (key: String, value: String) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+    }
+
+    /// Puts the `--control` values back; a refusal is reported, not thrown, so the shot's own
+    /// outcome stands.
+    func restore(_ changes: ControlChanges?) {
+        do { try changes?.restore() } catch { note("\(error)") }
+    }
+}
+
+/// While a bracket or a shot with `--control` runs, SIGINT and SIGTERM put the camera's
+/// controls back before the process exits (130 and 143, as a shell reports a death by those
+/// signals).
+final class ControlInterruptHandler {
     private let sources: [any DispatchSourceSignal]
 
-    init(camera: CaptureDevice) {
+    init(camera: CaptureDevice, bracket: Bool, changes: ControlChanges?) {
         let queue = DispatchQueue(label: "photocap.signals")
         sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { signalNumber, status in
             // Ignored as a signal, so it arrives only as a dispatch event.
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler {
-                do {
-                    try camera.interruptBracketedCapture()
-                    note("interrupted: \(camera.uniqueID)'s exposure controls restored")
-                } catch {
-                    note("interrupted: \(error)")
+                if bracket {
+                    do {
+                        try camera.interruptBracketedCapture()
+                        note("interrupted: \(camera.uniqueID)'s exposure controls restored")
+                    } catch {
+                        note("interrupted: \(error)")
+                    }
+                }
+                if let changes {
+                    do {
+                        try changes.restore()
+                        note("interrupted: \(camera.uniqueID)'s --control values restored")
+                    } catch {
+                        note("interrupted: \(error)")
+                    }
                 }
                 exit(status)
             }

@@ -37,6 +37,11 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Frames to discard after the camera starts, so auto exposure settles on a cold start.")
     var skip: Int = 0
 
+    @Option(name: .customLong("control"), help: ArgumentHelp(
+        "Set a camera control for this shot (repeatable), as 'photocap controls' names it; put back afterwards, also on failure and Ctrl-C.",
+        valueName: "name=value"))
+    var controls: [String] = []
+
     @Option(help: "Output format: jpeg, heic, tiff, or dng for the sensor's RAW (Bayer) data. Default: jpeg.")
     var format: PhotoFormat?
 
@@ -99,6 +104,12 @@ struct ShootCommand: AsyncParsableCommand {
     @OptionGroup(title: "Timelapse")
     var timelapse: TimelapseOptions
 
+    @OptionGroup(title: "Metadata")
+    var metadata: MetadataOptions
+
+    @OptionGroup(title: "Logging")
+    var logging: LoggingOptions
+
     @OptionGroup(title: "Bracketed capture")
     var bracket: BracketOptions
 
@@ -114,6 +125,14 @@ struct ShootCommand: AsyncParsableCommand {
         try timelapse.validate(countGiven: countOption != nil)
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
+        for control in controls where !control.contains("=") || control.hasPrefix("=") {
+            throw ValidationError("--control takes NAME=VALUE, got '\(control)'")
+        }
+        // A timelapse may reopen its camera after a disconnect; restoring controls across that
+        // is not built yet, so the two are not combined.
+        if !controls.isEmpty, timelapse.interval != nil {
+            throw ValidationError("--control cannot be combined with --interval (not supported yet)")
+        }
         try validateFraming()
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
@@ -160,12 +179,23 @@ struct ShootCommand: AsyncParsableCommand {
             requests.append((settings, paths))
         }
         if let frames = bracket.settleFrames { camera.framesToSettle = frames }
-        // Interrupted mid-bracket, the camera's controls go back before the process exits.
-        let interruptHandler = bracket.members.isEmpty ? nil : BracketInterruptHandler(camera: camera)
+        // Set before the stream starts, so every frame is exposed with them; put back however
+        // the shot ends.
+        let changes: ControlChanges?
+        do {
+            changes = controls.isEmpty ? nil : try camera.setControls(controls.map(Self.assignment))
+        } catch {
+            throw error.attributed(to: requests[0].settings.uniqueID)
+        }
+        // Interrupted mid-bracket or with --control, the camera's controls go back before the
+        // process exits.
+        let interruptHandler = bracket.members.isEmpty && changes == nil
+            ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, changes: changes)
         defer { interruptHandler?.cancel() }
 
         var current = requests[0].settings.uniqueID
         do {
+            defer { restore(changes) }
             // A camera that fails to start fails the first request: say which one.
             try await session.startRunning(discardingFirst: skip)
             for (index, request) in requests.enumerated() {
@@ -193,6 +223,7 @@ struct ShootCommand: AsyncParsableCommand {
             throw error.attributed(to: firstRequest)
         }
         let session = CaptureSession()
+        if let logger = logging.logger { session.logger = logger }
         let output = PhotoOutput()
         try session.addInput(camera)
         try session.addOutput(output)
@@ -219,6 +250,7 @@ struct ShootCommand: AsyncParsableCommand {
     func makeSettings() -> PhotoSettings {
         var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
         encoding.apply(to: &settings)
+        metadata.apply(to: &settings)
         settings.maxPhotoDimensions = size
         if settings.isRawPhotoRequested || rawPlus != nil {
             settings.rawPixelFormat = pixelFormat

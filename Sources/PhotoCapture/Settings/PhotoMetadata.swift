@@ -1,0 +1,102 @@
+import Codecs
+import Foundation
+
+/// Metadata the app supplies for a photo, written into its file beside what photocap records
+/// itself (modelled on `AVCapturePhotoSettings.metadata`).
+///
+/// JPEG and HEIC carry it in their EXIF block, TIFF and DNG in IFD0, the Exif IFD and a GPS
+/// IFD. `Artist`, `Copyright` and `ImageDescription` are ASCII fields: other characters are
+/// written as "?"; ``userComment`` keeps any characters. Developing a DNG carries its metadata
+/// into the developed photo.
+public struct PhotoMetadata: Sendable, Equatable {
+    /// Where the photo was taken (the GPS IFD); nil writes none.
+    public var location: PhotoLocation?
+    /// Who took the photo (`Artist`).
+    public var artist: String?
+    /// The copyright notice (`Copyright`).
+    public var copyright: String?
+    /// What the photo shows (`ImageDescription`).
+    public var imageDescription: String?
+    /// A free comment (`UserComment`), in any characters.
+    public var userComment: String?
+
+    /// Metadata with the given fields; every field defaults to none.
+    public init(location: PhotoLocation? = nil, artist: String? = nil, copyright: String? = nil,
+                imageDescription: String? = nil, userComment: String? = nil) {
+        (self.location, self.artist, self.copyright) = (location, artist, copyright)
+        (self.imageDescription, self.userComment) = (imageDescription, userComment)
+    }
+
+    /// These fields, each one unset taken from `file` (metadata read from a file).
+    func filling(from file: EXIFMetadata) -> PhotoMetadata {
+        PhotoMetadata(location: location ?? file.location.map(PhotoLocation.init),
+                      artist: artist ?? file.artist, copyright: copyright ?? file.copyright,
+                      imageDescription: imageDescription ?? file.imageDescription, userComment: userComment ?? file.userComment)
+    }
+
+    /// Fills the app-supplied fields of `exif`.
+    func apply(to exif: inout EXIFMetadata) {
+        exif.location = location?.exifLocation
+        exif.artist = artist
+        exif.copyright = copyright
+        exif.imageDescription = imageDescription
+        exif.userComment = userComment
+    }
+}
+
+/// A position on Earth, as a location service reports it (like `CLLocation`).
+public struct PhotoLocation: Sendable, Equatable {
+    /// Degrees north; negative south. −90...90.
+    public var latitude: Double
+    /// Degrees east; negative west. −180...180.
+    public var longitude: Double
+    /// Metres above sea level; negative below. nil when unknown.
+    public var altitude: Double?
+    /// The radius of uncertainty in metres (`GPSHPositioningError`); nil when unknown.
+    public var horizontalAccuracy: Double?
+    /// When the position was fixed (`GPSDateStamp`, `GPSTimeStamp`, UTC); nil when unknown.
+    public var timestamp: Date?
+    /// How the position was found (`GPSProcessingMethod`).
+    public var source: Source = .manual
+
+    /// How a position was found, as EXIF's `GPSProcessingMethod` names it.
+    public enum Source: String, Sendable, Equatable, CaseIterable {
+        /// Satellite navigation.
+        case gps = "GPS"
+        /// A cellular network's cell.
+        case cellID = "CELLID"
+        /// Wireless networks nearby.
+        case wlan = "WLAN"
+        /// Entered by a person.
+        case manual = "MANUAL"
+    }
+
+    /// A location; resolving settings rejects values out of range with
+    /// ``PhotoCaptureError/Code/invalidMetadata(_:)``.
+    public init(latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
+                timestamp: Date? = nil, source: Source = .manual) {
+        (self.latitude, self.longitude, self.altitude) = (latitude, longitude, altitude)
+        (self.horizontalAccuracy, self.timestamp, self.source) = (horizontalAccuracy, timestamp, source)
+    }
+
+    init(_ location: EXIFLocation) {
+        self.init(latitude: location.latitude, longitude: location.longitude, altitude: location.altitude,
+                  horizontalAccuracy: location.horizontalAccuracy, timestamp: location.timestamp,
+                  source: Source(rawValue: location.processingMethod) ?? .manual)
+    }
+
+    var exifLocation: EXIFLocation {
+        var location = EXIFLocation(latitude: latitude, longitude: longitude, altitude: altitude,
+                                    horizontalAccuracy: horizontalAccuracy, timestamp: timestamp)
+        location.processingMethod = source.rawValue
+        return location
+    }
+
+    /// Throws ``PhotoCaptureError/Code/invalidMetadata(_:)`` for a value out of range.
+    func validate() throws(PhotoCaptureError) {
+        do { try exifLocation.validate() } catch {
+            if case .invalidArgument(let reason) = error { throw PhotoCaptureError(.invalidMetadata(reason)) }
+            throw PhotoCaptureError(.invalidMetadata("\(error)"))
+        }
+    }
+}
