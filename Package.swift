@@ -10,6 +10,8 @@ let package = Package(
     name: "photocap",
     products: [
         .library(name: "PhotoCapture", targets: ["PhotoCapture"]),
+        // Faces and smart framing: a product of its own so photo-only clients never link OpenCV.
+        .library(name: "PhotoCaptureVision", targets: ["PhotoCaptureVision"]),
         .executable(name: "photocap", targets: ["photocap"]),
     ],
     dependencies: [
@@ -28,6 +30,15 @@ let package = Package(
         .target(name: "CImagingKernels"),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
+        // these packages, and the headers live in /usr/include/opencv4, which no safe setting
+        // reaches. -O2 keeps the shim optimised in debug builds too.
+        .target(
+            name: "COpenCVFaces",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"),
+                             .linkedLibrary("opencv_core")]
+        ),
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
@@ -37,6 +48,7 @@ let package = Package(
             name: "PhotoCapture",
             dependencies: ["Imaging", "Codecs", "V4L2", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),
         .executableTarget(
             name: "photocap",
             dependencies: [
@@ -52,6 +64,7 @@ let package = Package(
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
+        .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
