@@ -13,6 +13,7 @@ let package = Package(
         // Faces and smart framing: a product of its own so photo-only clients never link OpenCV.
         .library(name: "PhotoCaptureVision", targets: ["PhotoCaptureVision"]),
         .executable(name: "photocap", targets: ["photocap"]),
+        .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,9 +53,17 @@ let package = Package(
         .executableTarget(
             name: "photocap",
             dependencies: [
-                "PhotoCapture", "Imaging", "Codecs",
+                // The CLI is a thin caller of the public API.
+                "PhotoCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The performance tester, apart from the product; it runs the photocap built beside it.
+        .executableTarget(
+            name: "photocap-benchmark",
+            dependencies: [
+                "PhotoCapture", "Imaging", "Codecs", "photocap",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -65,7 +74,8 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
-        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
+        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"],
+                    exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

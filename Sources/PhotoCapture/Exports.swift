@@ -1,3 +1,21 @@
 // The value types of the imaging layer (PixelSize, Orientation, FramePixelFormat, RGBImage...)
 // are part of this module's API; re-export them so `import PhotoCapture` is enough.
 @_exported import Imaging
+import Codecs
+import V4L2
+
+// The lower layers' error types that ``PhotoCaptureError`` carries, nameable with
+// `import PhotoCapture` alone (the rest of those layers stays out of the API).
+/// An error of the codec layer (TurboJPEG, libheif, libexif, libtiff, LibRaw), as
+/// ``PhotoCaptureError/underlyingError`` carries it.
+public typealias CodecError = Codecs.CodecError
+/// An error of the V4L2 layer, naming the device, the call and its errno.
+public typealias V4L2Error = V4L2.V4L2Error
+/// A V4L2 system call or ioctl, as ``V4L2Error`` names it.
+public typealias V4L2Call = V4L2.V4L2Call
+/// A POSIX error number with its name.
+public typealias Errno = V4L2.Errno
+/// What an image file holds: format, stored and displayed size, orientation, thumbnail, EXIF.
+public typealias ImageFileInfo = Codecs.ImageFileInfo
+/// The image file formats photocap reads.
+public typealias ImageFileFormat = Codecs.ImageFileFormat

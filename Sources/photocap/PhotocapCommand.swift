@@ -12,7 +12,7 @@ struct PhotocapCommand: AsyncParsableCommand {
             and the metadata says how the device was held.
             """,
         version: "0.1.0",
-        subcommands: [ShootCommand.self, DevelopCommand.self, DevicesCommand.self, ControlsCommand.self, InfoCommand.self, OrientCommand.self, BenchmarkCommand.self],
+        subcommands: [ShootCommand.self, DevelopCommand.self, DevicesCommand.self, ControlsCommand.self, InfoCommand.self, OrientCommand.self],
         defaultSubcommand: nil
     )
 }

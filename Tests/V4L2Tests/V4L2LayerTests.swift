@@ -48,16 +48,26 @@ import V4L2
     }
 
     @Test func errorsKnowDisconnectsBusyAndPermission() {
-        #expect(V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_DQBUF", errno: ENODEV).isDeviceGone)
-        #expect(V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_S_FMT", errno: EBUSY).isBusy)
-        #expect(V4L2Error.callFailed(device: "/dev/video0", call: "open", errno: EACCES).isPermissionDenied)
-        let text = V4L2Error.callFailed(device: "/dev/video0", call: "VIDIOC_STREAMON", errno: EINVAL).description
-        #expect(text.contains("VIDIOC_STREAMON") && text.contains("/dev/video0") && text.contains("errno 22"))
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: .dequeueBuffer, errno: .noSuchDevice).isDeviceGone)
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: .setFormat, errno: .resourceBusy).isBusy)
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: .open, errno: .permissionDenied).isPermissionDenied)
+        let text = V4L2Error.callFailed(device: "/dev/video0", call: .streamOn, errno: .invalidArgument).description
+        #expect(text == "/dev/video0: VIDIOC_STREAMON failed: Invalid argument (errno 22)")
+    }
+
+    /// The named errno values are the C library's, and calls print under the kernel's names.
+    @Test func errnoAndCallNames() {
+        #expect(Errno.noSuchDevice.rawValue == ENODEV && Errno.resourceBusy.rawValue == EBUSY)
+        #expect(Errno.ioError.rawValue == EIO && Errno.resourceTemporarilyUnavailable.rawValue == EAGAIN)
+        #expect(Errno.noSuchDevice.description == "No such device (errno \(ENODEV))")
+        #expect(V4L2Call.dequeueBuffer.description == "VIDIOC_DQBUF")
+        #expect(V4L2Call.allCases.filter { $0.rawValue.hasPrefix("VIDIOC_") }.count == V4L2Call.allCases.count - 4)
+        #expect(Set(V4L2Call.allCases.map(\.rawValue)).count == V4L2Call.allCases.count)
     }
 
     @Test func openingSomethingThatIsNotACameraSaysSo() {
         #expect(throws: V4L2Error.notACaptureDevice(device: "/dev/null")) { try V4L2Device(path: "/dev/null") }
-        #expect(throws: V4L2Error.callFailed(device: "/dev/no-such-camera", call: "open", errno: ENOENT)) {
+        #expect(throws: V4L2Error.callFailed(device: "/dev/no-such-camera", call: .open, errno: .noSuchFileOrDirectory)) {
             try V4L2Device(path: "/dev/no-such-camera")
         }
     }

@@ -15,14 +15,14 @@ import Imaging
 /// and 16-bit formats (V4L2 keeps 10 and 12 bits in the low bits of little-endian 16-bit
 /// words) with BitsPerSample 16 in a little-endian file, so the stored bytes are the frame's
 /// bytes; WhiteLevel (2^bits − 1) states the significant depth.
-public enum DNGFile {
+package enum DNGFile {
     /// DNGVersion: 1.4.0.0.
-    public static let version: [UInt8] = [1, 4, 0, 0]
+    package static let version: [UInt8] = [1, 4, 0, 0]
     /// DNGBackwardVersion: 1.1.0.0, the oldest reader version the layout needs.
-    public static let backwardVersion: [UInt8] = [1, 1, 0, 0]
+    package static let backwardVersion: [UInt8] = [1, 1, 0, 0]
 
     /// Encodes `frame`, which must be a Bayer frame, as a DNG file in memory.
-    public static func encode(_ frame: Frame, metadata: DNGMetadata) throws(CodecError) -> [UInt8] {
+    package static func encode(_ frame: Frame, metadata: DNGMetadata) throws(CodecError) -> [UInt8] {
         guard let pattern = frame.format.bayerPattern else {
             throw .invalidArgument("\(frame.format) is not a Bayer format; DNG holds CFA data")
         }

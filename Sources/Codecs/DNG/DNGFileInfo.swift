@@ -3,38 +3,38 @@ import Imaging
 
 /// What a DNG file says about its CFA image, read with libtiff and checked for completeness
 /// (every strip or tile of the CFA image lies inside the file) before anything decodes it.
-public struct DNGFileInfo: Sendable {
+package struct DNGFileInfo: Sendable {
     /// DNGVersion, e.g. [1, 4, 0, 0].
-    public let version: [UInt8]
+    package let version: [UInt8]
     /// Size of the CFA image (the IFD with NewSubFileType 0).
-    public let cfaSize: PixelSize
+    package let cfaSize: PixelSize
     /// BitsPerSample of the CFA image (the container: 8 or 16 for photocap's files).
-    public let bitsPerSample: Int
+    package let bitsPerSample: Int
     /// The 2×2 CFAPattern as colour indices (0 red, 1 green, 2 blue), row by row; nil when the
     /// file has no 2×2 pattern.
-    public let cfaPattern: [UInt8]?
+    package let cfaPattern: [UInt8]?
     /// WhiteLevel of the CFA image, when present.
-    public let whiteLevel: Int?
+    package let whiteLevel: Int?
     /// The first BlackLevel value of the CFA image, when present.
-    public let blackLevel: Double?
+    package let blackLevel: Double?
     /// The Orientation tag of IFD0 (absent → `.up`): what a viewer applies.
-    public let orientation: Orientation
+    package let orientation: Orientation
     /// Size of the preview in IFD0, when IFD0 is a preview (NewSubFileType 1).
-    public let previewSize: PixelSize?
+    package let previewSize: PixelSize?
     /// UniqueCameraModel.
-    public let uniqueCameraModel: String?
+    package let uniqueCameraModel: String?
     /// IFD0 Model.
-    public let model: String?
+    package let model: String?
     /// The XMP packet of IFD0, when present.
-    public let xmp: String?
+    package let xmp: String?
     /// EXIF DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), when present.
-    public let dateTimeOriginal: String?
+    package let dateTimeOriginal: String?
     /// EXIF OffsetTimeOriginal ("+HH:MM"), when present.
-    public let offsetTimeOriginal: String?
+    package let offsetTimeOriginal: String?
 
     /// Reads `data`. Throws ``CodecError/unsupportedFormat(reason:)`` for a file that is not a
     /// DNG, and ``CodecError/corruptFile(format:reason:)`` for a damaged or truncated one.
-    public init(data: [UInt8]) throws(CodecError) {
+    package init(data: [UInt8]) throws(CodecError) {
         guard TIFFHeader(data) != nil else {
             throw .unsupportedFormat(reason: "not a DNG file: no TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }

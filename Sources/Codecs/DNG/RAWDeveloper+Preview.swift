@@ -5,7 +5,7 @@ extension RAWDeveloper {
     /// as stored (not turned): LibRaw's development of the frame binned down by whole tiles
     /// (so the preview costs one pass over the frame, not a full-size demosaic), described by
     /// `metadata`'s levels and colour, then scaled to size with an area filter.
-    public static func preview(of frame: Frame, metadata: DNGMetadata, fitting box: PixelSize) throws(CodecError) -> RGBImage {
+    package static func preview(of frame: Frame, metadata: DNGMetadata, fitting box: PixelSize) throws(CodecError) -> RGBImage {
         let target = frame.size.aspectFit(within: box)
         guard !target.isEmpty else { throw .invalidArgument("preview box \(box) for a \(frame.size) frame") }
         let tiles = PixelSize(width: frame.size.width / 2, height: frame.size.height / 2)

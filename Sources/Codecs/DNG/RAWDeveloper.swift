@@ -9,14 +9,14 @@ import Imaging
 /// colour matrix to sRGB primaries, the sRGB tone curve, 8 bits per sample; the file's white
 /// level as it says (no automatic brightening or white-level adjustment), highlights clipped.
 /// A handle is used by one thread at a time.
-public final class RAWDeveloper {
+package final class RAWDeveloper {
     private let raw: UnsafeMutablePointer<libraw_data_t>
     /// LibRaw reads the file from here for as long as the handle lives.
     private let file: UnsafeMutableRawBufferPointer
 
     /// Opens and unpacks `data`. Throws ``CodecError/libRaw(function:message:)`` when LibRaw
     /// cannot read it (not a RAW file, truncated data).
-    public init(data: [UInt8]) throws(CodecError) {
+    package init(data: [UInt8]) throws(CodecError) {
         guard !data.isEmpty else { throw .corruptFile(format: "RAW", reason: "the file is empty") }
         guard let raw = libraw_init(0) else { throw .libRaw(function: "libraw_init", message: "out of memory") }
         let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
@@ -42,21 +42,21 @@ public final class RAWDeveloper {
     }
 
     /// The whole sensor area LibRaw decoded (raw_width × raw_height).
-    public var rawSize: PixelSize {
+    package var rawSize: PixelSize {
         PixelSize(width: Int(raw.pointee.sizes.raw_width), height: Int(raw.pointee.sizes.raw_height))
     }
 
     /// The visible image inside it (width × height), as stored.
-    public var imageSize: PixelSize {
+    package var imageSize: PixelSize {
         PixelSize(width: Int(raw.pointee.sizes.width), height: Int(raw.pointee.sizes.height))
     }
 
     /// Whether the file is a DNG (LibRaw read a DNGVersion).
-    public var isDNG: Bool { raw.pointee.idata.dng_version != 0 }
+    package var isDNG: Bool { raw.pointee.idata.dng_version != 0 }
 
     /// The colours of the 2×2 filter tile at the top-left of the image, row by row, as LibRaw
     /// reads them (0 red, 1 green, 2 blue), in ``FramePixelFormat/BayerPattern/colorIndices`` form.
-    public var cfaColorIndices: [UInt8] {
+    package var cfaColorIndices: [UInt8] {
         let names = withUnsafeBytes(of: raw.pointee.idata.cdesc) { Array($0) }
         return [(0, 0), (0, 1), (1, 0), (1, 1)].map { row, column in
             let index = Int(libraw_COLOR(raw, Int32(row), Int32(column)))
@@ -69,16 +69,16 @@ public final class RAWDeveloper {
     }
 
     /// The largest raw value (the DNG WhiteLevel).
-    public var whiteLevel: Int { Int(raw.pointee.color.maximum) }
+    package var whiteLevel: Int { Int(raw.pointee.color.maximum) }
 
     /// The black level LibRaw subtracts.
-    public var blackLevel: Int { Int(raw.pointee.color.black) }
+    package var blackLevel: Int { Int(raw.pointee.color.black) }
 
     /// The white balance multipliers as shot (LibRaw's `cam_mul`: red, green, blue, green).
-    public var cameraMultipliers: [Float] { withUnsafeBytes(of: raw.pointee.color.cam_mul) { Array($0.bindMemory(to: Float.self)) } }
+    package var cameraMultipliers: [Float] { withUnsafeBytes(of: raw.pointee.color.cam_mul) { Array($0.bindMemory(to: Float.self)) } }
 
     /// How LibRaw turns the developed image when asked to (from the file's Orientation tag).
-    public var orientation: Orientation {
+    package var orientation: Orientation {
         // LibRaw's flip codes, indexed by the TIFF Orientation value ("50132467"), inverted.
         let byFlip: [Int: Orientation] = [0: .up, 1: .upMirrored, 3: .down, 2: .downMirrored,
                                           4: .leftMirrored, 6: .right, 7: .rightMirrored, 5: .left]
@@ -87,7 +87,7 @@ public final class RAWDeveloper {
 
     /// The unprocessed values of ``rawSize``, row by row, as LibRaw decoded them (no black
     /// subtraction, no scaling).
-    public func rawValues() -> [UInt16] {
+    package func rawValues() -> [UInt16] {
         let size = rawSize
         let pitch = Int(raw.pointee.sizes.raw_pitch) / 2
         let image = raw.pointee.rawdata.raw_image!
@@ -107,7 +107,7 @@ public final class RAWDeveloper {
     ///     (for previews).
     ///   - applyingOrientation: turn the result as the file's Orientation says (as a viewer
     ///     would); false keeps the stored orientation.
-    public func develop(halfSize: Bool = false, applyingOrientation: Bool = false) throws(CodecError) -> RGBImage {
+    package func develop(halfSize: Bool = false, applyingOrientation: Bool = false) throws(CodecError) -> RGBImage {
         raw.pointee.params.use_camera_wb = 1
         raw.pointee.params.use_camera_matrix = 1
         raw.pointee.params.output_color = 1  // sRGB

@@ -10,7 +10,7 @@ extension EXIFBuilder {
     ///
     /// libexif rewrites the structure (offsets change); tags it cannot parse are lost, as they
     /// would be with any libexif-based editor.
-    public static func normalizing(_ block: [UInt8], pixelSize: PixelSize?, thumbnailJPEG: [UInt8]?) throws(CodecError) -> [UInt8] {
+    package static func normalizing(_ block: [UInt8], pixelSize: PixelSize?, thumbnailJPEG: [UInt8]?) throws(CodecError) -> [UInt8] {
         guard TIFFHeader(block) != nil else {
             throw .corruptFile(format: "EXIF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\") at the start of the EXIF block")
         }
@@ -54,7 +54,7 @@ extension EXIFBuilder {
 
     /// The IFD0 and IFD1 `Orientation` values and the thumbnail of a block, as
     /// ``normalizing(_:pixelSize:thumbnailJPEG:)`` sees them (for callers that turn the thumbnail).
-    public static func orientationAndThumbnail(of block: [UInt8]) throws(CodecError)
+    package static func orientationAndThumbnail(of block: [UInt8]) throws(CodecError)
         -> (orientation: Int?, thumbnailOrientation: Int?, thumbnailJPEG: [UInt8]?) {
         let exif = try EXIFData(editing: block)
         return (exif.integer(EXIF_TAG_ORIENTATION, in: EXIF_IFD_0), exif.integer(EXIF_TAG_ORIENTATION, in: EXIF_IFD_1),

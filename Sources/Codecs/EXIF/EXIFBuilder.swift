@@ -7,7 +7,7 @@ import CExif
 import Imaging
 
 /// Builds the EXIF block photocap writes into JPEG and HEIC files.
-public enum EXIFBuilder {
+package enum EXIFBuilder {
     /// The longest `ImageUniqueID` EXIF allows (32 hex digits plus the NUL).
     static let maximumUniqueIDLength = 32
 
@@ -18,7 +18,7 @@ public enum EXIFBuilder {
     /// camera file: ColorSpace = sRGB, ExifVersion 0232, FlashpixVersion 0100,
     /// ComponentsConfiguration, YCbCrPositioning = centred, 72 dpi resolution. A
     /// `thumbnailJPEG` (a complete JPEG file) becomes IFD1, with the same orientation as IFD0.
-    public static func tiffBlock(for metadata: EXIFMetadata, thumbnailJPEG: [UInt8]?) throws(CodecError) -> [UInt8] {
+    package static func tiffBlock(for metadata: EXIFMetadata, thumbnailJPEG: [UInt8]?) throws(CodecError) -> [UInt8] {
         let exif = try EXIFData()
         let orientation = UInt16(metadata.orientation.exifValue)
 

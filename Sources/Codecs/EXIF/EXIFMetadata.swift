@@ -6,32 +6,32 @@ import Foundation
 import Imaging
 
 /// EXIF fields photocap writes.
-public struct EXIFMetadata: Sendable, Equatable {
+package struct EXIFMetadata: Sendable, Equatable {
     /// Camera maker (IFD0 `Make`).
-    public var make: String?
+    package var make: String?
     /// Camera model (IFD0 `Model`).
-    public var model: String?
+    package var model: String?
     /// Writing software (IFD0 `Software`).
-    public var software: String?
+    package var software: String?
     /// When the photo was taken; written as `DateTimeOriginal`, `SubSecTimeOriginal` and
     /// `OffsetTimeOriginal` in the process's local time zone, and as `DateTime`/`SubSecTime`/
     /// `OffsetTime` too.
-    public var dateTimeOriginal: Date?
+    package var dateTimeOriginal: Date?
     /// IFD0 `Orientation` (and IFD1 `Orientation` when a thumbnail is present, same value).
-    public var orientation: Orientation
+    package var orientation: Orientation
     /// `PixelXDimension` / `PixelYDimension`: the stored pixel size.
-    public var pixelSize: PixelSize?
+    package var pixelSize: PixelSize?
     /// Exposure time in seconds (`ExposureTime`).
-    public var exposureTime: Double?
+    package var exposureTime: Double?
     /// `ISOSpeedRatings` (PhotographicSensitivity).
-    public var isoSpeed: Int?
+    package var isoSpeed: Int?
     /// `ExposureBiasValue` in EV, for bracket members.
-    public var exposureBias: Double?
+    package var exposureBias: Double?
     /// `ImageUniqueID`, at most 32 characters (longer values are cut).
-    public var imageUniqueID: String?
+    package var imageUniqueID: String?
 
     /// Metadata with only an orientation; every other field is nil.
-    public init(orientation: Orientation = .up) {
+    package init(orientation: Orientation = .up) {
         self.orientation = orientation
     }
 }

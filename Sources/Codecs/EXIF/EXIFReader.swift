@@ -2,23 +2,23 @@ import CExif
 import Imaging
 
 /// The EXIF fields of a file, parsed with libexif.
-public struct EXIFReader: Sendable {
+package struct EXIFReader: Sendable {
     /// IFD0 `Orientation`; nil when absent (invalid values 0 and 9+ read as ``Orientation/up``).
-    public var orientation: Orientation?
+    package var orientation: Orientation?
     /// IFD1 (thumbnail) `Orientation`; nil when absent.
-    public var thumbnailOrientation: Orientation?
+    package var thumbnailOrientation: Orientation?
     /// The IFD1 thumbnail, a complete JPEG file.
-    public var thumbnailJPEG: [UInt8]?
+    package var thumbnailJPEG: [UInt8]?
     /// `PixelXDimension` × `PixelYDimension`, when both are present.
-    public var pixelSize: PixelSize?
+    package var pixelSize: PixelSize?
     /// Every tag, libexif's tag name → libexif's text for its value (for example
     /// "Orientation": "Right-top"). A tag in several IFDs keeps the value of the first
     /// (IFD0, Exif, GPS, Interoperability, IFD1).
-    public var entries: [String: String]
+    package var entries: [String: String]
 
     /// Parses EXIF from a whole JPEG file, an APP1 payload ("Exif\0\0…"), or a bare
     /// TIFF-structured block ("II*\0…" / "MM\0*…").
-    public init(data: [UInt8]) throws(CodecError) {
+    package init(data: [UInt8]) throws(CodecError) {
         let block: [UInt8]
         if data.starts(with: [0xFF, 0xD8]) {
             guard let found = try JPEGFile.exifBlock(in: data) else { throw .missingEXIF(format: "JPEG") }

@@ -1,6 +1,6 @@
 /// The `tiff:Orientation` property of an XMP packet, which viewers such as Lightroom and
 /// ExifTool-based tools read next to the EXIF tag. A file turned upright must say 1 in both.
-public enum XMPOrientation {
+package enum XMPOrientation {
     /// The namespace header of a standard XMP APP1 segment.
     static let app1Header = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
@@ -9,7 +9,7 @@ public enum XMPOrientation {
     nonisolated(unsafe) private static let element = /<tiff:Orientation>\s*\d+\s*<\/tiff:Orientation>/
 
     /// `packet` with every `tiff:Orientation` value set to 1; nil when it has none.
-    public static func upright(_ packet: String) -> String? {
+    package static func upright(_ packet: String) -> String? {
         guard packet.contains(attribute) || packet.contains(element) else { return nil }
         return packet
             .replacing(attribute) { match in "tiff:Orientation=\(match.1)1\(match.1)" }

@@ -2,7 +2,7 @@ import Imaging
 
 /// Errors of the codec layer; each names the failing library call and carries the library's
 /// own message, so a log line is enough to find the cause.
-public enum CodecError: Error, Sendable, CustomStringConvertible {
+public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A TurboJPEG call failed.
     case turboJPEG(function: String, message: String)
     /// A libheif call failed.

@@ -5,13 +5,13 @@ import Imaging
 ///
 /// Owns one x265 encoder configured once; each ``encode(_:quality:orientation:thumbnail:exif:)``
 /// builds a fresh file. Not thread-safe: use one encoder per thread.
-public final class HEICEncoder {
+package final class HEICEncoder {
     /// The context the encoder was obtained from; libheif ties encoders to a context.
     private let encoderContext: HEIFContext
     private let encoder: OpaquePointer
 
     /// Creates an encoder using x265's `preset`.
-    public init(preset: HEICEncoderPreset = .medium) throws(CodecError) {
+    package init(preset: HEICEncoderPreset = .medium) throws(CodecError) {
         encoderContext = try HEIFContext()
         var encoder: OpaquePointer?
         try HEIFContext.check(heif_context_get_encoder_for_format(encoderContext.context, heif_compression_HEVC, &encoder),
@@ -35,7 +35,7 @@ public final class HEICEncoder {
     ///   - thumbnail: an optional thumbnail, already with the same physical transform as `image`.
     ///   - exif: an optional TIFF-structured EXIF block (from ``EXIFBuilder``), stored as an
     ///     Exif item of the primary image. Its orientation should agree with `orientation`.
-    public func encode(_ image: PlanarImage, quality: Int, orientation: Orientation, thumbnail: PlanarImage?,
+    package func encode(_ image: PlanarImage, quality: Int, orientation: Orientation, thumbnail: PlanarImage?,
                        exif: [UInt8]?) throws(CodecError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidArgument("HEIC quality \(quality) is not in 1...100") }
         try HEIFContext.check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")

@@ -1,6 +1,6 @@
 /// x265 speed presets, fastest first; the preset dominates HEIC encoding time (at 12 MP
 /// about 0.8 s for `ultrafast`, 3.5 s for `medium`, 7 s for `slow`).
-public enum HEICEncoderPreset: String, CaseIterable, Sendable {
+package enum HEICEncoderPreset: String, CaseIterable, Sendable {
     /// Fastest, largest files.
     case ultrafast
     /// Very fast.

@@ -3,21 +3,21 @@ import Imaging
 
 /// What a HEIC (or other HEIF) file says about its primary image, read with libheif and, for
 /// the orientation, from the item properties themselves.
-public struct HEICFileInfo: Sendable {
+package struct HEICFileInfo: Sendable {
     /// Size of the primary image as stored (its `ispe`).
-    public var storedSize: PixelSize
+    package var storedSize: PixelSize
     /// Size after the transformations, as a viewer shows it.
-    public var displayedSize: PixelSize
+    package var displayedSize: PixelSize
     /// What the `irot` and `imir` properties of the primary item mean, as an EXIF orientation.
-    public var orientation: Orientation
+    package var orientation: Orientation
     /// Stored size of the primary image's first thumbnail, if any.
-    public var thumbnailSize: PixelSize?
+    package var thumbnailSize: PixelSize?
     /// The TIFF-structured EXIF block of the primary image (libheif's 4-byte offset prefix
     /// removed), if any.
-    public var exifBlock: [UInt8]?
+    package var exifBlock: [UInt8]?
 
     /// Reads `data`, a whole HEIF file.
-    public init(data: [UInt8]) throws(CodecError) {
+    package init(data: [UInt8]) throws(CodecError) {
         let read = try HEIFContext.withPrimaryImage(of: data) { (_, primary) throws(CodecError) in
             (primary.storedSize, primary.displayedSize, try primary.firstThumbnail()?.storedSize, try primary.exifItem())
         }

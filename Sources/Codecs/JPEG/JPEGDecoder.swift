@@ -2,23 +2,23 @@ import CTurboJPEG
 import Imaging
 
 /// Decodes JPEG files with TurboJPEG, ignoring any orientation metadata.
-public final class JPEGDecoder {
+package final class JPEGDecoder {
     private let decompressor: JPEGHandle
 
     /// Creates a decoder.
-    public init() throws(CodecError) {
+    package init() throws(CodecError) {
         decompressor = try JPEGHandle(decompressing: ())
     }
 
     /// The stored size and chroma subsampling ("4:2:0", "4:4:4", …) of `jpeg`.
-    public func header(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: String) {
+    package func header(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: String) {
         let header = try readHeader(jpeg)
         return (header.size, Self.name(ofSubsampling: header.subsampling))
     }
 
     /// Decodes `jpeg` to packed RGB (R, G, B), rows without padding, as stored: no
     /// orientation is applied.
-    public func decodeRGB(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
+    package func decodeRGB(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
         let header = try readHeader(jpeg)
         let size = header.size
         var rgb = [UInt8](repeating: 0, count: size.area * 3)
@@ -35,7 +35,7 @@ public final class JPEGDecoder {
 
     /// Decodes `jpeg` to a J420 planar image. 4:2:0 Y'CbCr files are decoded straight into
     /// the planes; anything else goes through RGB.
-    public func decodePlanar(_ jpeg: [UInt8]) throws(CodecError) -> PlanarImage {
+    package func decodePlanar(_ jpeg: [UInt8]) throws(CodecError) -> PlanarImage {
         let header = try readHeader(jpeg)
         guard header.subsampling == Int32(TJSAMP_420.rawValue), header.colorspace == Int32(TJCS_YCbCr.rawValue) else {
             let decoded = try decodeRGB(jpeg)

@@ -5,7 +5,7 @@ import Imaging
 ///
 /// Owns a TurboJPEG compressor: use one encoder per thread; it can be reused for any number of
 /// images.
-public final class JPEGEncoder {
+package final class JPEGEncoder {
     private let compressor: JPEGHandle
     // Kept between encodes: a fresh worst-case buffer per photo costs a page fault for every
     // page the JPEG touches, which at 12 MP is a sizeable fraction of the encode itself.
@@ -28,13 +28,13 @@ public final class JPEGEncoder {
     }
 
     /// Creates an encoder.
-    public init() throws(CodecError) {
+    package init() throws(CodecError) {
         compressor = try JPEGHandle(compressing: ())
     }
 
     /// Encodes `image` as a 4:2:0 JPEG straight from its planes (`tjCompressFromYUVPlanes`):
     /// JFIF, no EXIF. `quality` is 1...100.
-    public func encode(_ image: PlanarImage, quality: Int) throws(CodecError) -> [UInt8] {
+    package func encode(_ image: PlanarImage, quality: Int) throws(CodecError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
         let width = Int32(image.size.width), height = Int32(image.size.height)
         let size = tjBufSize(width, height, Int32(TJSAMP_420.rawValue))

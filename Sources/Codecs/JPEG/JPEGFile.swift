@@ -1,7 +1,7 @@
 import Imaging
 
 /// Reads and rewrites the marker segments of a JPEG file without decoding it.
-public enum JPEGFile {
+package enum JPEGFile {
     /// The largest APP1 payload ("Exif\0\0" + block): 65535 minus the 2 length bytes.
     static let maximumAPP1Payload = 65533
 
@@ -10,7 +10,7 @@ public enum JPEGFile {
     ///
     /// Throws when `jpeg` is not a JPEG file or when "Exif\0\0" + `tiffBlock` exceeds the
     /// 65533 bytes a segment can hold.
-    public static func insertingEXIF(_ tiffBlock: [UInt8], into jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+    package static func insertingEXIF(_ tiffBlock: [UInt8], into jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
         guard TIFFHeader(tiffBlock) != nil else {
             throw .invalidArgument("the EXIF block does not start with a TIFF header")
         }
@@ -44,7 +44,7 @@ public enum JPEGFile {
     /// and EXIF segments, in their original order. Not carried: JFIF/JFXX (APP0) and Adobe
     /// (APP14), which describe the old coding; EXIF, which callers rewrite; MPF, whose offsets
     /// point into the original file.
-    public static func carryingDescriptiveSegments(from original: [UInt8], into encoded: [UInt8]) throws(CodecError) -> [UInt8] {
+    package static func carryingDescriptiveSegments(from original: [UInt8], into encoded: [UInt8]) throws(CodecError) -> [UInt8] {
         let source = try headerSegments(of: original)
         let carried = source.list.filter { $0.isDescriptive(in: original) }
         guard !carried.isEmpty else { return encoded }
@@ -57,7 +57,7 @@ public enum JPEGFile {
 
     /// `jpeg` with the `tiff:Orientation` of its XMP packet set to 1 (see ``XMPOrientation``);
     /// unchanged when it has no XMP or the packet no orientation.
-    public static func withUprightXMP(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+    package static func withUprightXMP(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
         let segments = try headerSegments(of: jpeg)
         guard let xmp = segments.list.first(where: { $0.marker == 0xE1 && $0.payloadStarts(with: XMPOrientation.app1Header, in: jpeg) }),
               let packet = String(validating: jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound], as: UTF8.self),
@@ -73,13 +73,13 @@ public enum JPEGFile {
 
     /// Whether the header defines Huffman tables (DHT). Webcams' MJPEG frames usually do not:
     /// decoders assume the standard tables of JPEG Annex K.3, but a file must carry them.
-    public static func hasHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> Bool {
+    package static func hasHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> Bool {
         try headerSegments(of: jpeg).list.contains { $0.marker == 0xC4 }
     }
 
     /// `jpeg` with the standard Huffman tables (Annex K.3) inserted before the scan when it has
     /// none, as an MJPEG frame must get them to become a standalone file; unchanged otherwise.
-    public static func withStandardHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+    package static func withStandardHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
         let segments = try headerSegments(of: jpeg)
         guard !segments.list.contains(where: { $0.marker == 0xC4 }) else { return jpeg }
         let tables = try standardHuffmanTables()
@@ -87,7 +87,7 @@ public enum JPEGFile {
     }
 
     /// `jpeg` without its DHT segments: a frame as a UVC webcam sends it.
-    public static func removingHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+    package static func removingHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
         let segments = try headerSegments(of: jpeg)
         var output: [UInt8] = [0xFF, 0xD8]
         for segment in segments.list where segment.marker != 0xC4 { output += jpeg[segment.range] }
@@ -107,7 +107,7 @@ public enum JPEGFile {
     }
 
     /// The TIFF-structured EXIF block of a JPEG file, nil if it has none.
-    public static func exifBlock(in jpeg: [UInt8]) throws(CodecError) -> [UInt8]? {
+    package static func exifBlock(in jpeg: [UInt8]) throws(CodecError) -> [UInt8]? {
         let segments = try headerSegments(of: jpeg)
         guard let segment = segments.list.first(where: { $0.isEXIF(in: jpeg) }) else { return nil }
         return Array(jpeg[(segment.payloadStart + EXIFData.app1Header.count)..<segment.range.upperBound])

@@ -10,16 +10,20 @@ import Imaging
 /// both, 90° clockwise (6) the height, 90° counter-clockwise (8) the width; transpose (5) is
 /// always exact. Otherwise the result would be shifted with an untransformed strip (without
 /// TJXOPT_TRIM) or lose edge pixels (with it): this type refuses instead.
-public enum JPEGLosslessTransform {
+package enum JPEGLosslessTransform {
     /// The transform is not exact for this file.
-    public struct NotExact: Error, Sendable, CustomStringConvertible {
+    package struct NotExact: Error, Sendable, CustomStringConvertible {
         /// The orientation asked for.
-        public let orientation: Orientation
+        package let orientation: Orientation
         /// The stored size.
-        public let size: PixelSize
+        package let size: PixelSize
         /// The iMCU size.
-        public let mcu: PixelSize
-        public var description: String {
+        package let mcu: PixelSize
+
+        package init(orientation: Orientation, size: PixelSize, mcu: PixelSize) {
+            (self.orientation, self.size, self.mcu) = (orientation, size, mcu)
+        }
+        package var description: String {
             var needs: [String] = []
             if Self.needsWidth(orientation), size.width % mcu.width != 0 { needs.append("the width \(size.width) a multiple of \(mcu.width)") }
             if Self.needsHeight(orientation), size.height % mcu.height != 0 { needs.append("the height \(size.height) a multiple of \(mcu.height)") }
@@ -42,13 +46,13 @@ public enum JPEGLosslessTransform {
     }
 
     /// Whether turning a `size` image with iMCU `mcu` by `orientation` is exact.
-    public static func isExact(_ orientation: Orientation, size: PixelSize, mcu: PixelSize) -> Bool {
+    package static func isExact(_ orientation: Orientation, size: PixelSize, mcu: PixelSize) -> Bool {
         (!NotExact.needsWidth(orientation) || size.width % mcu.width == 0)
             && (!NotExact.needsHeight(orientation) || size.height % mcu.height == 0)
     }
 
     /// The stored size and iMCU size of `jpeg`.
-    public static func geometry(of jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, mcu: PixelSize) {
+    package static func geometry(of jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, mcu: PixelSize) {
         let handle = try JPEGHandle(decompressing: ())
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let code = jpeg.withUnsafeBufferPointer {
@@ -61,7 +65,7 @@ public enum JPEGLosslessTransform {
     /// `jpeg` with its stored pixels turned by `orientation` (what a viewer would do for that
     /// EXIF value); markers (APPn, COM) are copied as they are. Throws ``NotExact`` (wrapped in
     /// nothing: it is thrown as is) when the transform is not exact.
-    public static func transform(_ jpeg: [UInt8], applying orientation: Orientation) throws -> [UInt8] {
+    package static func transform(_ jpeg: [UInt8], applying orientation: Orientation) throws -> [UInt8] {
         let geometry = try geometry(of: jpeg)
         guard isExact(orientation, size: geometry.size, mcu: geometry.mcu) else {
             throw NotExact(orientation: orientation, size: geometry.size, mcu: geometry.mcu)

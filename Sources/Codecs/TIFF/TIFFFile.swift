@@ -2,7 +2,7 @@ import CTIFF
 import Imaging
 
 /// Writes and reads baseline RGB TIFF files in memory with libtiff.
-public enum TIFFFile {
+package enum TIFFFile {
     /// Strips of about this many bytes: a few strips for a photo, one for a thumbnail.
     static let stripByteTarget = 1 << 20
 
@@ -15,7 +15,7 @@ public enum TIFFFile {
     /// LZW rather than Deflate because `exiftool -validate` flags Deflate (8) as an invalid
     /// TIFF 6 Compression; PixelX/YDimension are left out because EXIF does not allow them in
     /// TIFF files (ImageWidth/ImageLength say it).
-    public static func encode(rgb: [UInt8], size: PixelSize, metadata: EXIFMetadata) throws(CodecError) -> [UInt8] {
+    package static func encode(rgb: [UInt8], size: PixelSize, metadata: EXIFMetadata) throws(CodecError) -> [UInt8] {
         guard !size.isEmpty, size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
             throw .invalidArgument("invalid TIFF size \(size)")
         }
@@ -55,7 +55,7 @@ public enum TIFFFile {
     /// Reads an RGB(A) TIFF: its stored size, its `Orientation` tag (absent → `.up`) and its
     /// stored pixels as packed RGB (alpha dropped). Any layout libtiff's RGBA reader
     /// understands is accepted.
-    public static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8]) {
+    package static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8]) {
         guard TIFFHeader(data) != nil else {
             throw .corruptFile(format: "TIFF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }

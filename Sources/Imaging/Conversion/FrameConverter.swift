@@ -11,22 +11,22 @@ import Synchronization
 /// cache-resident buffer and rotated from there into the destination, so a rotated photo costs
 /// one read of the frame and one write of the image — not a full-size conversion followed by a
 /// full-size rotation.
-public struct FrameConverter: Sendable {
+package struct FrameConverter: Sendable {
     /// Rows converted per strip: small enough for the strip to stay in L2, even for 4:2:0.
-    public var stripHeight: Int
+    package var stripHeight: Int
     /// Threads converting bands of strips side by side.
-    public var threads: Int
+    package var threads: Int
 
     /// Creates a converter; `stripHeight` is rounded up to an even number; `threads` defaults
     /// to one per core, at most 4.
-    public init(stripHeight: Int = 32, threads: Int = min(4, ProcessInfo.processInfo.activeProcessorCount)) {
+    package init(stripHeight: Int = 32, threads: Int = min(4, ProcessInfo.processInfo.activeProcessorCount)) {
         self.stripHeight = max(2, (stripHeight + 1) & ~1)
         self.threads = max(1, threads)
     }
 
     /// The crop that will really be used for `requested` on `frame`: clamped origin and size
     /// made even, because 4:2:0 chroma covers 2×2 pixels.
-    public static func effectiveCrop(_ requested: PixelRect?, frameSize: PixelSize) throws(ImagingError) -> PixelRect {
+    package static func effectiveCrop(_ requested: PixelRect?, frameSize: PixelSize) throws(ImagingError) -> PixelRect {
         let rect = requested ?? PixelRect(covering: frameSize)
         guard rect.x >= 0, rect.y >= 0, !rect.size.isEmpty,
               rect.x + rect.size.width <= frameSize.width,
@@ -43,7 +43,7 @@ public struct FrameConverter: Sendable {
     /// ``effectiveCrop(_:frameSize:)`` says) and applies `transform` to the pixels.
     ///
     /// The result's size is `transform.apply(to: crop.size)`.
-    public func convert(_ frame: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> PlanarImage {
+    package func convert(_ frame: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> PlanarImage {
         let rect = try Self.effectiveCrop(crop, frameSize: frame.size)
         let output = try PlanarImage(size: transform.apply(to: rect.size))
         // Any orientation is a vertical flip (free: read rows bottom-up) followed by a rotation.

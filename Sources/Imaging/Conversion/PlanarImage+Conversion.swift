@@ -3,7 +3,7 @@ import CYUV
 extension PlanarImage {
     /// A copy scaled to `size` with an area (box) filter, which averages every source pixel
     /// and so does not alias when shrinking.
-    public func scaled(to target: PixelSize) throws(ImagingError) -> PlanarImage {
+    package func scaled(to target: PixelSize) throws(ImagingError) -> PlanarImage {
         let output = try PlanarImage(size: target)
         let source = planes, destination = output.planes
         let code = I420Scale(
@@ -16,19 +16,28 @@ extension PlanarImage {
     }
 
     /// The pixels as packed 8-bit RGB (R, G, B in memory), rows without padding.
-    public func rgbBytes() throws(ImagingError) -> [UInt8] {
+    package func rgbBytes() throws(ImagingError) -> [UInt8] {
+        try packed(bytesPerPixel: 3, "J420ToRAW", J420ToRAW)
+    }
+
+    /// The libyuv signature of the J420 to packed converters.
+    private typealias PackedConversion = (UnsafePointer<UInt8>?, Int32, UnsafePointer<UInt8>?, Int32, UnsafePointer<UInt8>?, Int32,
+                                          UnsafeMutablePointer<UInt8>?, Int32, Int32, Int32) -> Int32
+
+    /// The pixels through one of libyuv's J420 → packed converters, rows without padding.
+    private func packed(bytesPerPixel: Int, _ function: String, _ convert: PackedConversion) throws(ImagingError) -> [UInt8] {
         let source = planes
-        var rgb = [UInt8](repeating: 0, count: size.area * 3)
-        let code = rgb.withUnsafeMutableBufferPointer { buffer in
-            J420ToRAW(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
-                      buffer.baseAddress, Int32(size.width * 3), Int32(size.width), Int32(size.height))
+        var bytes = [UInt8](repeating: 0, count: size.area * bytesPerPixel)
+        let code = bytes.withUnsafeMutableBufferPointer { buffer in
+            convert(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
+                    buffer.baseAddress, Int32(size.width * bytesPerPixel), Int32(size.width), Int32(size.height))
         }
-        guard code == 0 else { throw .libyuvFailed(function: "J420ToRAW", code: code) }
-        return rgb
+        guard code == 0 else { throw .libyuvFailed(function: function, code: code) }
+        return bytes
     }
 
     /// Converts packed RGB (R, G, B in memory, `bytesPerRow` per row) to a planar image.
-    public convenience init(rgb: UnsafeBufferPointer<UInt8>, size: PixelSize, bytesPerRow: Int? = nil) throws(ImagingError) {
+    package convenience init(rgb: UnsafeBufferPointer<UInt8>, size: PixelSize, bytesPerRow: Int? = nil) throws(ImagingError) {
         let stride = bytesPerRow ?? size.width * 3
         guard rgb.count >= stride * size.height else {
             throw .frameTooSmall(expected: stride * size.height, actual: rgb.count, format: .rgb24, size: size)
@@ -38,5 +47,30 @@ extension PlanarImage {
         let code = RAWToJ420(rgb.baseAddress, Int32(stride), target.y, Int32(lumaStride), target.cb, Int32(chromaStride),
                              target.cr, Int32(chromaStride), Int32(size.width), Int32(size.height))
         guard code == 0 else { throw .libyuvFailed(function: "RAWToJ420", code: code) }
+    }
+}
+
+extension PlanarImage {
+    /// The pixels as packed 8-bit BGRA (B, G, R, A in memory; alpha 255), rows without padding:
+    /// libyuv's "ARGB" word order on a little-endian machine, as `kCVPixelFormatType_32BGRA`.
+    package func bgraBytes() throws(ImagingError) -> [UInt8] {
+        try packed(bytesPerPixel: 4, "J420ToARGB", J420ToARGB)
+    }
+
+    /// The pixels as NV12: the luma plane, then one plane of interleaved Cb, Cr pairs, rows
+    /// without padding.
+    package func nv12Planes() throws(ImagingError) -> (luma: [UInt8], chroma: [UInt8]) {
+        let source = planes
+        var luma = [UInt8](repeating: 0, count: size.area)
+        var chroma = [UInt8](repeating: 0, count: chromaSize.area * 2)
+        let code = luma.withUnsafeMutableBufferPointer { y in
+            chroma.withUnsafeMutableBufferPointer { uv in
+                I420ToNV12(source.y, Int32(lumaStride), source.cb, Int32(chromaStride), source.cr, Int32(chromaStride),
+                           y.baseAddress, Int32(size.width), uv.baseAddress, Int32(chromaSize.width * 2),
+                           Int32(size.width), Int32(size.height))
+            }
+        }
+        guard code == 0 else { throw .libyuvFailed(function: "I420ToNV12", code: code) }
+        return (luma, chroma)
     }
 }

@@ -2,7 +2,7 @@ import CYUV
 
 extension RGBImage {
     /// A copy scaled to `size` with an area (box) filter, in RGB (no chroma subsampling).
-    public func scaled(to target: PixelSize) throws(ImagingError) -> RGBImage {
+    package func scaled(to target: PixelSize) throws(ImagingError) -> RGBImage {
         guard !target.isEmpty else { throw .invalidSize(target) }
         if target == size { return self }
         var output = [UInt8](repeating: 0, count: target.area * 3)

@@ -6,7 +6,7 @@ extension Frame {
     /// in the same format, so a small preview can be developed like the whole frame.
     ///
     /// The result is 2·⌈width/2/factor⌉ × 2·⌈height/2/factor⌉ pixels.
-    public func binnedBayer(by factor: Int) throws(ImagingError) -> Frame {
+    package func binnedBayer(by factor: Int) throws(ImagingError) -> Frame {
         guard format.isBayer else { throw .notBayer(format) }
         guard factor >= 1, size.width % 2 == 0, size.height % 2 == 0 else { throw .invalidSize(size) }
         let tiles = PixelSize(width: (size.width / 2 + factor - 1) / factor, height: (size.height / 2 + factor - 1) / factor)

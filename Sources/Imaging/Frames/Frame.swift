@@ -27,7 +27,7 @@ public struct Frame: Sendable {
     public let timestampNanoseconds: UInt64
 
     /// Creates a frame over `storage`; fails when the storage is too small for the layout.
-    public init(
+    package init(
         format: FramePixelFormat, size: PixelSize, bytesPerRow: Int? = nil,
         range: YCbCrRange? = nil, storage: FrameStorage, sequence: UInt64 = 0,
         timestampNanoseconds: UInt64 = 0
@@ -58,14 +58,14 @@ public final class FrameStorage: @unchecked Sendable {
     private let release: @Sendable (UnsafeRawBufferPointer) -> Void
 
     /// Borrows `pointer`; `release` runs once when the storage is deallocated.
-    public init(borrowing pointer: UnsafeRawBufferPointer,
+    package init(borrowing pointer: UnsafeRawBufferPointer,
                 release: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
         self.pointer = pointer
         self.release = release
     }
 
     /// Copies `bytes` into memory the storage owns.
-    public convenience init(copying bytes: some Collection<UInt8>) {
+    package convenience init(copying bytes: some Collection<UInt8>) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
         // One memcpy for contiguous bytes (Data, arrays); the generic element-by-element copy,
         // unspecialised across modules, is some 30 times slower on a 24 MB frame.
@@ -75,7 +75,7 @@ public final class FrameStorage: @unchecked Sendable {
     }
 
     /// Allocates `count` bytes and lets `fill` write them once.
-    public convenience init<Failure: Error>(
+    package convenience init<Failure: Error>(
         count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 64)

@@ -4,7 +4,7 @@ extension FrameBuilder {
     /// A Bayer frame of `format` showing `image`, each site's 8-bit value mapped through its
     /// channel's table in `curves` (red, green, blue; 256 sample values each, within the
     /// format's bit depth), as a simulated sensor with a known response would deliver it.
-    public static func bayerFrame(from image: RGBImage, format: FramePixelFormat, curves: [[UInt16]],
+    package static func bayerFrame(from image: RGBImage, format: FramePixelFormat, curves: [[UInt16]],
                                   sequence: UInt64 = 0, timestampNanoseconds: UInt64 = 0) throws(ImagingError) -> Frame {
         guard format.isBayer else { throw .notBayer(format) }
         let limit = UInt16((1 << format.bitsPerSample) - 1)

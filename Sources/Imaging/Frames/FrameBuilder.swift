@@ -2,10 +2,10 @@ import CYUV
 
 /// Lays out an RGB picture as a camera frame of a given pixel format, as a sensor would deliver
 /// it. Used by the synthetic camera and by tests that need frames of every format.
-public enum FrameBuilder {
+package enum FrameBuilder {
     /// A frame of `format` showing `image`; Y'CbCr formats are limited range BT.601, as V4L2
     /// cameras deliver them by default.
-    public static func frame(from image: RGBImage, format: FramePixelFormat, sequence: UInt64 = 0,
+    package static func frame(from image: RGBImage, format: FramePixelFormat, sequence: UInt64 = 0,
                              timestampNanoseconds: UInt64 = 0) throws(ImagingError) -> Frame {
         let size = image.size
         guard size.width % 2 == 0, size.height % 2 == 0 || !format.hasVerticalSubsampling else {

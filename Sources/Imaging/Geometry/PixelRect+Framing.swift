@@ -8,7 +8,7 @@ extension PixelRect {
     /// the nearest even value to what the ratio asks, so the result is off the exact ratio by at
     /// most one pixel. The origin is the even offset nearest the exact centre, at most one pixel
     /// off it. `zoom` below 1 counts as 1; sides never drop below 2.
-    public static func centred(ratio: (width: Int, height: Int), zoom: Double = 1, in frame: PixelSize) -> PixelRect {
+    package static func centred(ratio: (width: Int, height: Int), zoom: Double = 1, in frame: PixelSize) -> PixelRect {
         precondition(ratio.width > 0 && ratio.height > 0, "an aspect ratio needs positive terms, got \(ratio)")
         let zoom = max(1, zoom)
         func even(_ value: Double) -> Int { max(2, Int(value) & ~1) }
@@ -32,20 +32,20 @@ extension PixelRect {
     }
 
     /// Whether `other` lies entirely inside this rectangle.
-    public func contains(_ other: PixelRect) -> Bool {
+    package func contains(_ other: PixelRect) -> Bool {
         other.x >= x && other.y >= y && other.x + other.size.width <= x + size.width
             && other.y + other.size.height <= y + size.height
     }
 
     /// The rectangle moved by `dx`, `dy`.
-    public func offsetBy(dx: Int, dy: Int) -> PixelRect {
+    package func offsetBy(dx: Int, dy: Int) -> PixelRect {
         PixelRect(x: x + dx, y: y + dy, size: size)
     }
 }
 
 extension RGBImage {
     /// The pixels inside `rect`, which must lie inside the image.
-    public func cropped(to rect: PixelRect) -> RGBImage {
+    package func cropped(to rect: PixelRect) -> RGBImage {
         precondition(PixelRect(covering: size).contains(rect), "crop \(rect) outside a \(size) image")
         var result = [UInt8]()
         result.reserveCapacity(rect.size.area * 3)

@@ -3,19 +3,19 @@
 /// This is the one intermediate form of the pipeline: every frame is converted into it once,
 /// and every encoder and scaler reads it. The planes are written only by the code that creates
 /// the image, before it is shared, which is what makes the type `Sendable`.
-public final class PlanarImage: @unchecked Sendable {
+package final class PlanarImage: @unchecked Sendable {
     /// Width and height of the luma plane.
-    public let size: PixelSize
+    package let size: PixelSize
     /// Width and height of each chroma plane.
-    public let chromaSize: PixelSize
+    package let chromaSize: PixelSize
     /// Bytes per row of the luma plane.
-    public let lumaStride: Int
+    package let lumaStride: Int
     /// Bytes per row of each chroma plane.
-    public let chromaStride: Int
+    package let chromaStride: Int
     private let storage: UnsafeMutableRawBufferPointer
 
     /// Allocates an image of `size` (contents undefined until written).
-    public init(size: PixelSize) throws(ImagingError) {
+    package init(size: PixelSize) throws(ImagingError) {
         guard !size.isEmpty else { throw .invalidSize(size) }
         self.size = size
         chromaSize = PixelSize(width: (size.width + 1) / 2, height: (size.height + 1) / 2)
@@ -32,26 +32,26 @@ public final class PlanarImage: @unchecked Sendable {
     private var chromaCount: Int { chromaStride * chromaSize.height }
 
     /// The start of plane 0 (Y), 1 (Cb) or 2 (Cr).
-    public func baseAddress(ofPlane plane: Int) -> UnsafeMutablePointer<UInt8> {
+    package func baseAddress(ofPlane plane: Int) -> UnsafeMutablePointer<UInt8> {
         precondition((0...2).contains(plane), "a planar image has planes 0, 1 and 2")
         let offset = plane == 0 ? 0 : lumaCount + (plane - 1) * chromaCount
         return (storage.baseAddress! + offset).assumingMemoryBound(to: UInt8.self)
     }
 
     /// Bytes per row of plane 0, 1 or 2.
-    public func stride(ofPlane plane: Int) -> Int { plane == 0 ? lumaStride : chromaStride }
+    package func stride(ofPlane plane: Int) -> Int { plane == 0 ? lumaStride : chromaStride }
 
     /// Size of plane 0, 1 or 2.
-    public func size(ofPlane plane: Int) -> PixelSize { plane == 0 ? size : chromaSize }
+    package func size(ofPlane plane: Int) -> PixelSize { plane == 0 ? size : chromaSize }
 
     /// The three plane pointers, Y, Cb, Cr.
-    public var planes: (y: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>,
+    package var planes: (y: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>,
                         cr: UnsafeMutablePointer<UInt8>) {
         (baseAddress(ofPlane: 0), baseAddress(ofPlane: 1), baseAddress(ofPlane: 2))
     }
 
     /// The plane's rows without stride padding, concatenated.
-    public func packedPlane(_ plane: Int) -> [UInt8] {
+    package func packedPlane(_ plane: Int) -> [UInt8] {
         let planeSize = size(ofPlane: plane)
         let stride = stride(ofPlane: plane)
         let base = baseAddress(ofPlane: plane)

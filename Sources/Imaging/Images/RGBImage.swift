@@ -61,7 +61,7 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// The image converted to the planar form the encoders take.
-    public func planarImage() throws(ImagingError) -> PlanarImage {
+    package func planarImage() throws(ImagingError) -> PlanarImage {
         try pixels.withUnsafeBufferPointer { (buffer) throws(ImagingError) in
             try PlanarImage(rgb: buffer, size: size)
         }
@@ -70,7 +70,7 @@ public struct RGBImage: Sendable, Equatable {
 
 extension PlanarImage {
     /// The pixels as an ``RGBImage``.
-    public func rgbImage() throws(ImagingError) -> RGBImage {
+    package func rgbImage() throws(ImagingError) -> RGBImage {
         RGBImage(size: size, pixels: try rgbBytes())
     }
 }

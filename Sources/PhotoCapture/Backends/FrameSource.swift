@@ -1,7 +1,12 @@
 import Imaging
+import V4L2
 
-/// Where a device's frames come from. Implementations stream continuously once started and hand
-/// out the first frame whose exposure began after a given instant.
+/// Where a device's frames come from: a backend (V4L2, synthetic, frame file). Implementations
+/// stream once started and hand out the first frame whose exposure began after a given instant;
+/// ``LiveFrameSource`` pulls them continuously and fans them out.
+///
+/// What a backend can do beyond frames it says through optional capabilities, so nothing above
+/// it needs to know which backend it is.
 protocol FrameSource: Sendable {
     /// Starts (or restarts, when the format changes) streaming; the first `discardingFirst`
     /// frames after a (re)start are not used, so auto exposure can settle.
@@ -13,12 +18,26 @@ protocol FrameSource: Sendable {
     func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame
     /// Whether it streams, and its starts and stops so far.
     func statistics() async -> StreamStatistics
+
+    // Capabilities: nil where the backend has none.
+    /// A driver that crops before delivery.
+    var hardwareCropping: (any HardwareCroppingSource)? { get }
+    /// Exposure-type controls in physical units, for brackets and the scene monitor.
+    var exposureControls: (any ExposureControls)? { get }
+    /// The V4L2 node whose camera controls the device lists and sets.
+    var controlDevice: V4L2Device? { get }
+}
+
+extension FrameSource {
+    var hardwareCropping: (any HardwareCroppingSource)? { nil }
+    var exposureControls: (any ExposureControls)? { nil }
+    var controlDevice: V4L2Device? { nil }
 }
 
 /// A frame and how the source found it.
 struct DeliveredFrame: Sendable {
     let frame: Frame
-    let delivery: FrameDelivery
+    var delivery: FrameDelivery
 }
 
 /// How the frame of a photo was chosen: the evidence for shutter lag and for faults the camera
@@ -33,8 +52,14 @@ public struct FrameDelivery: Sendable, Equatable {
     public var droppedFrames = 0
     /// Stream restarts after a fatal streaming error.
     public var streamRestarts = 0
-    /// Nanoseconds from the request to the start of the frame's exposure.
+    /// Nanoseconds from the request to the start of the frame's exposure; 0 when the exposure
+    /// began before the request (zero shutter lag), see ``exposureStartOffsetNanoseconds``.
     public var requestToExposureNanoseconds: UInt64 = 0
+    /// The frame's exposure start minus the request instant, in nanoseconds: negative when the
+    /// exposure was already under way at the request (zero shutter lag).
+    public var exposureStartOffsetNanoseconds: Int64 = 0
+    /// Which rule picked the frame.
+    public var frameSelection: FrameSelection = .firstFrameAfterRequest
     /// Nanoseconds from the request until the frame was in hand (dequeued from the driver).
     public var requestToDeliveryNanoseconds: UInt64 = 0
 

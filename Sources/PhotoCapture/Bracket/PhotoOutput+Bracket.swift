@@ -51,7 +51,7 @@ extension PhotoOutput {
             case .failure(let error as PhotoCaptureError):
                 failure = failure ?? error.attributed(to: id)
             case .failure(let error):
-                failure = failure ?? PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: id)
+                failure = failure ?? PhotoCaptureError(.unexpected("\(error)"), uniqueID: id)
             }
         }
         await restored?.value

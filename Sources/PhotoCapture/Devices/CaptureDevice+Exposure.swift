@@ -1,6 +1,6 @@
 extension CaptureDevice {
     var exposureControls: (any ExposureControls)? {
-        guard let controls = (source as? any ExposureControlledSource)?.exposureControls,
+        guard let controls = source.exposureControls,
               !controls.capabilities.isEmpty else { return nil }
         return controls
     }

@@ -1,15 +1,5 @@
 import Imaging
 
-/// The first frame that carries a change of framing: its sequence number and when its exposure
-/// began (monotonic clock, nanoseconds), like the timestamp `AVCaptureDevice` hands back from
-/// `setDynamicAspectRatio`.
-public struct FrameMark: Sendable, Equatable {
-    /// The camera's sequence number of the frame.
-    public let sequence: UInt64
-    /// When the frame's exposure started (CLOCK_MONOTONIC nanoseconds).
-    public let timestamp: UInt64
-}
-
 extension CaptureDevice.Format {
     /// The dynamic aspect ratios photos in this format can be cropped to: all of
     /// ``AspectRatio/supported``, since the crop happens in the conversion pass every format
@@ -98,32 +88,11 @@ extension CaptureDevice {
             $0.allowsHardwareCrop = !status.isStreaming
         }
         guard status.isStreaming else { return nil }
-        if status.hardwareCrop != nil, let cropping = source as? V4L2FrameSource,
-           let bounds = v4l2Details?.cropBounds, let format = cropping.stream.activeFormat,
-           let pixelFormat = FramePixelFormat(fourCC: format.fourCC) {
+        if status.hardwareCrop != nil, let bounds = v4l2Details?.cropBounds, let format = source.currentFormat {
             // Whole frames again, so this and every later change is a crop in the conversion pass.
-            try await cropping.startStreaming(format: pixelFormat, size: bounds.size, discardingFirst: 0)
+            _ = try await source.stream(format: format, size: bounds.size, crop: nil, discardingFirst: 0)
         }
         let delivered = try await source.frame(startedAfter: instant, timeout: timeout)
         return FrameMark(sequence: delivered.frame.sequence, timestamp: delivered.frame.timestampNanoseconds)
-    }
-
-    /// Streams `format` at `size`, cropped by the driver to `hardwareCrop` when given (then
-    /// `size` is its size). A driver that refuses the crop makes this device crop in software
-    /// from then on.
-    func startStreaming(format: FramePixelFormat, size: PixelSize, hardwareCrop: PixelRect?,
-                        discardingFirst: Int) async throws(PhotoCaptureError) {
-        guard let hardwareCrop else {
-            return try await source.startStreaming(format: format, size: size, discardingFirst: discardingFirst)
-        }
-        do throws(PhotoCaptureError) {
-            guard let cropping = source as? any HardwareCroppingSource else {
-                throw PhotoCaptureError(.hardwareCropRefused(device: uniqueID, reason: "this camera has no driver crop"))
-            }
-            try await cropping.startStreaming(format: format, crop: hardwareCrop, discardingFirst: discardingFirst)
-        } catch {
-            if case .hardwareCropRefused = error.code { framing.update { $0.hardwareCropRefused = true } }
-            throw error
-        }
     }
 }

@@ -90,7 +90,8 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     public let v4l2Details: V4L2Details?
     /// What the camera's RAW samples mean, written into its DNGs.
     public let rawCalibration: RawCalibration
-    let source: any FrameSource
+    /// The backend, kept streaming and fanned out by the live stream.
+    let source: LiveFrameSource
     /// The dynamic aspect ratio and zoom, shared with every value wrapping this camera.
     let framing: FramingControl
 
@@ -105,7 +106,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         self.hasFlash = hasFlash
         self.v4l2Details = v4l2Details
         self.rawCalibration = rawCalibration
-        self.source = source
+        self.source = LiveFrameSource.wrapping(source)
         self.framing = framing
     }
 

@@ -32,12 +32,8 @@ extension SettingsResolver {
         } catch {
             throw PhotoCaptureError(.imaging(error))
         }
-        let upright = device.sensorMounting.compensation
-            .followed(by: Orientation(mirrored: false, clockwiseQuarterTurns: rotationAngle / 90))
-        let sensorRatio = state.aspectRatio.map { upright.swapsDimensions ? $0.transposed : $0 }
-        let crop = sensorRatio == nil && state.zoomFactor == 1 ? whole
-            : PixelRect.centred(ratio: sensorRatio.map { ($0.width, $0.height) } ?? (frameSize.width, frameSize.height),
-                                zoom: state.zoomFactor, in: frameSize)
+        let crop = Self.centredCrop(aspectRatio: state.aspectRatio, zoom: state.zoomFactor, of: whole, frameSize: frameSize,
+                                    mounting: device.sensorMounting, rotationAngle: rotationAngle)
         func framing(_ method: CropMethod, hardware: PixelRect? = nil) -> PhotoFraming {
             PhotoFraming(aspectRatio: state.aspectRatio, videoZoomFactor: state.zoomFactor,
                          uncroppedFrameDimensions: frameSize, sensorCrop: crop, cropMethod: method,
@@ -54,5 +50,17 @@ extension SettingsResolver {
                           framing: framing(.hardware, hardware: driverCrop))
         }
         return Framed(frameSize: frameSize, crop: crop, framing: framing(.software))
+    }
+
+    /// The centred crop of a frame of `frameSize` that shows `aspectRatio` upright (the frame
+    /// turned by the mounting's compensation and then `rotationAngle`) at `zoom`; `whole` when
+    /// neither asks for a crop. Photos and video data frames share it.
+    static func centredCrop(aspectRatio: AspectRatio?, zoom: Double, of whole: PixelRect, frameSize: PixelSize,
+                            mounting: SensorMounting, rotationAngle: Int) -> PixelRect {
+        guard aspectRatio != nil || zoom != 1 else { return whole }
+        let upright = mounting.compensation.followed(by: Orientation(mirrored: false, clockwiseQuarterTurns: rotationAngle / 90))
+        let sensorRatio = aspectRatio.map { upright.swapsDimensions ? $0.transposed : $0 }
+        return PixelRect.centred(ratio: sensorRatio.map { ($0.width, $0.height) } ?? (frameSize.width, frameSize.height),
+                                 zoom: zoom, in: frameSize)
     }
 }

@@ -53,7 +53,7 @@ public struct CapturePhoto: Sendable {
     /// Writes the file to `path` atomically (temporary file + rename in the same folder); an
     /// existing file is replaced only when `overwrite` is true.
     public func write(to path: String, overwrite: Bool = false) throws(PhotoCaptureError) {
-        guard let fileData else { throw PhotoCaptureError(.encoding("an uncompressed photo has no file representation"),
+        guard let fileData else { throw PhotoCaptureError(.noFileRepresentation(resolvedSettings.format),
                                                           uniqueID: resolvedSettings.uniqueID) }
         try AtomicFileWriter.write(fileData, to: path, overwrite: overwrite)
     }

@@ -1,4 +1,6 @@
+import Codecs
 import Imaging
+import V4L2
 
 /// Why a request was rejected or a capture failed.
 ///
@@ -68,8 +70,16 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case frameFileSizeMismatch(path: String, expected: Int, actual: Int)
         /// No frame arrived within the time limit.
         case frameTimeout(milliseconds: Int)
-        /// The camera failed.
-        case deviceFailure(String)
+        /// The camera failed; the V4L2 layer's error says how.
+        case deviceFailure(V4L2Error)
+        /// The device offers no pixel format photocap can capture in.
+        case noCapturableFormat
+        /// The stream delivered another format or size than the capture was started with.
+        case streamFormatChanged(expected: String, delivered: String)
+        /// The capture finished without delivering a photo.
+        case captureEndedWithoutPhoto
+        /// An error of a type photocap does not know (thrown by an app's own code, say).
+        case unexpected(String)
         /// The camera was unplugged or unregistered (ENODEV); the session cannot use it again.
         case deviceDisconnected(device: String)
         /// Another process is using the camera (EBUSY).
@@ -80,8 +90,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case noSuchDevice(device: String)
         /// The node is not a video capture device (a metadata or output node, say).
         case notACaptureDevice(device: String)
-        /// A V4L2 call failed; `call` is the ioctl (e.g. `VIDIOC_STREAMON`).
-        case deviceCallFailed(device: String, call: String, reason: String)
+        /// A V4L2 call failed; the error names the device, the ioctl (e.g. `VIDIOC_STREAMON`) and
+        /// the errno.
+        case deviceCallFailed(V4L2Error)
         /// Frame after frame came back flagged as corrupt.
         case corruptFrames(device: String, count: Int)
         /// A control name that the device does not have, or a value it refuses.
@@ -94,10 +105,14 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         // Processing and files.
         /// Converting or scaling the frame failed.
         case imaging(ImagingError)
-        /// Encoding or metadata failed; the text names the codec call.
-        case encoding(String)
-        /// LibRaw could not develop the RAW data; the text names the call.
-        case rawDevelopmentFailed(String)
+        /// Encoding or metadata failed; the codec error names the library call.
+        case encoding(CodecError)
+        /// This photo format has no file representation (an uncompressed pixel buffer).
+        case noFileRepresentation(PhotoFormat)
+        /// LibRaw could not develop the RAW data; the codec error names the call.
+        case rawDevelopmentFailed(CodecError)
+        /// LibRaw developed a picture of another size than the RAW frame.
+        case developedSizeMismatch(developed: PixelSize, frame: PixelSize)
         /// A file given for development is not a DNG, or is truncated or damaged.
         case unreadableRaw(path: String, reason: String)
         /// Development makes processed photos (JPEG, HEIC, TIFF or uncompressed), not this format.
@@ -106,6 +121,45 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case fileExists(path: String)
         /// Writing a file failed in `call`.
         case fileWriteFailed(path: String, call: String, reason: String)
+
+        // Orienting image files (``ImageOrienter``); the file's name is the caller's to add.
+        /// RAW files are never re-oriented: their Orientation tag is the correction.
+        case rawNotReoriented
+        /// The image file cannot be read: `reason` says why (no such file, permission...).
+        case imageFileUnreadable(reason: String)
+        /// The image file's bytes cannot be decoded or turned; the codec error says why.
+        case imageFileDamaged(CodecError)
+        /// A lossless turn was asked of a file that is not a JPEG.
+        case losslessRequiresJPEG(ImageFileFormat)
+        /// The lossless turn of a JPEG of `size` with an iMCU of `mcu` is not exact for
+        /// `orientation` (the partial blocks at the edges would be lost).
+        case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
+        /// The EXIF thumbnail cannot be decoded, so it cannot be turned with the picture.
+        case thumbnailUndecodable(CodecError)
+    }
+
+    /// The error for a failed encode: a codec or imaging error keeps its type; anything else
+    /// (which the codecs do not throw) is kept as its text.
+    init(encodingFailure error: any Error, uniqueID: Int64? = nil) {
+        switch error {
+        case let error as CodecError: self.init(.encoding(error), uniqueID: uniqueID)
+        case let error as ImagingError: self.init(.imaging(error), uniqueID: uniqueID)
+        case let error as PhotoCaptureError: self = uniqueID.map(error.attributed) ?? error
+        default: self.init(.unexpected("\(error)"), uniqueID: uniqueID)
+        }
+    }
+
+    /// The lower layer's error this one carries, if any: a ``CodecError``, a ``V4L2Error`` or an
+    /// ``ImagingError``, typed, for an app that wants more than the message.
+    public var underlyingError: (any Error & Sendable)? {
+        switch code {
+        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error),
+             .thumbnailUndecodable(let error): return error
+        case .deviceFailure(let error), .deviceCallFailed(let error): return error
+        case .imaging(let error): return error
+        case .bracket(let problem): return problem
+        default: return nil
+        }
     }
 
     /// One line for people, naming the request.
@@ -141,26 +195,43 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .frameFileSizeMismatch(let path, let expected, let actual):
             return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
         case .frameTimeout(let ms): return "no frame arrived within \(ms) ms"
-        case .deviceFailure(let text): return "camera failure: \(text)"
+        case .deviceFailure(let error): return "camera failure: \(error)"
+        case .noCapturableFormat: return "camera failure: the device offers no format"
+        case .streamFormatChanged(let expected, let delivered):
+            return "camera failure: the stream switched from \(expected) to \(delivered) during the capture"
+        case .captureEndedWithoutPhoto: return "camera failure: the capture ended without a photo"
+        case .unexpected(let text): return "camera failure: \(text)"
         case .deviceDisconnected(let device): return "\(device) was disconnected"
         case .deviceBusy(let device): return "\(device) is busy (another program is using it)"
         case .permissionDenied(let device):
             return "permission denied opening \(device) (is the user in the 'video' group?)"
         case .noSuchDevice(let device): return "no camera at \(device)"
         case .notACaptureDevice(let device): return "\(device) is not a video capture device"
-        case .deviceCallFailed(let device, let call, let reason): return "\(device): \(call) failed: \(reason)"
+        case .deviceCallFailed(let error): return error.description
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
         case .bracket(let problem): return problem.description
         case .hardwareCropRefused(let device, let reason):
             return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"
         case .imaging(let error): return "image conversion failed: \(error)"
-        case .encoding(let text): return "encoding failed: \(text)"
-        case .rawDevelopmentFailed(let text): return "RAW development failed: \(text)"
+        case .encoding(let error): return "encoding failed: \(error)"
+        case .noFileRepresentation(let format): return "encoding failed: \(format) photos have no file representation"
+        case .rawDevelopmentFailed(let error): return "RAW development failed: \(error)"
+        case .developedSizeMismatch(let developed, let frame):
+            return "RAW development failed: LibRaw developed \(developed) from a \(frame) frame"
         case .unreadableRaw(let path, let reason): return "cannot develop \(path): \(reason)"
         case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
+        case .rawNotReoriented: return "RAW files are never re-oriented: their Orientation tag is the correction"
+        case .imageFileUnreadable(let reason): return reason
+        case .imageFileDamaged(let error): return error.description
+        case .losslessRequiresJPEG(let format):
+            return "--lossless applies to JPEG files only; this is \(format.rawValue.uppercased())"
+        case .losslessNotExact(let orientation, let size, let mcu):
+            return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
+        case .thumbnailUndecodable(let error):
+            return "the EXIF thumbnail cannot be decoded (\(error)); the file is left as it is"
         }
     }
 }

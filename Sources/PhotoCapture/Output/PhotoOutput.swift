@@ -16,6 +16,7 @@ public final class PhotoOutput: Sendable {
         var compensation: OrientationCompensation = .sensor
         var prepared: [PhotoSettings] = []
         var frameTimeout: Duration = .seconds(5)
+        var isZeroShutterLagEnabled = true
     }
     private let state = Mutex(State())
     let encoders = EncoderPool()
@@ -78,6 +79,26 @@ public final class PhotoOutput: Sendable {
         set { orientationCompensation = newValue ? .sensor : .none }
     }
 
+    /// Whether the scene is dark enough that a flash would help, as the device's
+    /// ``SceneMonitor`` judges it from the stream (`AVCapturePhotoOutput.isFlashScene`); false
+    /// without a session input. Flash ``FlashMode/auto`` resolves against it.
+    public var isFlashScene: Bool { session?.input?.sceneMonitor.isFlashScene ?? false }
+
+    /// Whether the output can take the frame whose exposure was under way at the moment of the
+    /// request: always, as the session's stream keeps its newest frames (like
+    /// `AVCapturePhotoOutput.isZeroShutterLagSupported`).
+    public var isZeroShutterLagSupported: Bool { true }
+
+    /// Whether photos are taken with zero shutter lag (true by default): the photo is the frame
+    /// whose exposure was under way when the request was made, not the first one that starts
+    /// after it. Requests that change the stream (another format, size or hardware crop) and
+    /// bracket members (another exposure) take the first frame after the change either way.
+    /// Each photo's ``FrameDelivery/frameSelection`` says which rule picked its frame.
+    public var isZeroShutterLagEnabled: Bool {
+        get { state.withLock { $0.isZeroShutterLagEnabled } }
+        set { state.withLock { $0.isZeroShutterLagEnabled = newValue } }
+    }
+
     /// How long a capture waits for a frame before failing with
     /// ``PhotoCaptureError/Code/frameTimeout(milliseconds:)``. 5 seconds by default.
     public var frameTimeout: Duration {
@@ -122,8 +143,15 @@ public final class PhotoOutput: Sendable {
         let (session, resolved) = try accept(settings)
         let requested = MonotonicClock.now()
         let timeout = frameTimeout
+        // The frame is claimed now, however late the capture task runs.
+        let reservation = resolved.bracketedSettings.isEmpty
+            ? session.reserveFrame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
+                                   hardwareCrop: resolved.framing.hardwareCropRect, at: requested,
+                                   zeroShutterLag: isZeroShutterLagEnabled)
+            : nil
         Task.detached {
-            await self.run(resolved, session: session, requestedAt: requested, timeout: timeout, delegate: delegate)
+            await self.run(resolved, session: session, requestedAt: requested, reservation: reservation, timeout: timeout,
+                           delegate: delegate)
         }
     }
 
@@ -143,9 +171,9 @@ public final class PhotoOutput: Sendable {
         } catch let error as PhotoCaptureError {
             throw error
         } catch {
-            throw PhotoCaptureError(.deviceFailure("\(error)"), uniqueID: settings.uniqueID)
+            throw PhotoCaptureError(.unexpected("\(error)"), uniqueID: settings.uniqueID)
         }
-        throw PhotoCaptureError(.deviceFailure("the capture ended without a photo"), uniqueID: settings.uniqueID)
+        throw PhotoCaptureError(.captureEndedWithoutPhoto, uniqueID: settings.uniqueID)
     }
 
     /// Checks the session and the uniqueID, resolves, and marks the ID used — atomically, so two
@@ -165,7 +193,7 @@ public final class PhotoOutput: Sendable {
     }
 
     private func run(_ resolved: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
-                     timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+                     reservation: LiveFrameSource.Reservation?, timeout: Duration, delegate: any PhotoCaptureDelegate) async {
         guard resolved.bracketedSettings.isEmpty else {
             return await runBracket(resolved, session: session, requestedAt: instant, timeout: timeout, delegate: delegate)
         }
@@ -173,8 +201,9 @@ public final class PhotoOutput: Sendable {
         do {
             delegate.photoOutput(self, willCapturePhotoFor: resolved)
             let delivered = try await session.frame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
-                                                    hardwareCrop: resolved.framing.hardwareCropRect,
-                                                    startedAfter: instant, timeout: timeout)
+                                                    hardwareCrop: resolved.framing.hardwareCropRect, startedAfter: instant,
+                                                    zeroShutterLag: isZeroShutterLagEnabled, reservation: reservation,
+                                                    timeout: timeout)
             delegate.photoOutput(self, didCapturePhotoFor: resolved)
             try PhotoProcessor(encoders: encoders).photos(
                 from: delivered.frame, resolved: resolved, device: session.input, delivery: delivered.delivery) { photo in
@@ -185,14 +214,6 @@ public final class PhotoOutput: Sendable {
             delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error.attributed(to: resolved.uniqueID))
         }
     }
-}
-
-/// Codecs for compressed photos.
-public enum PhotoCodecType: String, CaseIterable, Hashable, Sendable {
-    /// JPEG.
-    case jpeg
-    /// HEVC, stored in a HEIC file.
-    case hevc
 }
 
 /// Feeds delegate calls into an async sequence.

@@ -34,7 +34,7 @@ final class EncoderPool: @unchecked Sendable {
                 break
             }
         } catch {
-            throw PhotoCaptureError(.encoding("\(error)"), uniqueID: resolved.uniqueID)
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: resolved.uniqueID)
         }
     }
 }

@@ -20,6 +20,33 @@ struct PhotoProcessor {
         var thumbnail: PlanarImage?
     }
 
+    /// Every photo of one captured frame, each handed to `deliver` as soon as it is ready: the
+    /// processed photo alone; or the RAW photo alone; or the RAW photo, then the processed photo
+    /// developed from its DNG.
+    func photos(from frame: Frame, resolved: ResolvedPhotoSettings, device: CaptureDevice?,
+                delivery: FrameDelivery, sequenceCount: Int = 1,
+                deliver: (CapturePhoto) -> Void) throws(PhotoCaptureError) {
+        let cameraName = device?.localizedName ?? "camera"
+        guard resolved.rawPhoto != nil else {
+            deliver(try process(frame, resolved: resolved, cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount))
+            return
+        }
+        let (raw, dng) = try rawPhoto(frame, resolved: resolved, cameraName: cameraName,
+                                      calibration: device?.rawCalibration ?? .uncalibrated,
+                                      delivery: delivery, sequenceCount: sequenceCount)
+        deliver(raw)
+        guard resolved.format.isProcessed else { return }
+        let developed = try developed(dng, uniqueID: resolved.uniqueID)
+        var photo = try process(try Self.frame(developed.image, like: frame, uniqueID: resolved.uniqueID), resolved: resolved,
+                                cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount,
+                                captureDate: raw.captureDate)
+        photo.timings.development = developed.time
+        photo.encodingRoute = .developed
+        deliver(photo)
+    }
+
+    /// The processed photo of `frame`: one conversion pass (format, crop, turn), then one encode
+    /// with EXIF and thumbnail; an MJPEG frame is kept or turned losslessly where no pixel changes.
     func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
                  delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1,
                  captureDate knownDate: Date? = nil,
@@ -89,10 +116,8 @@ struct PhotoProcessor {
                 }
                 encoding = ContinuousClock.now - started
             }
-        } catch let error as ImagingError {
-            throw PhotoCaptureError(.imaging(error), uniqueID: id)
         } catch {
-            throw PhotoCaptureError(.encoding("\(error)"), uniqueID: id)
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: id)
         }
         let metadata = (try? EXIFReader(data: exifBlock).entries) ?? [:]
 
@@ -124,7 +149,7 @@ struct PhotoProcessor {
 
     /// An MJPEG frame decoded to RGB, so crop and transform still happen in the one conversion
     /// pass. A frame that does not decode is reported as corrupt.
-    private static func decoded(_ jpeg: [UInt8], of frame: Frame) throws -> Frame {
+    static func decoded(_ jpeg: [UInt8], of frame: Frame) throws -> Frame {
         let (size, rgb) = try JPEGDecoder().decodeRGB(jpeg)
         guard size == frame.size else { throw CodecError.corruptFile(format: "MJPEG", reason: "frame is \(size), the stream \(frame.size)") }
         return try Frame(format: .rgb24, size: size, range: .full, storage: FrameStorage(copying: rgb),

@@ -3,31 +3,6 @@ import Foundation
 import Imaging
 
 extension PhotoProcessor {
-    /// Every photo of one captured frame, each handed to `deliver` as soon as it is ready: the
-    /// processed photo alone; or the RAW photo alone; or the RAW photo, then the processed photo
-    /// developed from its DNG.
-    func photos(from frame: Frame, resolved: ResolvedPhotoSettings, device: CaptureDevice?,
-                delivery: FrameDelivery, sequenceCount: Int = 1,
-                deliver: (CapturePhoto) -> Void) throws(PhotoCaptureError) {
-        let cameraName = device?.localizedName ?? "camera"
-        guard resolved.rawPhoto != nil else {
-            deliver(try process(frame, resolved: resolved, cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount))
-            return
-        }
-        let (raw, dng) = try rawPhoto(frame, resolved: resolved, cameraName: cameraName,
-                                      calibration: device?.rawCalibration ?? .uncalibrated,
-                                      delivery: delivery, sequenceCount: sequenceCount)
-        deliver(raw)
-        guard resolved.format.isProcessed else { return }
-        let developed = try developed(dng, uniqueID: resolved.uniqueID)
-        var photo = try process(try Self.frame(developed.image, like: frame, uniqueID: resolved.uniqueID), resolved: resolved,
-                                cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount,
-                                captureDate: raw.captureDate)
-        photo.timings.development = developed.time
-        photo.encodingRoute = .developed
-        deliver(photo)
-    }
-
     /// The RAW photo of `frame`: a DNG with the Bayer samples as delivered, the whole
     /// orientation correction in its Orientation tag (``ResolvedRawPhotoSettings``), the
     /// device's calibration, a developed preview, and the orientation split in XMP.
@@ -62,7 +37,7 @@ extension PhotoProcessor {
             dng.thumbnail = thumbnail
             (bytes, encoding) = try Self.timed { try DNGFile.encode(frame, metadata: dng) }
         } catch {
-            throw PhotoCaptureError(.encoding("DNG: \(error)"), uniqueID: id)
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: id)
         }
         let pixels: PlanarImage, previewPixels: PlanarImage?
         do {
@@ -92,8 +67,10 @@ extension PhotoProcessor {
         do {
             let (image, time) = try Self.timed { try RAWDeveloper(data: dng).develop() }
             return (image, time.seconds)
+        } catch let error as CodecError {
+            throw PhotoCaptureError(.rawDevelopmentFailed(error), uniqueID: uniqueID)
         } catch {
-            throw PhotoCaptureError(.rawDevelopmentFailed("\(error)"), uniqueID: uniqueID)
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: uniqueID)
         }
     }
 
@@ -101,7 +78,7 @@ extension PhotoProcessor {
     /// normal conversion pass; it must have the CFA frame's size, which the crop refers to.
     static func frame(_ image: RGBImage, like frame: Frame, uniqueID: Int64?) throws(PhotoCaptureError) -> Frame {
         guard image.size == frame.size else {
-            throw PhotoCaptureError(.rawDevelopmentFailed("LibRaw developed \(image.size) from a \(frame.size) frame"), uniqueID: uniqueID)
+            throw PhotoCaptureError(.developedSizeMismatch(developed: image.size, frame: frame.size), uniqueID: uniqueID)
         }
         do {
             return try Frame(format: .rgb24, size: image.size, storage: FrameStorage(copying: image.pixels),

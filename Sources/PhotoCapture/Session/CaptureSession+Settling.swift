@@ -18,7 +18,9 @@ extension CaptureSession {
             let previous = delivered.frame.sequence
             delivered = try await frame(format: format, size: size, hardwareCrop: hardwareCrop,
                                         startedAfter: delivered.frame.timestampNanoseconds, timeout: timeout)
-            skipped += 1
+            // Frames that went by while this request was busy count as passed over: the live
+            // ring moves on at the camera's pace.
+            skipped += delivered.frame.sequence > previous ? Int(delivered.frame.sequence - previous) : 1
             let next = delivered.delivery
             delivery.corruptFramesSkipped += next.corruptFramesSkipped
             delivery.droppedFrames += next.droppedFrames
@@ -31,6 +33,8 @@ extension CaptureSession {
         let (exposure, now) = (delivered.frame.timestampNanoseconds, MonotonicClock.now())
         delivery.requestToExposureNanoseconds = exposure - min(exposure, request)
         delivery.requestToDeliveryNanoseconds = now - min(now, request)
+        delivery.exposureStartOffsetNanoseconds = Int64(bitPattern: exposure &- request)
+        delivery.frameSelection = .firstFrameAfterChange
         return (DeliveredFrame(frame: delivered.frame, delivery: delivery), skipped)
     }
 }

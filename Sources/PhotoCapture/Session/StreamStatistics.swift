@@ -14,6 +14,10 @@ public struct StreamStatistics: Sendable, Equatable {
     public var framesDelivered = 0
     /// The driver's crop of the running stream (V4L2_SEL_TGT_CROP), nil when it is not cropped.
     public var hardwareCrop: PixelRect?
+    /// Frames the live stream took from the camera since the session started, used or not.
+    public var framesStreamed = 0
+    /// Frames consumers (video data outputs, analysis) did not get because they were busy.
+    public var consumerDrops = 0
 
     /// No stream yet.
     public init() {}

@@ -32,37 +32,3 @@ public enum PhotoFormat: String, CaseIterable, Hashable, Sendable, CustomStringC
     /// The format's name.
     public var description: String { rawValue }
 }
-
-/// How hard the HEVC encoder (x265) works; its preset dominates HEIC time.
-public enum HEICEncodingSpeed: String, CaseIterable, Hashable, Sendable {
-    /// Fastest, largest files.
-    case ultrafast, superfast, veryfast, faster, fast
-    /// The default: a balance of time and size.
-    case medium
-    /// Smallest files, several seconds at 12 MP.
-    case slow
-}
-
-/// When the flash fires.
-public enum FlashMode: String, CaseIterable, Hashable, Sendable {
-    /// Never.
-    case off
-    /// Always; rejected on devices without a flash.
-    case on
-    /// When the scene needs it; resolves to off on devices without a flash.
-    case auto
-}
-
-/// How sensor mounting is handled in processed photos (never in RAW: a DNG's data is never
-/// turned, whatever the mode).
-public enum OrientationCompensation: String, CaseIterable, Hashable, Sendable {
-    /// The pixels are turned to undo the sensor's mounting; the metadata carries only how the
-    /// device was held. The default, as on Apple's photo output.
-    case sensor
-    /// Pixels stay as the sensor delivered them; the metadata carries the whole correction.
-    /// The fast path.
-    case none
-    /// Everything is applied to the pixels and the metadata says "normal" (1), for consumers that
-    /// ignore orientation metadata.
-    case upright
-}

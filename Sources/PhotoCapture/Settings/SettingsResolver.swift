@@ -25,8 +25,9 @@ struct SettingsResolver: Sendable {
             guard device.hasFlash else { throw reject(.flashUnavailable) }
             flash = true
         case .auto:
-            flash = false  // no flash hardware is supported yet; a device with one would meter here
-            adjustments.append(.flashMode(requested: .auto, enabled: false))
+            // Against the scene monitor's judgement; a device without a flash never fires one.
+            flash = device.hasFlash && device.sceneMonitor.isFlashScene
+            adjustments.append(.flashMode(requested: .auto, enabled: flash))
         }
 
         // Device rotation.
@@ -48,7 +49,7 @@ struct SettingsResolver: Sendable {
             format = offered
         } else {
             guard let preferred = device.defaultFormat(fitting: settings.maxPhotoDimensions) else {
-                throw reject(.deviceFailure("the device offers no format"))
+                throw reject(.noCapturableFormat)
             }
             format = preferred
             adjustments.append(.framePixelFormat(chosen: preferred.pixelFormat))

@@ -1,9 +1,9 @@
 import CV4L2
 
 /// A device control as VIDIOC_QUERY_EXT_CTRL describes it.
-public struct V4L2Control: Sendable, Equatable {
+package struct V4L2Control: Sendable, Equatable {
     /// The kinds of control photocap reads and writes.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// A signed integer in a range.
         case integer
         /// A 64-bit integer.
@@ -27,38 +27,38 @@ public struct V4L2Control: Sendable, Equatable {
     }
 
     /// The control's ID, e.g. 0x00980913 for gain.
-    public let id: UInt32
+    package let id: UInt32
     /// The driver's name, e.g. `Gain`.
-    public let name: String
+    package let name: String
     /// The kind of value.
-    public let kind: Kind
+    package let kind: Kind
     /// The lowest value.
-    public let minimum: Int64
+    package let minimum: Int64
     /// The highest value.
-    public let maximum: Int64
+    package let maximum: Int64
     /// The step between values.
-    public let step: UInt64
+    package let step: UInt64
     /// The value after reset.
-    public let defaultValue: Int64
+    package let defaultValue: Int64
     /// Menu items as (value, label) for menu and integer-menu controls.
-    public let menuItems: [MenuItem]
+    package let menuItems: [MenuItem]
     /// The raw V4L2_CTRL_FLAG_* bits.
-    public let flags: UInt32
+    package let flags: UInt32
 
     /// An entry of a menu control.
-    public struct MenuItem: Sendable, Equatable {
+    package struct MenuItem: Sendable, Equatable {
         /// The value that selects this entry.
-        public let value: Int64
+        package let value: Int64
         /// Its label (the number, for integer menus).
-        public let label: String
+        package let label: String
     }
 
     /// The name in the form `v4l2-ctl` and `photocap controls` use: lower case, words joined by
     /// underscores (`Gain` → `gain`, `Sensor Flipped Horizontally` → `sensor_flipped_horizontally`).
-    public var key: String { Self.key(forName: name) }
+    package var key: String { Self.key(forName: name) }
 
     /// The key for a driver's control name.
-    public static func key(forName name: String) -> String {
+    package static func key(forName name: String) -> String {
         var key = ""
         var pendingSeparator = false
         for character in name.lowercased() {
@@ -74,17 +74,17 @@ public struct V4L2Control: Sendable, Equatable {
     }
 
     /// The value cannot be changed.
-    public var isReadOnly: Bool { flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0 }
+    package var isReadOnly: Bool { flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0 }
     /// The value can change without the app asking (an auto-exposure result, say).
-    public var isVolatile: Bool { flags & UInt32(V4L2_CTRL_FLAG_VOLATILE) != 0 }
+    package var isVolatile: Bool { flags & UInt32(V4L2_CTRL_FLAG_VOLATILE) != 0 }
     /// The control has no effect right now (e.g. manual exposure while auto exposure is on).
-    public var isInactive: Bool { flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0 }
+    package var isInactive: Bool { flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0 }
     /// The control is disabled and must be skipped.
-    public var isDisabled: Bool { flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0 }
+    package var isDisabled: Bool { flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0 }
     /// The control can only be written.
-    public var isWriteOnly: Bool { flags & UInt32(V4L2_CTRL_FLAG_WRITE_ONLY) != 0 }
+    package var isWriteOnly: Bool { flags & UInt32(V4L2_CTRL_FLAG_WRITE_ONLY) != 0 }
     /// Whether the value is one integer photocap can get and set.
-    public var hasIntegerValue: Bool {
+    package var hasIntegerValue: Bool {
         switch kind {
         case .integer, .integer64, .boolean, .menu, .integerMenu, .bitmask: return !isWriteOnly
         default: return false
@@ -120,27 +120,27 @@ public struct V4L2Control: Sendable, Equatable {
 }
 
 /// Camera-class control IDs photocap reads.
-public enum V4L2ControlID {
+package enum V4L2ControlID {
     /// `V4L2_CID_CAMERA_SENSOR_ROTATION`: the sensor's mounting rotation, counter-clockwise degrees.
-    public static let cameraSensorRotation = UInt32(PC_V4L2_CID_CAMERA_SENSOR_ROTATION)
+    package static let cameraSensorRotation = UInt32(PC_V4L2_CID_CAMERA_SENSOR_ROTATION)
     /// `V4L2_CID_CAMERA_ORIENTATION`: front, back or external.
-    public static let cameraOrientation = UInt32(PC_V4L2_CID_CAMERA_ORIENTATION)
+    package static let cameraOrientation = UInt32(PC_V4L2_CID_CAMERA_ORIENTATION)
     /// `V4L2_CID_EXPOSURE_AUTO`.
-    public static let exposureAuto = UInt32(PC_V4L2_CID_EXPOSURE_AUTO)
+    package static let exposureAuto = UInt32(PC_V4L2_CID_EXPOSURE_AUTO)
     /// `V4L2_CID_EXPOSURE_ABSOLUTE`, in 100 µs units.
-    public static let exposureAbsolute = UInt32(PC_V4L2_CID_EXPOSURE_ABSOLUTE)
+    package static let exposureAbsolute = UInt32(PC_V4L2_CID_EXPOSURE_ABSOLUTE)
     /// `V4L2_CID_AUTO_EXPOSURE_BIAS`, in 0.001 EV units.
-    public static let autoExposureBias = UInt32(PC_V4L2_CID_AUTO_EXPOSURE_BIAS)
+    package static let autoExposureBias = UInt32(PC_V4L2_CID_AUTO_EXPOSURE_BIAS)
     /// `V4L2_CID_GAIN`.
-    public static let gain = UInt32(PC_V4L2_CID_GAIN)
+    package static let gain = UInt32(PC_V4L2_CID_GAIN)
     /// `V4L2_CID_AUTOGAIN`: while on, `V4L2_CID_GAIN` is the automatic result (volatile, inactive).
-    public static let autoGain = UInt32(PC_V4L2_CID_AUTOGAIN)
+    package static let autoGain = UInt32(PC_V4L2_CID_AUTOGAIN)
     /// `V4L2_CID_ANALOGUE_GAIN`.
-    public static let analogueGain = UInt32(PC_V4L2_CID_ANALOGUE_GAIN)
+    package static let analogueGain = UInt32(PC_V4L2_CID_ANALOGUE_GAIN)
 }
 
 /// Where a camera faces (`V4L2_CID_CAMERA_ORIENTATION`).
-public enum V4L2CameraLocation: Int64, Sendable {
+package enum V4L2CameraLocation: Int64, Sendable {
     /// Faces the user (a front camera); its photos are mirrored like a mirror.
     case front = 0
     /// Faces away from the user.

@@ -3,7 +3,7 @@
 ///
 /// Only ``manual`` lets `V4L2_CID_EXPOSURE_ABSOLUTE` take effect; UVC cameras typically offer
 /// ``manual`` and ``aperturePriority`` (their "auto").
-public enum V4L2ExposureMode: Int64, Sendable, CaseIterable {
+package enum V4L2ExposureMode: Int64, Sendable, CaseIterable {
     /// Automatic exposure time and iris (`V4L2_EXPOSURE_AUTO`).
     case auto = 0
     /// Manual exposure time and iris (`V4L2_EXPOSURE_MANUAL`).

@@ -1,15 +1,15 @@
 import Imaging
 
 /// A V4L2 four-character code such as `YUYV`, stored as the kernel stores it (little-endian).
-public struct FourCC: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct FourCC: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as `v4l2_fourcc(a, b, c, d)` makes it.
-    public let rawValue: UInt32
+    package let rawValue: UInt32
 
     /// Wraps a raw code.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The code for up to four ASCII characters (shorter codes are padded with spaces).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard (1...4).contains(bytes.count), bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         let padded = bytes + Array(repeating: 0x20, count: 4 - bytes.count)
@@ -17,7 +17,7 @@ public struct FourCC: RawRepresentable, Hashable, Sendable, CustomStringConverti
     }
 
     /// The four characters, trailing spaces removed.
-    public var description: String {
+    package var description: String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (8 * $0)) }
         let printable = bytes.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }
         return String(decoding: printable, as: UTF8.self).trimmingTrailingSpaces
@@ -26,13 +26,13 @@ public struct FourCC: RawRepresentable, Hashable, Sendable, CustomStringConverti
 
 extension FramePixelFormat {
     /// The frame format for a V4L2 code, nil for formats the pipeline cannot read.
-    public init?(fourCC: FourCC) {
+    package init?(fourCC: FourCC) {
         guard let format = FramePixelFormat.allCases.first(where: { FourCC($0.fourCC) == fourCC }) else { return nil }
         self = format
     }
 
     /// The V4L2 code of this format.
-    public var v4l2FourCC: FourCC { FourCC(fourCC)! }
+    package var v4l2FourCC: FourCC { FourCC(fourCC)! }
 }
 
 extension String {

@@ -3,17 +3,17 @@ import Foundation
 import Imaging
 
 /// What VIDIOC_QUERYCAP reports for one device node.
-public struct V4L2Capabilities: Sendable, Equatable {
+package struct V4L2Capabilities: Sendable, Equatable {
     /// The driver's name, e.g. `vivid` or `uvcvideo`.
-    public let driver: String
+    package let driver: String
     /// The device's name for people, e.g. `vivid` or `HD Pro Webcam C920`.
-    public let card: String
+    package let card: String
     /// Where the device is attached, e.g. `platform:vivid-000` or `usb-0000:00:14.0-1`.
-    public let busInfo: String
+    package let busInfo: String
     /// The driver version as `major.minor.patch`.
-    public let version: String
+    package let version: String
     /// The capability bits of this node (`device_caps`).
-    public let deviceCapabilities: UInt32
+    package let deviceCapabilities: UInt32
 
     init(_ raw: v4l2_capability) {
         driver = String(cTuple: raw.driver)
@@ -25,25 +25,25 @@ public struct V4L2Capabilities: Sendable, Equatable {
     }
 
     /// Whether the node captures single-planar video.
-    public var canCaptureVideo: Bool { deviceCapabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
+    package var canCaptureVideo: Bool { deviceCapabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
     /// Whether the node supports mmap streaming I/O.
-    public var canStream: Bool { deviceCapabilities & UInt32(V4L2_CAP_STREAMING) != 0 }
+    package var canStream: Bool { deviceCapabilities & UInt32(V4L2_CAP_STREAMING) != 0 }
 }
 
 /// A video input of a device (VIDIOC_ENUMINPUT).
-public struct V4L2Input: Sendable, Equatable {
+package struct V4L2Input: Sendable, Equatable {
     /// The input's index.
-    public let index: Int
+    package let index: Int
     /// Its name, e.g. `Camera 0`.
-    public let name: String
+    package let name: String
     /// Whether it is a camera (as opposed to a TV tuner or HDMI input).
-    public let isCamera: Bool
+    package let isCamera: Bool
     /// The frames arrive mirrored left-right and the driver does not correct it (V4L2_IN_ST_HFLIP).
-    public let isFlippedHorizontally: Bool
+    package let isFlippedHorizontally: Bool
     /// The frames arrive upside down and the driver does not correct it (V4L2_IN_ST_VFLIP).
-    public let isFlippedVertically: Bool
+    package let isFlippedVertically: Bool
     /// No signal or no power (V4L2_IN_ST_NO_SIGNAL / NO_POWER).
-    public let hasNoSignal: Bool
+    package let hasNoSignal: Bool
 
     init(_ raw: v4l2_input) {
         index = Int(raw.index)
@@ -56,20 +56,20 @@ public struct V4L2Input: Sendable, Equatable {
 }
 
 /// One entry of VIDIOC_ENUM_FMT.
-public struct V4L2FormatDescription: Sendable, Equatable {
+package struct V4L2FormatDescription: Sendable, Equatable {
     /// The pixel format code.
-    public let fourCC: FourCC
+    package let fourCC: FourCC
     /// The driver's description, e.g. `YUYV 4:2:2`.
-    public let description: String
+    package let description: String
     /// Whether frames are compressed (MJPEG, H.264...).
-    public let isCompressed: Bool
+    package let isCompressed: Bool
     /// Whether the driver can convert to the Y'CbCr encoding and quantisation the app asks for
     /// (V4L2_FMT_FLAG_CSC_YCBCR_ENC / CSC_QUANTIZATION).
-    public let canSetColorSpace: Bool
+    package let canSetColorSpace: Bool
 }
 
 /// The frame sizes a format offers (VIDIOC_ENUM_FRAMESIZES).
-public enum V4L2FrameSizes: Sendable, Equatable {
+package enum V4L2FrameSizes: Sendable, Equatable {
     /// A list of sizes.
     case discrete([PixelSize])
     /// Any size from `minimum` to `maximum` in steps (continuous when the steps are 1).
@@ -77,37 +77,37 @@ public enum V4L2FrameSizes: Sendable, Equatable {
 }
 
 /// A frame interval, as a fraction of a second.
-public struct V4L2FrameInterval: Sendable, Hashable, CustomStringConvertible {
+package struct V4L2FrameInterval: Sendable, Hashable, CustomStringConvertible {
     /// Numerator (seconds).
-    public let numerator: Int
+    package let numerator: Int
     /// Denominator.
-    public let denominator: Int
+    package let denominator: Int
 
     /// Frames per second.
-    public var framesPerSecond: Double { denominator == 0 || numerator == 0 ? 0 : Double(denominator) / Double(numerator) }
+    package var framesPerSecond: Double { denominator == 0 || numerator == 0 ? 0 : Double(denominator) / Double(numerator) }
     /// The interval in nanoseconds (0 when unknown).
-    public var nanoseconds: UInt64 {
+    package var nanoseconds: UInt64 {
         denominator == 0 ? 0 : UInt64(numerator) * 1_000_000_000 / UInt64(denominator)
     }
     /// `30 fps` or `29.97 fps`.
-    public var description: String {
+    package var description: String {
         let fps = framesPerSecond
         return fps == fps.rounded() ? "\(Int(fps)) fps" : String(format: "%.2f fps", fps)
     }
 }
 
 /// The format the driver actually set (VIDIOC_G_FMT / S_FMT).
-public struct V4L2ActiveFormat: Sendable, Equatable {
+package struct V4L2ActiveFormat: Sendable, Equatable {
     /// The pixel format.
-    public let fourCC: FourCC
+    package let fourCC: FourCC
     /// The frame size.
-    public let size: PixelSize
+    package let size: PixelSize
     /// Bytes per row of the first plane.
-    public let bytesPerLine: Int
+    package let bytesPerLine: Int
     /// Bytes in one frame buffer.
-    public let imageSize: Int
+    package let imageSize: Int
     /// Whether Y'CbCr samples are full range (quantization V4L2_QUANTIZATION_FULL_RANGE).
-    public let isFullRange: Bool
+    package let isFullRange: Bool
     /// Whether Y'CbCr uses the BT.709 matrix rather than BT.601.
-    public let usesBT709Matrix: Bool
+    package let usesBT709Matrix: Bool
 }

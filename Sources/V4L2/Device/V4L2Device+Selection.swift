@@ -3,7 +3,7 @@ import Glibc
 import Imaging
 
 /// A rectangle of the V4L2 selection API for video capture (VIDIOC_G/S_SELECTION).
-public enum V4L2SelectionTarget: Sendable, Hashable, CustomStringConvertible {
+package enum V4L2SelectionTarget: Sendable, Hashable, CustomStringConvertible {
     /// The part of the source the device captures (V4L2_SEL_TGT_CROP).
     case crop
     /// The crop the driver uses by default: the whole active picture (V4L2_SEL_TGT_CROP_DEFAULT).
@@ -23,7 +23,7 @@ public enum V4L2SelectionTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The V4L2 name, e.g. `V4L2_SEL_TGT_CROP`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .crop: return "V4L2_SEL_TGT_CROP"
         case .cropDefault: return "V4L2_SEL_TGT_CROP_DEFAULT"
@@ -37,38 +37,38 @@ extension V4L2Device {
     /// The rectangle `target` of the current input, or nil when the driver has none: ENOTTY (no
     /// selection API), ENODATA (not for this input: vivid's webcam input) or EINVAL (not this
     /// target: a device that crops but does not compose).
-    public func selection(_ target: V4L2SelectionTarget) throws(V4L2Error) -> PixelRect? {
+    package func selection(_ target: V4L2SelectionTarget) throws(V4L2Error) -> PixelRect? {
         var raw = v4l2_selection()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         raw.target = target.rawValue
         let result = pc_v4l2_get_selection(fd, &raw)
         if result == -ENOTTY || result == -ENODATA || result == -EINVAL { return nil }
-        try check(result, "VIDIOC_G_SELECTION", device: path)
+        try check(result, .getSelection, device: path)
         return PixelRect(raw.r)
     }
 
     /// Sets `target` to `rect` and returns the rectangle the driver kept (drivers align and
     /// clamp). Drivers refuse a new crop size with EBUSY while buffers are allocated.
     @discardableResult
-    public func setSelection(_ target: V4L2SelectionTarget, to rect: PixelRect) throws(V4L2Error) -> PixelRect {
+    package func setSelection(_ target: V4L2SelectionTarget, to rect: PixelRect) throws(V4L2Error) -> PixelRect {
         var raw = v4l2_selection()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         raw.target = target.rawValue
         raw.r = v4l2_rect(left: Int32(rect.x), top: Int32(rect.y), width: UInt32(rect.size.width),
                           height: UInt32(rect.size.height))
-        try check(pc_v4l2_set_selection(fd, &raw), "VIDIOC_S_SELECTION", device: path)
+        try check(pc_v4l2_set_selection(fd, &raw), .setSelection, device: path)
         return PixelRect(raw.r)
     }
 
     /// Selects input `index` (VIDIOC_S_INPUT); the driver keeps it for later opens too. An index
     /// the device does not have fails with ``V4L2Error/noSuchInput(device:index:available:)``.
-    public func selectInput(_ index: Int) throws(V4L2Error) {
+    package func selectInput(_ index: Int) throws(V4L2Error) {
         let inputs = try inputs()
         guard inputs.contains(where: { $0.index == index }) else {
             throw .noSuchInput(device: path, index: index, available: inputs.map { "\($0.index) (\($0.name))" })
         }
         var value = Int32(index)
-        try check(pc_v4l2_set_input(fd, &value), "VIDIOC_S_INPUT", device: path)
+        try check(pc_v4l2_set_input(fd, &value), .setInput, device: path)
     }
 }
 
@@ -89,7 +89,7 @@ extension V4L2Device {
     /// default before the format is set, so the frame shows the whole picture unscaled. Either
     /// way a compose rectangle smaller than the frame (the picture letterboxed inside the buffer)
     /// is set back to the whole frame.
-    public func configureCapture(_ fourCC: FourCC, size: PixelSize, crop: PixelRect?,
+    package func configureCapture(_ fourCC: FourCC, size: PixelSize, crop: PixelRect?,
                                  requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
         var granted: PixelRect?
         if let crop {

@@ -6,31 +6,31 @@ import Imaging
 ///
 /// The descriptor is opened through libv4l2 (format emulation off) and closed in `deinit`.
 /// Calls may come from any thread: each is one ioctl, and the kernel serialises them.
-public final class V4L2Device: Sendable {
+package final class V4L2Device: Sendable {
     /// The path the device was opened at, e.g. `/dev/video0`.
-    public let path: String
+    package let path: String
     let fd: Int32
 
     /// Opens `path`. Fails with EACCES, ENOENT, EBUSY... as ``V4L2Error/callFailed(device:call:errno:)``.
-    public init(path: String) throws(V4L2Error) {
+    package init(path: String) throws(V4L2Error) {
         self.path = path
         let result = pc_v4l2_open(path)
         if result == -ENOTTY { throw .notACaptureDevice(device: path) }
-        fd = try check(result, "open", device: path)
+        fd = try check(result, .open, device: path)
     }
 
     deinit { _ = pc_v4l2_close(fd) }
 
     /// The driver, card, bus and capability bits.
-    public func capabilities() throws(V4L2Error) -> V4L2Capabilities {
+    package func capabilities() throws(V4L2Error) -> V4L2Capabilities {
         var raw = v4l2_capability()
-        try check(pc_v4l2_querycap(fd, &raw), "VIDIOC_QUERYCAP", device: path)
+        try check(pc_v4l2_querycap(fd, &raw), .queryCapabilities, device: path)
         return V4L2Capabilities(raw)
     }
 
     /// The video inputs.
-    public func inputs() throws(V4L2Error) -> [V4L2Input] {
-        try enumerate("VIDIOC_ENUMINPUT", limit: 64) { (index: UInt32) -> v4l2_input in
+    package func inputs() throws(V4L2Error) -> [V4L2Input] {
+        try enumerate(.enumerateInputs, limit: 64) { (index: UInt32) -> v4l2_input in
             var raw = v4l2_input()
             raw.index = index
             return raw
@@ -39,7 +39,7 @@ public final class V4L2Device: Sendable {
 
     /// Runs a VIDIOC_ENUM* ioctl for index 0, 1, 2... until the driver answers EINVAL (the end
     /// of the list; ENOTTY when it has no such list), at most `limit` entries.
-    private func enumerate<Raw>(_ name: String, limit: UInt32, _ make: (UInt32) -> Raw,
+    private func enumerate<Raw>(_ name: V4L2Call, limit: UInt32, _ make: (UInt32) -> Raw,
                                 call: (inout Raw) -> Int32) throws(V4L2Error) -> [Raw] {
         var entries: [Raw] = []
         for index in 0..<limit {
@@ -53,18 +53,18 @@ public final class V4L2Device: Sendable {
     }
 
     /// The selected input, read again each time (its status flags can change while streaming).
-    public func currentInput() throws(V4L2Error) -> V4L2Input? {
+    package func currentInput() throws(V4L2Error) -> V4L2Input? {
         var index: Int32 = 0
         let result = pc_v4l2_get_input(fd, &index)
         if result == -ENOTTY || result == -EINVAL { return nil }  // drivers without inputs
-        try check(result, "VIDIOC_G_INPUT", device: path)
+        try check(result, .getInput, device: path)
         return try inputs().first { $0.index == Int(index) }
     }
 
     /// The capture formats, in the driver's order.
-    public func formats() throws(V4L2Error) -> [V4L2FormatDescription] {
+    package func formats() throws(V4L2Error) -> [V4L2FormatDescription] {
         let csc = UInt32(V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION)
-        return try enumerate("VIDIOC_ENUM_FMT", limit: 256) { (index: UInt32) -> v4l2_fmtdesc in
+        return try enumerate(.enumerateFormats, limit: 256) { (index: UInt32) -> v4l2_fmtdesc in
             var raw = v4l2_fmtdesc()
             raw.index = index
             raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -80,8 +80,8 @@ public final class V4L2Device: Sendable {
     }
 
     /// The frame sizes `fourCC` offers; nil when the driver does not enumerate sizes.
-    public func frameSizes(for fourCC: FourCC) throws(V4L2Error) -> V4L2FrameSizes? {
-        let entries = try enumerate("VIDIOC_ENUM_FRAMESIZES", limit: 1024) { (index: UInt32) -> v4l2_frmsizeenum in
+    package func frameSizes(for fourCC: FourCC) throws(V4L2Error) -> V4L2FrameSizes? {
+        let entries = try enumerate(.enumerateFrameSizes, limit: 1024) { (index: UInt32) -> v4l2_frmsizeenum in
             var raw = v4l2_frmsizeenum()
             raw.index = index
             raw.pixel_format = fourCC.rawValue
@@ -100,8 +100,8 @@ public final class V4L2Device: Sendable {
 
     /// The frame intervals of `fourCC` at `size`, fastest first; for stepwise ranges, the
     /// fastest and slowest.
-    public func frameIntervals(for fourCC: FourCC, size: PixelSize) throws(V4L2Error) -> [V4L2FrameInterval] {
-        let entries = try enumerate("VIDIOC_ENUM_FRAMEINTERVALS", limit: 256) { (index: UInt32) -> v4l2_frmivalenum in
+    package func frameIntervals(for fourCC: FourCC, size: PixelSize) throws(V4L2Error) -> [V4L2FrameInterval] {
+        let entries = try enumerate(.enumerateFrameIntervals, limit: 256) { (index: UInt32) -> v4l2_frmivalenum in
             var raw = v4l2_frmivalenum()
             raw.index = index
             raw.pixel_format = fourCC.rawValue
@@ -123,10 +123,10 @@ public final class V4L2Device: Sendable {
     }
 
     /// The current capture format.
-    public func format() throws(V4L2Error) -> V4L2ActiveFormat {
+    package func format() throws(V4L2Error) -> V4L2ActiveFormat {
         var raw = v4l2_format()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        try check(pc_v4l2_get_format(fd, &raw), "VIDIOC_G_FMT", device: path)
+        try check(pc_v4l2_get_format(fd, &raw), .getFormat, device: path)
         return Self.activeFormat(raw)
     }
 
@@ -134,7 +134,7 @@ public final class V4L2Device: Sendable {
     ///
     /// Where the driver can convert (``V4L2FormatDescription/canSetColorSpace``), Y'CbCr is
     /// requested as BT.601 full range, which is what JPEG stores, so no conversion is needed.
-    public func setFormat(_ fourCC: FourCC, size: PixelSize, requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
+    package func setFormat(_ fourCC: FourCC, size: PixelSize, requestJPEGColorSpace: Bool) throws(V4L2Error) -> V4L2ActiveFormat {
         var raw = v4l2_format()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         raw.fmt.pix.pixelformat = fourCC.rawValue
@@ -147,7 +147,7 @@ public final class V4L2Device: Sendable {
             raw.fmt.pix.ycbcr_enc = UInt32(V4L2_YCBCR_ENC_601.rawValue)
             raw.fmt.pix.quantization = UInt32(V4L2_QUANTIZATION_FULL_RANGE.rawValue)
         }
-        try check(pc_v4l2_set_format(fd, &raw), "VIDIOC_S_FMT", device: path)
+        try check(pc_v4l2_set_format(fd, &raw), .setFormat, device: path)
         return Self.activeFormat(raw)
     }
 
@@ -169,12 +169,12 @@ public final class V4L2Device: Sendable {
     }
 
     /// The current frame interval, when the driver reports one.
-    public func frameInterval() throws(V4L2Error) -> V4L2FrameInterval? {
+    package func frameInterval() throws(V4L2Error) -> V4L2FrameInterval? {
         var raw = v4l2_streamparm()
         raw.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         let result = pc_v4l2_get_parameters(fd, &raw)
         if result == -ENOTTY || result == -EINVAL { return nil }
-        try check(result, "VIDIOC_G_PARM", device: path)
+        try check(result, .getStreamParameters, device: path)
         let f = raw.parm.capture.timeperframe
         return f.denominator == 0 ? nil : V4L2FrameInterval(numerator: Int(f.numerator), denominator: Int(f.denominator))
     }
@@ -182,7 +182,7 @@ public final class V4L2Device: Sendable {
     // MARK: Controls
 
     /// Every control, in the driver's order, with menu items filled in.
-    public func controls() throws(V4L2Error) -> [V4L2Control] {
+    package func controls() throws(V4L2Error) -> [V4L2Control] {
         var controls: [V4L2Control] = []
         var id = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
         while true {
@@ -190,7 +190,7 @@ public final class V4L2Device: Sendable {
             raw.id = id
             let result = pc_v4l2_query_ext_control(fd, &raw)
             if result == -EINVAL || result == -ENOTTY { break }
-            try check(result, "VIDIOC_QUERY_EXT_CTRL", device: path)
+            try check(result, .queryExtendedControl, device: path)
             id = raw.id | UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
             let kind = V4L2Control.kind(of: raw.type)
             let items = kind == .menu || kind == .integerMenu ? try menuItems(of: raw, integer: kind == .integerMenu) : []
@@ -216,16 +216,16 @@ public final class V4L2Device: Sendable {
     }
 
     /// The current value of control `id`.
-    public func value(of id: UInt32) throws(V4L2Error) -> Int64 {
+    package func value(of id: UInt32) throws(V4L2Error) -> Int64 {
         var value: Int64 = 0
-        try check(pc_v4l2_get_control(fd, id, &value), "VIDIOC_G_EXT_CTRLS", device: path)
+        try check(pc_v4l2_get_control(fd, id, &value), .getExtendedControls, device: path)
         return value
     }
 
     /// Sets control `id` and returns the value the driver kept (drivers clamp and round).
     @discardableResult
-    public func setValue(_ value: Int64, of id: UInt32) throws(V4L2Error) -> Int64 {
-        try check(pc_v4l2_set_control(fd, id, value), "VIDIOC_S_EXT_CTRLS", device: path)
+    package func setValue(_ value: Int64, of id: UInt32) throws(V4L2Error) -> Int64 {
+        try check(pc_v4l2_set_control(fd, id, value), .setExtendedControls, device: path)
         return (try? self.value(of: id)) ?? value
     }
 }

@@ -4,7 +4,7 @@ import Imaging
 /// Errors of the V4L2 layer; each names the device and, for failed calls, the ioctl and errno.
 public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
     /// A system call or ioctl failed.
-    case callFailed(device: String, call: String, errno: Int32)
+    case callFailed(device: String, call: V4L2Call, errno: Errno)
     /// The node exists but cannot capture video (a metadata, output or radio node).
     case notACaptureDevice(device: String)
     /// The device does not support mmap streaming.
@@ -35,23 +35,23 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The errno of a failed call.
-    public var errno: Int32? {
+    public var errno: Errno? {
         if case .callFailed(_, _, let code) = self { return code }
         return nil
     }
 
     /// The device was unplugged or unregistered (ENODEV/ENXIO).
-    public var isDeviceGone: Bool { errno == ENODEV || errno == ENXIO }
+    public var isDeviceGone: Bool { errno == .noSuchDevice || errno == .noSuchDeviceOrAddress }
     /// Another process is using the device (EBUSY).
-    public var isBusy: Bool { errno == EBUSY }
+    public var isBusy: Bool { errno == .resourceBusy }
     /// The user may not open the device (EACCES/EPERM).
-    public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+    public var isPermissionDenied: Bool { errno == .permissionDenied || errno == .notPermitted }
 
     /// One line for people.
     public var description: String {
         switch self {
         case .callFailed(let device, let call, let code):
-            return "\(device): \(call) failed: \(String(cString: strerror(code))) (errno \(code))"
+            return "\(device): \(call) failed: \(code)"
         case .notACaptureDevice(let device):
             return "\(device) is not a video capture device"
         case .streamingUnsupported(let device):
@@ -75,7 +75,7 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Turns a shim result (negative errno on failure) into a thrown ``V4L2Error``.
 @discardableResult
-func check(_ result: Int32, _ call: String, device: String) throws(V4L2Error) -> Int32 {
-    guard result >= 0 else { throw .callFailed(device: device, call: call, errno: -result) }
+func check(_ result: Int32, _ call: V4L2Call, device: String) throws(V4L2Error) -> Int32 {
+    guard result >= 0 else { throw .callFailed(device: device, call: call, errno: Errno(-result)) }
     return result
 }

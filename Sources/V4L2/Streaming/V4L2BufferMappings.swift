@@ -15,11 +15,11 @@ final class V4L2BufferMappings: @unchecked Sendable {
                 buffer.index = UInt32(index)
                 buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
                 buffer.memory = V4L2_MEMORY_MMAP.rawValue
-                try check(pc_v4l2_query_buffer(device.fd, &buffer), "VIDIOC_QUERYBUF", device: device.path)
+                try check(pc_v4l2_query_buffer(device.fd, &buffer), .queryBuffer, device: device.path)
                 var error: Int32 = 0
                 let length = Int(buffer.length)
                 guard let address = pc_v4l2_map(device.fd, length, Int64(buffer.m.offset), &error) else {
-                    throw V4L2Error.callFailed(device: device.path, call: "mmap", errno: -error)
+                    throw V4L2Error.callFailed(device: device.path, call: .mmap, errno: Errno(-error))
                 }
                 mapped.append(UnsafeMutableRawBufferPointer(start: address, count: length))
             }

@@ -10,15 +10,15 @@ import Imaging
 /// threads). Frames borrow the driver's buffers without copying; a buffer goes back to the
 /// driver (VIDIOC_QBUF) as soon as its frame is released, and stale frames are handed back at
 /// once. Every wait is bounded.
-public final class V4L2Stream: @unchecked Sendable {
+package final class V4L2Stream: @unchecked Sendable {
     // Unchecked: every mutable field below is touched only on `queue`.
 
     /// The device streamed from.
-    public let device: V4L2Device
+    package let device: V4L2Device
     /// Buffers requested from the driver.
-    public let bufferCount: Int
+    package let bufferCount: Int
     /// Flagged or short frames tolerated in a row before a request fails.
-    public let maximumConsecutiveCorruptFrames: Int
+    package let maximumConsecutiveCorruptFrames: Int
 
     private let queue = DispatchQueue(label: "photocap.v4l2.stream")
     private var active: Active?
@@ -40,7 +40,7 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     /// A stream over `device`; nothing happens until ``start(_:size:discardingFirst:)``.
-    public init(device: V4L2Device, bufferCount: Int = 4, maximumConsecutiveCorruptFrames: Int = 8) {
+    package init(device: V4L2Device, bufferCount: Int = 4, maximumConsecutiveCorruptFrames: Int = 8) {
         self.device = device
         self.bufferCount = max(2, bufferCount)
         self.maximumConsecutiveCorruptFrames = max(1, maximumConsecutiveCorruptFrames)
@@ -57,13 +57,13 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     /// Counters since the stream object was made.
-    public var statistics: V4L2StreamStatistics { queue.sync { counters } }
+    package var statistics: V4L2StreamStatistics { queue.sync { counters } }
 
     /// The format being streamed, nil when stopped.
-    public var activeFormat: V4L2ActiveFormat? { queue.sync { active?.format } }
+    package var activeFormat: V4L2ActiveFormat? { queue.sync { active?.format } }
 
     /// The driver's crop of the running stream (V4L2_SEL_TGT_CROP), nil when stopped or uncropped.
-    public var activeCrop: PixelRect? { queue.sync { active?.crop } }
+    package var activeCrop: PixelRect? { queue.sync { active?.crop } }
 
     /// Streams `format` at `size`, cropped by the driver to `crop` (driver coordinates; its size
     /// must be `size`) when given. Does nothing when already streaming exactly that; otherwise
@@ -73,7 +73,7 @@ public final class V4L2Stream: @unchecked Sendable {
     ///
     /// A failed REQBUFS or STREAMON is retried once after a clean stop.
     @discardableResult
-    public func start(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect? = nil,
+    package func start(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect? = nil,
                       discardingFirst: Int = 0) async throws(V4L2Error) -> V4L2ActiveFormat {
         try await onQueue { () throws(V4L2Error) in
             try self.startOnQueue(format, size: size, crop: crop, discard: discardingFirst)
@@ -81,13 +81,13 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     /// Stops streaming and returns the buffers; idempotent.
-    public func stop() async {
+    package func stop() async {
         _ = try? await onQueue { () throws(V4L2Error) in self.stopOnQueue() }
     }
 
     /// The first frame whose exposure started after `instant` (CLOCK_MONOTONIC nanoseconds),
     /// waiting at most `timeout`. Older frames are handed back to the driver unread.
-    public func frame(startedAfter instant: UInt64, timeout: Duration) async throws(V4L2Error) -> V4L2CapturedFrame {
+    package func frame(startedAfter instant: UInt64, timeout: Duration) async throws(V4L2Error) -> V4L2CapturedFrame {
         try await onQueue { () throws(V4L2Error) in try self.frameOnQueue(after: instant, timeout: timeout) }
     }
 
@@ -102,7 +102,7 @@ public final class V4L2Stream: @unchecked Sendable {
 
     private func startOnQueue(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
                               discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
-        if isGone { throw .callFailed(device: device.path, call: "VIDIOC_STREAMON", errno: ENODEV) }
+        if isGone { throw .callFailed(device: device.path, call: .streamOn, errno: .noSuchDevice) }
         if let crop, crop.size != size {
             throw .cropNotAccepted(device: device.path, requested: crop, granted: nil)
         }
@@ -126,7 +126,7 @@ public final class V4L2Stream: @unchecked Sendable {
 
     private static func isRetryableStartFailure(_ error: V4L2Error) -> Bool {
         guard case .callFailed(_, let call, _) = error, !error.isDeviceGone, !error.isBusy else { return false }
-        return call == "VIDIOC_REQBUFS" || call == "VIDIOC_STREAMON" || call == "VIDIOC_QBUF"
+        return call == .requestBuffers || call == .streamOn || call == .queueBuffer
     }
 
     private func attemptStart(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
@@ -145,7 +145,7 @@ public final class V4L2Stream: @unchecked Sendable {
         request.count = UInt32(bufferCount)
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         request.memory = V4L2_MEMORY_MMAP.rawValue
-        try check(pc_v4l2_request_buffers(device.fd, &request), "VIDIOC_REQBUFS", device: device.path)
+        try check(pc_v4l2_request_buffers(device.fd, &request), .requestBuffers, device: device.path)
         guard request.count >= 2 else { throw .streamingUnsupported(device: device.path) }
         let mappings = try V4L2BufferMappings(device: device, count: Int(request.count))
         generation += 1
@@ -154,7 +154,7 @@ public final class V4L2Stream: @unchecked Sendable {
         // Active before QBUF so a failure below is cleaned up by stopOnQueue.
         active = started
         for index in 0..<mappings.buffers.count { try queueBuffer(index) }
-        try check(pc_v4l2_stream_on(device.fd), "VIDIOC_STREAMON", device: device.path)
+        try check(pc_v4l2_stream_on(device.fd), .streamOn, device: device.path)
         lastSequence = nil
         counters.starts += 1
         return granted
@@ -181,7 +181,7 @@ public final class V4L2Stream: @unchecked Sendable {
         buffer.index = UInt32(index)
         buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
-        try check(pc_v4l2_queue_buffer(device.fd, &buffer), "VIDIOC_QBUF", device: device.path)
+        try check(pc_v4l2_queue_buffer(device.fd, &buffer), .queueBuffer, device: device.path)
     }
 
     /// Hands a buffer back unless the stream it belongs to has stopped since.
@@ -210,7 +210,7 @@ public final class V4L2Stream: @unchecked Sendable {
         var consecutiveCorrupt = 0
         var fatalRestarts = 0
         while true {
-            if isGone { throw .callFailed(device: device.path, call: "VIDIOC_DQBUF", errno: ENODEV) }
+            if isGone { throw .callFailed(device: device.path, call: .dequeueBuffer, errno: .noSuchDevice) }
             guard let active else { throw .notStreaming(device: device.path) }
             let now = monotonicNanoseconds()
             guard now < deadline else {
@@ -218,7 +218,7 @@ public final class V4L2Stream: @unchecked Sendable {
             }
             let waitMilliseconds = Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
             let events = pc_v4l2_poll(device.fd, waitMilliseconds)
-            if events < 0 { throw .callFailed(device: device.path, call: "poll", errno: -events) }
+            if events < 0 { throw .callFailed(device: device.path, call: .poll, errno: Errno(-events)) }
             if events == 0 { continue }
 
             var buffer = v4l2_buffer()
@@ -231,7 +231,7 @@ public final class V4L2Stream: @unchecked Sendable {
                 continue
             }
             if result < 0 {
-                let error = V4L2Error.callFailed(device: device.path, call: "VIDIOC_DQBUF", errno: -result)
+                let error = V4L2Error.callFailed(device: device.path, call: .dequeueBuffer, errno: Errno(-result))
                 if error.isDeviceGone {
                     markGoneIfNeeded(error)
                     throw error
@@ -341,48 +341,48 @@ public final class V4L2Stream: @unchecked Sendable {
 }
 
 /// A frame and how it was found.
-public struct V4L2CapturedFrame: Sendable {
+package struct V4L2CapturedFrame: Sendable {
     /// The frame, borrowing the driver's buffer until released.
-    public let frame: Frame
+    package let frame: Frame
     /// What was skipped on the way.
-    public let report: V4L2FrameReport
+    package let report: V4L2FrameReport
 }
 
 /// What one wait for a frame skipped: the evidence for shutter lag and fault handling.
-public struct V4L2FrameReport: Sendable, Equatable {
+package struct V4L2FrameReport: Sendable, Equatable {
     /// Frames that started before the request and were handed back unread.
-    public var staleFramesSkipped = 0
+    package var staleFramesSkipped = 0
     /// Frames flagged V4L2_BUF_FLAG_ERROR (or short) that were skipped.
-    public var corruptFramesSkipped = 0
+    package var corruptFramesSkipped = 0
     /// Frames the driver dropped (gaps in the sequence numbers).
-    public var droppedFrames = 0
+    package var droppedFrames = 0
     /// Stream restarts after a fatal streaming error.
-    public var restarts = 0
+    package var restarts = 0
     /// When the delivered frame's exposure began (CLOCK_MONOTONIC nanoseconds).
-    public var exposureStartNanoseconds: UInt64 = 0
+    package var exposureStartNanoseconds: UInt64 = 0
     /// When the delivered frame was dequeued (CLOCK_MONOTONIC nanoseconds).
-    public var dequeuedNanoseconds: UInt64 = 0
+    package var dequeuedNanoseconds: UInt64 = 0
 }
 
 /// Counters over a stream's life.
-public struct V4L2StreamStatistics: Sendable, Equatable {
+package struct V4L2StreamStatistics: Sendable, Equatable {
     /// STREAMON calls that succeeded.
-    public var starts = 0
+    package var starts = 0
     /// Stops: VIDIOC_STREAMOFF calls (each followed by REQBUFS 0). A stream that keeps running
     /// while its consumers change crop or aspect ratio shows none.
-    public var stops = 0
+    package var stops = 0
     /// Restarts after a failed start or a fatal streaming error.
-    public var restarts = 0
+    package var restarts = 0
     /// Buffers dequeued.
-    public var framesDequeued = 0
+    package var framesDequeued = 0
     /// Frames handed to the app.
-    public var framesDelivered = 0
+    package var framesDelivered = 0
     /// Frames skipped because they began before the request.
-    public var staleFrames = 0
+    package var staleFrames = 0
     /// Frames skipped because the driver flagged them or they were short.
-    public var corruptFrames = 0
+    package var corruptFrames = 0
     /// Sequence gaps: frames the driver dropped.
-    public var droppedFrames = 0
+    package var droppedFrames = 0
 }
 
 /// CLOCK_MONOTONIC, the clock V4L2 stamps buffers with.

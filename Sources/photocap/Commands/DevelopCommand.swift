@@ -27,31 +27,15 @@ struct DevelopCommand: AsyncParsableCommand {
     @Option(help: "Output format: jpeg, heic or tiff.")
     var format: PhotoFormat = .jpeg
 
-    @Option(help: "JPEG/HEIC quality, 1...100.")
-    var quality: Int = 90
+    @OptionGroup(title: "Encoding and orientation")
+    var encoding: EncodingOptions
 
-    @Option(name: .customLong("heic-speed"), help: "x265 preset for HEIC: ultrafast ... slow.")
-    var heicSpeed: HEICEncodingSpeed = .medium
-
-    @Flag(name: .customLong("no-compensation"), help: "Keep the sensor's pixel orientation; write the whole correction as metadata.")
-    var noCompensation = false
-
-    @Flag(help: "Apply the whole correction to the pixels and write orientation 1.")
-    var upright = false
-
-    @Option(help: "Output file, or a folder (existing, or ending in /). Default: next to the DNG, with the format's extension.")
-    var output: String?
-
-    @Flag(help: "Replace an existing output file.")
-    var overwrite = false
-
-    @Flag(help: "Print the photo as one JSON object on stdout.")
-    var json = false
+    @OptionGroup(title: "Output")
+    var outputOptions: OutputOptions
 
     func validate() throws {
         guard format.isProcessed, format != .uncompressed else { throw ValidationError("--format must be jpeg, heic or tiff") }
-        if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
+        guard (1...100).contains(encoding.quality) else { throw ValidationError("--quality \(encoding.quality) is not in 1...100") }
     }
 
     func run() async throws {
@@ -77,14 +61,13 @@ struct DevelopCommand: AsyncParsableCommand {
         if URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: file).standardizedFileURL {
             throw PhotoCaptureError(.fileWriteFailed(path: target, call: "open", reason: "it is the DNG being developed"))
         }
-        if !overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.fileExists(path: target)) }
+        if !outputOptions.overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.fileExists(path: target)) }
         var settings = PhotoSettings(format: format)
-        settings.quality = quality
-        settings.heicEncodingSpeed = heicSpeed
-        settings.orientationCompensation = noCompensation ? OrientationCompensation.none : (upright ? .upright : .sensor)
+        encoding.apply(to: &settings)
+        settings.orientationCompensation = encoding.compensation.orientationCompensation
         let photo = try RawDevelopment.developPhoto(fromDNG: data, settings: settings, name: file)
-        try photo.write(to: target, overwrite: overwrite)
-        if json {
+        try photo.write(to: target, overwrite: outputOptions.overwrite)
+        if outputOptions.json {
             print(PhotoReport(photo: photo, path: target, previewPath: nil, device: "dng:\(file)").jsonLine())
         } else {
             let r = photo.resolvedSettings
@@ -97,7 +80,7 @@ struct DevelopCommand: AsyncParsableCommand {
     /// DNG, with the format's extension.
     private func destination() -> String {
         let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + "." + (format.fileExtension ?? "out")
-        guard let output else { return ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name) }
+        guard let output = outputOptions.output else { return ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name) }
         var isFolder: ObjCBool = false
         if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue) {
             return (output as NSString).appendingPathComponent(name)

@@ -1,11 +1,9 @@
 import ArgumentParser
-import Codecs
 import Foundation
-import Imaging
 import PhotoCapture
 
 /// `photocap orient FILE...`: turns JPEG, HEIC and TIFF files upright (pixels turned,
-/// Orientation 1), atomically.
+/// Orientation 1), atomically, through ``ImageOrienter``.
 struct OrientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orient",
@@ -32,12 +30,6 @@ struct OrientCommand: AsyncParsableCommand {
     @Option(help: "JPEG/HEIC quality for re-encoded images (1-100).")
     var quality = 92
 
-    /// Quality of re-made EXIF thumbnails.
-    static let thumbnailQuality = 90
-
-    static let rawExtensions: Set<String> = ["dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2", "pef", "srw"]
-    static let rawRefusal = "RAW files are never re-oriented: their Orientation tag is the correction"
-
     func validate() throws {
         guard (output != nil) != inPlace else {
             throw ValidationError("give exactly one of --output DIR and --in-place")
@@ -51,19 +43,15 @@ struct OrientCommand: AsyncParsableCommand {
         }
     }
 
-    /// A refusal or failure for one file: its message.
-    struct Refusal: Error { let message: String }
-
     func run() async throws {
+        let orienter = ImageOrienter(quality: quality, lossless: lossless)
         var failures = 0
         for file in files {
             do {
-                print(try orient(file))
-            } catch let refusal as Refusal {
-                _ = fail("\(file): \(refusal.message)")
-                failures += 1
+                print(try orient(file, with: orienter))
             } catch {
-                _ = fail("\(file): \(error)")
+                // One line per file; the library's message names no file, so the line does.
+                _ = fail("\(file): \(message(for: error))")
                 failures += 1
             }
         }
@@ -71,136 +59,17 @@ struct OrientCommand: AsyncParsableCommand {
     }
 
     /// Processes one file; returns its stdout line.
-    func orient(_ file: String) throws -> String {
-        let url = URL(fileURLWithPath: file)
-        if Self.rawExtensions.contains(url.pathExtension.lowercased()) { throw Refusal(message: Self.rawRefusal) }
-        guard FileManager.default.fileExists(atPath: file) else { throw Refusal(message: "no such file") }
-        let data: [UInt8]
-        do { data = [UInt8](try Data(contentsOf: url)) } catch {
-            throw Refusal(message: "cannot read: \(error.localizedDescription)")
-        }
-        let info: ImageFileInfo
-        do { info = try ImageFileInfo(data: data) } catch { throw Refusal(message: "\(error)") }
-        if info.format == .dng { throw Refusal(message: Self.rawRefusal) }
-        if lossless, info.format != .jpeg {
-            throw Refusal(message: "--lossless applies to JPEG files only; this is \(info.format.rawValue.uppercased())")
-        }
-        let target = output.map { URL(fileURLWithPath: $0).appendingPathComponent(url.lastPathComponent).path } ?? file
-        if output != nil, FileManager.default.fileExists(atPath: target) {
-            throw Refusal(message: "\(target) exists; photocap orient --output never overwrites")
-        }
-
-        // For HEIC the irot/imir properties decide (EXIF inside HEIF is informative), but an
-        // EXIF orientation other than 1 is made consistent too.
-        let orientation = info.orientation
-        let upright = orientation == .up && (info.format != .heic || (info.exifOrientation ?? .up) == .up)
-        if upright {
-            if output != nil { try write(data, to: target) }
-            return "\(file): already upright"
-        }
-
-        let result: (bytes: [UInt8], size: PixelSize)
-        do {
-            switch info.format {
-            case .jpeg: result = lossless ? try losslessJPEG(data, orientation) : try lossyJPEG(data, orientation)
-            case .heic: result = try heic(data)
-            case .tiff: result = try tiff(data, exif: info.exif)
-            case .dng: throw Refusal(message: Self.rawRefusal)
-            }
-        } catch let notExact as JPEGLosslessTransform.NotExact {
-            throw Refusal(message: notExact.description)
-        }
-        try write(result.bytes, to: target)
-        return "\(file): orientation \(orientation.exifValue) -> 1 (\(result.size))"
-    }
-
-    private func write(_ bytes: [UInt8], to path: String) throws {
-        do {
-            try AtomicFileWriter.write(Data(bytes), to: path, overwrite: inPlace)
-        } catch {
-            throw Refusal(message: "\(error)")
+    private func orient(_ file: String, with orienter: ImageOrienter) throws(PhotoCaptureError) -> String {
+        let target = output.map { URL(fileURLWithPath: $0).appendingPathComponent((file as NSString).lastPathComponent).path } ?? file
+        switch try orienter.orientFile(at: file, writingTo: target, overwrite: inPlace) {
+        case .alreadyUpright: return "\(file): already upright"
+        case .turned(let orientation, let size): return "\(file): orientation \(orientation.exifValue) -> 1 (\(size))"
         }
     }
 
-    // MARK: JPEG
-
-    /// Decoded, turned as a whole image (odd sizes kept), re-encoded at --quality; EXIF rewritten,
-    /// XMP (orientation 1), ICC profile, comments and other descriptive segments carried over.
-    private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize) {
-        let decoded = try JPEGDecoder().decodeRGB(data)
-        // The whole-image transform keeps odd sizes; the camera's strip converter works on even
-        // 4:2:0 crops and would drop an odd last row or column.
-        let planar = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
-        let encoded = try JPEGEncoder().encode(planar, quality: quality)
-        let withEXIF = try withNormalizedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
-        return (try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF)), planar.size)
-    }
-
-    /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF and XMP rewritten.
-    private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize) {
-        let transformed = try JPEGLosslessTransform.transform(data, applying: orientation)
-        let size = try JPEGDecoder().header(transformed).size
-        // tjTransform copies every other segment itself.
-        return (try JPEGFile.withUprightXMP(withNormalizedEXIF(of: data, into: transformed, size: size, orientation: orientation)), size)
-    }
-
-    /// `jpeg` with the EXIF block of `original` rewritten for upright pixels of `size`.
-    private func withNormalizedEXIF(of original: [UInt8], into jpeg: [UInt8], size: PixelSize,
-                                    orientation: Orientation) throws -> [UInt8] {
-        guard let block = try JPEGFile.exifBlock(in: original) else { return jpeg }
-        let thumbnail = try EXIFBuilder.orientationAndThumbnail(of: block).thumbnailJPEG
-        let turned = try thumbnail.map { try turnedThumbnail($0, by: orientation) }
-        return try JPEGFile.insertingEXIF(EXIFBuilder.normalizing(block, pixelSize: size, thumbnailJPEG: turned), into: jpeg)
-    }
-
-    /// A JPEG thumbnail decoded, turned by `orientation` and re-encoded.
-    private func turnedThumbnail(_ jpeg: [UInt8], by orientation: Orientation) throws -> [UInt8] {
-        let decoded: (size: PixelSize, rgb: [UInt8])
-        do { decoded = try JPEGDecoder().decodeRGB(jpeg) } catch {
-            throw Refusal(message: "the EXIF thumbnail cannot be decoded (\(error)); the file is left as it is")
-        }
-        let turned = RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation)
-        return try JPEGEncoder().encode(turned.planarImage(), quality: Self.thumbnailQuality)
-    }
-
-    // MARK: HEIC
-
-    /// Decoded as a viewer shows it, re-encoded with orientation .up; EXIF and thumbnail re-made.
-    private func heic(_ data: [UInt8]) throws -> (bytes: [UInt8], size: PixelSize) {
-        let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: true)
-        let image = try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage()
-        let thumbnail = try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true).map {
-            try RGBImage(size: $0.size, pixels: $0.rgb).planarImage()
-        }
-        var exif: [UInt8]?
-        if let block = try HEICFileInfo(data: data).exifBlock {
-            let parts = try EXIFBuilder.orientationAndThumbnail(of: block)
-            // An IFD1 thumbnail inside the Exif item is turned by its own EXIF orientation.
-            let exifThumbnail = try parts.thumbnailJPEG.map {
-                try turnedThumbnail($0, by: Orientation(exifValue: parts.thumbnailOrientation ?? parts.orientation ?? 1))
-            }
-            exif = try EXIFBuilder.normalizing(block, pixelSize: image.size, thumbnailJPEG: exifThumbnail)
-        }
-        let bytes = try HEICEncoder().encode(image, quality: quality, orientation: .up, thumbnail: thumbnail, exif: exif)
-        return (bytes, image.size)
-    }
-
-    // MARK: TIFF
-
-    /// Stored RGB turned, written as an RGB TIFF with Orientation 1 and Make/Model/Software/DateTime.
-    private func tiff(_ data: [UInt8], exif: [String: String]) throws -> (bytes: [UInt8], size: PixelSize) {
-        let read = try TIFFFile.read(data)
-        let turned = RGBImage(size: read.size, pixels: read.rgb).transformed(by: read.orientation)
-        var metadata = EXIFMetadata(orientation: .up)
-        metadata.make = exif["Make"]
-        metadata.model = exif["Model"]
-        metadata.software = exif["Software"]
-        if let stamp = exif["DateTime"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-            metadata.dateTimeOriginal = formatter.date(from: stamp)
-        }
-        return (try TIFFFile.encode(rgb: turned.pixels, size: turned.size, metadata: metadata), turned.size)
+    /// The library's message, but an existing result says that --output never overwrites.
+    private func message(for error: PhotoCaptureError) -> String {
+        if case .fileExists(let path) = error.code { return "\(path) exists; photocap orient --output never overwrites" }
+        return PhotoCaptureError(error.code).description
     }
 }

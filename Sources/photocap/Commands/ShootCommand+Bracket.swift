@@ -42,7 +42,7 @@ extension ShootCommand {
                      date: Date) throws(PhotoCaptureError) -> [OutputPaths] {
         var paths: [OutputPaths] = []
         for member in 1...count {
-            paths.append(try OutputPaths(output: output, requested: self.output, format: format, withPreview: preview != nil,
+            paths.append(try OutputPaths(output: output, requested: outputPath, format: format, withPreview: preview != nil,
                                          overwrite: overwrite, index: index, count: total, member: member, date: date))
         }
         return paths

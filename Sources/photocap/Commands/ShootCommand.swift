@@ -11,6 +11,9 @@ struct ShootCommand: AsyncParsableCommand {
         commandName: "shoot",
         abstract: "Take a photo.",
         discussion: """
+            Without --output the photo gets a timestamped name in the current folder. Files are \
+            written atomically and never replace an existing file unless --overwrite is given.
+
             Examples:
               photocap shoot --output photo.jpg
               photocap shoot --format heic --no-compensation --output shots/
@@ -42,12 +45,6 @@ struct ShootCommand: AsyncParsableCommand {
         valueName: "format"))
     var rawPlus: PhotoFormat?
 
-    @Option(help: "JPEG/HEIC quality, 1...100.")
-    var quality: Int = 90
-
-    @Option(name: .customLong("heic-speed"), help: "x265 preset for HEIC: ultrafast ... slow.")
-    var heicSpeed: HEICEncodingSpeed = .medium
-
     @Option(help: "Largest frame size to capture, WIDTHxHEIGHT (sensor orientation). Default: the largest.")
     var size: PixelSize?
 
@@ -59,12 +56,6 @@ struct ShootCommand: AsyncParsableCommand {
 
     @Option(help: "Embed a thumbnail fitting WIDTHxHEIGHT (JPEG: EXIF IFD1; HEIC: thumbnail item).")
     var thumbnail: PixelSize?
-
-    @Flag(name: .customLong("no-compensation"), help: "Keep the sensor's pixels; write the whole correction as metadata (fast path).")
-    var noCompensation = false
-
-    @Flag(help: "Apply the whole correction to the pixels and write orientation 1.")
-    var upright = false
 
     @Option(name: .customLong("sensor-rotation"), help: "Sensor mounting, counter-clockwise degrees (V4L2_CID_CAMERA_SENSOR_ROTATION). Overrides the device; on the synthetic camera it sets how the simulated sensor is mounted.")
     var sensorRotation: Int?
@@ -90,20 +81,17 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(name: .customLong("frame-size"), help: "Size of --frame-file, WIDTHxHEIGHT.")
     var frameSize: PixelSize?
 
-    @Option(help: "Output file, or a folder (existing, or ending in / and then made if missing) to get a timestamped name. Default: the current folder.")
-    var output: String = "."
-
     @Option(help: "Photos to take, one after another on one running session; files get -001, -002... suffixes.")
     var count: Int = 1
 
     @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before the request fails.")
     var frameTimeout: Int = 5000
 
-    @Flag(help: "Replace existing files.")
-    var overwrite = false
+    @OptionGroup(title: "Encoding and orientation")
+    var encoding: EncodingOptions
 
-    @Flag(help: "Print one JSON object per photo on stdout.")
-    var json = false
+    @OptionGroup(title: "Output")
+    var outputOptions: OutputOptions
 
     @OptionGroup(title: "Bracketed capture")
     var bracket: BracketOptions
@@ -114,7 +102,6 @@ struct ShootCommand: AsyncParsableCommand {
             guard rawPlus.isProcessed, rawPlus != .uncompressed else { throw ValidationError("--raw-plus must be jpeg, heic or tiff") }
             if format != nil { throw ValidationError("--raw-plus names the processed format; leave out --format") }
         }
-        if noCompensation && upright { throw ValidationError("--no-compensation and --upright exclude each other") }
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
@@ -162,7 +149,7 @@ struct ShootCommand: AsyncParsableCommand {
             for index in settingsList.indices { settingsList[index].rawPixelFormat = best }
         }
         try await applyFraming(to: camera)
-        output.orientationCompensation = noCompensation ? .none : (upright ? .upright : .sensor)
+        output.orientationCompensation = encoding.compensation.orientationCompensation
         output.frameTimeout = .milliseconds(frameTimeout)
 
         // Every request is resolved and its destination checked before the camera starts:
@@ -172,7 +159,7 @@ struct ShootCommand: AsyncParsableCommand {
         for (index, settings) in zip(1..., settingsList) {
             let resolved = try output.resolvedSettings(for: settings)
             let paths = settings.bracketedSettings.isEmpty
-                ? [try OutputPaths(output: output, requested: self.output, format: resolved.format,
+                ? [try OutputPaths(output: output, requested: outputPath, format: resolved.format,
                                    withPreview: preview != nil, withRaw: rawPlus != nil, overwrite: overwrite,
                                    index: count > 1 ? index : nil, count: count, date: stamp)]
                 : try memberPaths(count: resolved.expectedPhotoCount, index: count > 1 ? index : nil, total: count,
@@ -202,10 +189,14 @@ struct ShootCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--output`, by default the current folder.
+    var outputPath: String { outputOptions.output ?? "." }
+    var overwrite: Bool { outputOptions.overwrite }
+    var json: Bool { outputOptions.json }
+
     private func makeSettings() -> PhotoSettings {
         var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
-        settings.quality = quality
-        settings.heicEncodingSpeed = heicSpeed
+        encoding.apply(to: &settings)
         settings.maxPhotoDimensions = size
         if settings.isRawPhotoRequested || rawPlus != nil {
             settings.rawPixelFormat = pixelFormat
@@ -232,7 +223,7 @@ struct ShootCommand: AsyncParsableCommand {
             }
         } catch {
             if !overwrite { created.forEach { unlink($0) } }
-            let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.deviceFailure("\(error)"))
+            let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.unexpected("\(error)"))
             noteUnrestoredControls(after: failure, of: settings)
             throw failure.attributed(to: settings.uniqueID)
         }

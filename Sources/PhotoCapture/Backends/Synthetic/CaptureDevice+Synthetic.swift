@@ -63,7 +63,7 @@ extension CaptureDevice {
             let jpeg = try JPEGFile.removingHuffmanTables(try JPEGEncoder().encode(try image.planarImage(), quality: 90))
             return try Frame(format: .mjpeg, size: image.size, storage: FrameStorage(copying: jpeg))
         } catch {
-            throw PhotoCaptureError(.encoding("synthetic MJPEG frame: \(error)"))
+            throw PhotoCaptureError(encodingFailure: error)
         }
     }
 }

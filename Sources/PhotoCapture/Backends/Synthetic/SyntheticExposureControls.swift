@@ -187,6 +187,6 @@ final class SyntheticExposureControls: ExposureControls {
     }
 }
 
-extension StillFrameSource: ExposureControlledSource {
+extension StillFrameSource {
     nonisolated var exposureControls: (any ExposureControls)? { exposure }
 }

@@ -203,6 +203,8 @@ final class V4L2ExposureControls: ExposureControls {
     }
 }
 
-extension V4L2FrameSource: ExposureControlledSource {
+extension V4L2FrameSource {
     var exposureControls: (any ExposureControls)? { exposure }
+    var hardwareCropping: (any HardwareCroppingSource)? { self }
+    var controlDevice: V4L2Device? { stream.device }
 }

@@ -8,8 +8,12 @@ final class V4L2FrameSource: FrameSource {
     /// The camera's exposure controls, for brackets.
     let exposure: V4L2ExposureControls?
 
+    /// Driver buffers: the live ring holds up to 2, a photo being encoded 1, a consumer's
+    /// pending and in-conversion frames 2 — 8 leaves at least 3 with the driver at any time.
+    static let bufferCount = 8
+
     init(device: V4L2Device) {
-        stream = V4L2Stream(device: device)
+        stream = V4L2Stream(device: device, bufferCount: Self.bufferCount)
         exposure = V4L2ExposureControls(device: device)
     }
 
@@ -57,11 +61,10 @@ extension PhotoCaptureError {
             self.init(Code.permissionDenied(device: device))
         } else {
             switch error {
-            case .callFailed(_, let call, let code) where call == "open" && code == ENOENT:
+            case .callFailed(_, .open, .noSuchFileOrDirectory):
                 self.init(Code.noSuchDevice(device: device))
-            case .callFailed(_, let call, let code):
-                self.init(Code.deviceCallFailed(device: device, call: call,
-                                            reason: "\(String(cString: strerror(code))) (errno \(code))"))
+            case .callFailed:
+                self.init(Code.deviceCallFailed(error))
             case .notACaptureDevice:
                 self.init(Code.notACaptureDevice(device: device))
             case .timeout(_, let milliseconds):
@@ -71,7 +74,7 @@ extension PhotoCaptureError {
             case .notStreaming:
                 self.init(Code.sessionNotRunning)
             default:
-                self.init(Code.deviceFailure(error.description))
+                self.init(Code.deviceFailure(error))
             }
         }
     }

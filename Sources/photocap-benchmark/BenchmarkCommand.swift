@@ -3,10 +3,13 @@ import Codecs
 import Foundation
 import PhotoCapture
 
-/// `photocap benchmark`: pipeline cost against the bare codec, measured side by side.
+/// `photocap-benchmark`: pipeline cost against the bare codec, measured side by side. Kept apart
+/// from the product (as swift-nio keeps its performance tester), so the CLI carries no benchmark
+/// code and the benchmark may reach the layers below the public API.
+@main
 struct BenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "benchmark",
+        commandName: "photocap-benchmark",
         abstract: "Measure the capture pipeline against the bare JPEG encoder on one frame.",
         discussion: """
             Runs every case in turn, round-robin, on the same YUYV frame and reports medians and \

@@ -25,7 +25,12 @@ struct ProcessComparison {
     static let packages = ["convert": "imagemagick", "ffmpeg": "ffmpeg", "jhead": "jhead"]
 
     func run(picture: RGBImage) throws {
-        let photocap = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        // The photocap built beside this benchmark (the same configuration).
+        let benchmark = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let photocap = (benchmark as NSString).deletingLastPathComponent + "/photocap"
+        guard FileManager.default.isExecutableFile(atPath: photocap) else {
+            throw Failure(description: "\(photocap) is missing: build it first (swift build -c release)")
+        }
         // UYVY: the packed 4:2:2 layout all three read (ImageMagick's "uyvy:", ffmpeg's uyvy422).
         let frame = try FrameBuilder.frame(from: picture, format: .uyvy)
         let framePath = path("frame.uyvy")

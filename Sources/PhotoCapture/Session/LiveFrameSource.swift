@@ -1,0 +1,401 @@
+import Imaging
+import Synchronization
+import V4L2
+
+/// Keeps a backend's frames flowing from the first start to the stop: a pump task takes every
+/// frame as soon as the backend has it (a V4L2 buffer is dequeued as soon as it is done, so no
+/// stale frame waits in the driver), keeps the newest ``ringCapacity`` in a ring, hands photo
+/// requests the frame their rule picks and offers every frame to the attached consumers.
+///
+/// Consumers never slow the pump: each has a mailbox of one pending frame (``FrameConsumerSlot``)
+/// and a frame that arrives while it is busy replaces the pending one, counted as a drop.
+/// Photo requests wait on the ring, not on the backend, so an analysis consumer can never take
+/// a photo's frame.
+final class LiveFrameSource: FrameSource, HardwareCroppingSource {
+    /// Frames kept for photo requests: the newest two, so a request that arrives just after a
+    /// frame was delivered still finds it.
+    static let ringCapacity = 2
+    /// How long one pull from the backend may wait; a camera that stays silent longer is not an
+    /// error of the stream (requests time out on their own limit) but the pump asks again.
+    static let pullTimeout = Duration.seconds(2)
+
+    /// The backend.
+    let backend: any FrameSource
+    /// Named in errors.
+    var deviceName: String { backend.controlDevice?.path ?? "camera" }
+
+    /// How a photo request picks its frame.
+    enum Rule: Sendable {
+        /// The first frame whose exposure started after the instant: after a change of exposure,
+        /// format or crop, or when zero shutter lag is off.
+        case startedAfter(UInt64)
+        /// Zero shutter lag: the frame whose exposure was under way at the instant.
+        case underWayAt(UInt64)
+    }
+
+    private struct Entry: Sendable {
+        let delivered: DeliveredFrame
+        /// When the pump had it (monotonic nanoseconds).
+        let arrival: UInt64
+    }
+
+    private typealias Waiting = CheckedContinuation<Result<Entry, PhotoCaptureError>, Never>
+
+    private struct Waiter {
+        let rule: Rule
+        var outcome: Result<Entry, PhotoCaptureError>?
+        var continuation: Waiting?
+
+        /// Hands `outcome` to the waiting task, or keeps it until the task asks; true when the
+        /// task got it.
+        mutating func settle(_ outcome: Result<Entry, PhotoCaptureError>) -> Waiting? {
+            self.outcome = outcome
+            return continuation
+        }
+    }
+
+    /// A photo request's claim on a frame, made at the moment of the request so that the frame
+    /// its rule picks is set aside however late the request's task runs.
+    struct Reservation: Sendable {
+        fileprivate let id: UInt64
+        let rule: Rule
+    }
+
+    private struct Configuration: Equatable {
+        let format: FramePixelFormat
+        let size: PixelSize
+        let crop: PixelRect?
+    }
+
+    private struct State {
+        var ring: [Entry] = []
+        /// Requests waiting for their frame, by reservation; a request whose frame came before
+        /// its task asked for it holds the frame here.
+        var waiters: [UInt64: Waiter] = [:]
+        var nextWaiter: UInt64 = 0
+        var pump: Task<Void, Never>?
+        var generation: UInt64 = 0
+        var configuration: Configuration?
+        var failure: PhotoCaptureError?
+        var interval: UInt64 = 0
+        var consumers: [FrameConsumerSlot] = []
+        var photoFrames = 0
+        var sceneMonitor: SceneMonitor?
+        var framesPumped = 0
+    }
+
+    private let state = Mutex(State())
+    /// Starts and stops one at a time.
+    private let gate = SerialGate()
+
+    /// A live source over `backend`; `backend` itself when it already is one.
+    static func wrapping(_ backend: any FrameSource) -> LiveFrameSource {
+        (backend as? LiveFrameSource) ?? LiveFrameSource(backend: backend)
+    }
+
+    private init(backend: any FrameSource) {
+        self.backend = backend
+    }
+
+    // MARK: Capabilities, forwarded
+
+    var hardwareCropping: (any HardwareCroppingSource)? { backend.hardwareCropping == nil ? nil : self }
+    var exposureControls: (any ExposureControls)? { backend.exposureControls }
+    var controlDevice: V4L2Device? { backend.controlDevice }
+
+    // MARK: Starting and stopping
+
+    func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
+        _ = try await stream(Configuration(format: format, size: size, crop: nil), discardingFirst: discardingFirst)
+    }
+
+    func startStreaming(format: FramePixelFormat, crop: PixelRect, discardingFirst: Int) async throws(PhotoCaptureError) {
+        _ = try await stream(Configuration(format: format, size: crop.size, crop: crop), discardingFirst: discardingFirst)
+    }
+
+    /// Streams `format` at `size` (cropped by the driver to `crop`), restarting only when that
+    /// changes or the stream failed; returns whether it (re)started, which makes the next photo
+    /// the first frame after the change.
+    func stream(format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
+                discardingFirst: Int) async throws(PhotoCaptureError) -> Bool {
+        try await stream(Configuration(format: format, size: crop?.size ?? size, crop: crop), discardingFirst: discardingFirst)
+    }
+
+    private func stream(_ configuration: Configuration, discardingFirst: Int) async throws(PhotoCaptureError) -> Bool {
+        await gate.enter()
+        defer { gate.leave() }
+        let unchanged = state.withLock { $0.configuration == configuration && $0.pump != nil && $0.failure == nil }
+        if unchanged { return false }
+        await stopPump()
+        do throws(PhotoCaptureError) {
+            if let crop = configuration.crop {
+                guard let cropping = backend.hardwareCropping else {
+                    throw PhotoCaptureError(.hardwareCropRefused(device: deviceName, reason: "this camera has no driver crop"))
+                }
+                try await cropping.startStreaming(format: configuration.format, crop: crop, discardingFirst: discardingFirst)
+            } else {
+                try await backend.startStreaming(format: configuration.format, size: configuration.size,
+                                                 discardingFirst: discardingFirst)
+            }
+        } catch {
+            state.withLock { $0.configuration = nil }
+            throw error
+        }
+        startPump(configuration)
+        return true
+    }
+
+    func stopStreaming() async {
+        await gate.enter()
+        defer { gate.leave() }
+        await stopPump()
+        state.withLock { $0.configuration = nil }
+        await backend.stopStreaming()
+        fail(PhotoCaptureError(.sessionNotRunning), generation: nil)
+    }
+
+    private func startPump(_ configuration: Configuration) {
+        let generation = state.withLock { (state) -> UInt64 in
+            state.generation += 1
+            state.ring = []
+            state.failure = nil
+            state.interval = 0
+            state.configuration = configuration
+            return state.generation
+        }
+        let backend = backend
+        let pump = Task.detached { [weak self] in
+            var after: UInt64 = 0
+            while !Task.isCancelled {
+                do throws(PhotoCaptureError) {
+                    let delivered = try await backend.frame(startedAfter: after, timeout: Self.pullTimeout)
+                    after = delivered.frame.timestampNanoseconds
+                    guard let self else { return }
+                    self.arrived(delivered, generation: generation)
+                } catch {
+                    if Task.isCancelled { return }
+                    if case .frameTimeout = error.code { continue }
+                    self?.fail(error, generation: generation)
+                    return
+                }
+            }
+        }
+        state.withLock { $0.pump = pump }
+    }
+
+    private func stopPump() async {
+        let pump = state.withLock { (state) -> Task<Void, Never>? in
+            defer { state.pump = nil; state.generation += 1; state.ring = [] }
+            return state.pump
+        }
+        pump?.cancel()
+        await pump?.value
+    }
+
+    // MARK: Frames in
+
+    private func arrived(_ delivered: DeliveredFrame, generation: UInt64) {
+        let entry = Entry(delivered: delivered, arrival: MonotonicClock.now())
+        var ready: [(Waiting, Entry)] = []
+        let consumers = state.withLock { (state) -> [FrameConsumerSlot] in
+            guard state.generation == generation else { return [] }
+            if let last = state.ring.last, entry.delivered.frame.timestampNanoseconds > last.delivered.frame.timestampNanoseconds {
+                state.interval = entry.delivered.frame.timestampNanoseconds - last.delivered.frame.timestampNanoseconds
+            }
+            state.ring.append(entry)
+            if state.ring.count > Self.ringCapacity { state.ring.removeFirst(state.ring.count - Self.ringCapacity) }
+            state.framesPumped += 1
+            for (id, waiter) in state.waiters where waiter.outcome == nil {
+                if let picked = Self.pick(waiter.rule, in: state.ring, interval: state.interval) {
+                    state.photoFrames += 1
+                    if let continuation = state.waiters[id]?.settle(.success(picked)) {
+                        state.waiters[id] = nil
+                        ready.append((continuation, picked))
+                    }
+                }
+            }
+            return state.consumers
+        }
+        for (continuation, picked) in ready { continuation.resume(returning: .success(picked)) }
+        for consumer in consumers { consumer.offer(delivered.frame) }
+    }
+
+    /// Ends every waiting request and every consumer with `error`; a failure of the current
+    /// stream (`generation`) also fails requests that come later, until a restart.
+    private func fail(_ error: PhotoCaptureError, generation: UInt64?) {
+        let (waiters, consumers) = state.withLock { (state) -> ([Waiting], [FrameConsumerSlot]) in
+            if let generation {
+                guard state.generation == generation else { return ([], []) }
+                state.failure = error
+                state.pump = nil
+                state.configuration = nil
+            }
+            var waiting: [Waiting] = []
+            for id in Array(state.waiters.keys) where state.waiters[id]?.outcome == nil {
+                if let continuation = state.waiters[id]?.settle(.failure(error)) {
+                    state.waiters[id] = nil
+                    waiting.append(continuation)
+                }
+            }
+            return (waiting, state.consumers)
+        }
+        for waiter in waiters { waiter.resume(returning: .failure(error)) }
+        for consumer in consumers { consumer.fail(error) }
+    }
+
+    // MARK: Frames out
+
+    /// The frame `rule` picks among `ring` (oldest first), nil while it has not arrived.
+    private static func pick(_ rule: Rule, in ring: [Entry], interval: UInt64) -> Entry? {
+        switch rule {
+        case .startedAfter(let instant):
+            return ring.first { $0.delivered.frame.timestampNanoseconds > instant }
+        case .underWayAt(let instant):
+            guard let under = ring.last(where: { $0.delivered.frame.timestampNanoseconds <= instant }) else {
+                // Every frame in hand started after the request (the stream just started).
+                return ring.first
+            }
+            let start = under.delivered.frame.timestampNanoseconds
+            let later = ring.contains { $0.delivered.frame.timestampNanoseconds > instant }
+            // Its exposure still ran at the request, or the next one began only after it.
+            return later || (interval > 0 && start + interval > instant) ? under : nil
+        }
+    }
+
+    func frame(startedAfter instant: UInt64, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
+        try await frame(.startedAfter(instant), timeout: timeout)
+    }
+
+    /// Claims the frame `rule` picks, now: from the ring if it is there, else the first to
+    /// arrive that fits. Redeem it with ``frame(for:timeout:)``.
+    func reserve(_ rule: Rule) -> Reservation {
+        state.withLock { (state) -> Reservation in
+            state.nextWaiter += 1
+            let id = state.nextWaiter
+            var waiter = Waiter(rule: rule)
+            if let failure = state.failure {
+                waiter.outcome = .failure(failure)
+            } else if state.pump == nil {
+                waiter.outcome = .failure(PhotoCaptureError(.sessionNotRunning))
+            } else if let picked = Self.pick(rule, in: state.ring, interval: state.interval) {
+                state.photoFrames += 1
+                waiter.outcome = .success(picked)
+            }
+            state.waiters[id] = waiter
+            return Reservation(id: id, rule: rule)
+        }
+    }
+
+    /// The frame `rule` picks, waiting at most `timeout`.
+    func frame(_ rule: Rule, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
+        try await frame(for: reserve(rule), timeout: timeout)
+    }
+
+    /// The frame of `reservation`, waiting at most `timeout`; its delivery's delays count from
+    /// the rule's instant.
+    func frame(for reservation: Reservation, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
+        let id = reservation.id
+        let rule = reservation.rule
+        let instant: UInt64
+        switch rule {
+        case .startedAfter(let value), .underWayAt(let value): instant = value
+        }
+        let result = await withCheckedContinuation { (continuation: Waiting) in
+            let immediate = state.withLock { (state) -> Result<Entry, PhotoCaptureError>? in
+                guard let waiter = state.waiters[id] else { return .failure(PhotoCaptureError(.sessionNotRunning)) }
+                if let outcome = waiter.outcome {
+                    state.waiters[id] = nil
+                    return outcome
+                }
+                state.waiters[id]?.continuation = continuation
+                return nil
+            }
+            if let immediate { return continuation.resume(returning: immediate) }
+            Task.detached { [weak self] in
+                try? await Task.sleep(for: timeout)
+                self?.expire(id, timeout: timeout)
+            }
+        }
+        let entry: Entry
+        switch result {
+        case .success(let picked): entry = picked
+        case .failure(let error): throw error
+        }
+        var delivery = entry.delivered.delivery
+        let start = entry.delivered.frame.timestampNanoseconds
+        delivery.requestToExposureNanoseconds = start - min(start, instant)
+        delivery.exposureStartOffsetNanoseconds = Int64(bitPattern: start &- instant)
+        delivery.requestToDeliveryNanoseconds = max(entry.arrival, instant) - instant
+        delivery.staleFramesSkipped = 0
+        switch rule {
+        case .startedAfter: delivery.frameSelection = .firstFrameAfterRequest
+        case .underWayAt: delivery.frameSelection = start <= instant ? .zeroShutterLag : .firstFrameAfterRequest
+        }
+        return DeliveredFrame(frame: entry.delivered.frame, delivery: delivery)
+    }
+
+    /// Gives up a reservation whose request ended otherwise.
+    func cancel(_ reservation: Reservation) {
+        state.withLock { _ = $0.waiters.removeValue(forKey: reservation.id) }
+    }
+
+    /// Whether the stream runs as `format` at `size` with the driver's `crop`, so a request for
+    /// it needs no restart.
+    func isStreaming(format: FramePixelFormat, size: PixelSize, crop: PixelRect?) -> Bool {
+        state.withLock {
+            $0.pump != nil && $0.failure == nil
+                && $0.configuration == Configuration(format: format, size: crop?.size ?? size, crop: crop)
+        }
+    }
+
+    private func expire(_ id: UInt64, timeout: Duration) {
+        let continuation = state.withLock { (state) -> Waiting? in
+            guard let continuation = state.waiters[id]?.continuation else { return nil }
+            state.waiters[id] = nil
+            return continuation
+        }
+        continuation?.resume(returning: .failure(PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))))
+    }
+
+    func statistics() async -> StreamStatistics {
+        var statistics = await backend.statistics()
+        state.withLock {
+            statistics.framesDelivered = $0.photoFrames
+            statistics.framesStreamed = $0.framesPumped
+            statistics.consumerDrops = $0.consumers.map(\.dropped).reduce(0, +)
+        }
+        return statistics
+    }
+
+    /// The driver's crop of the running stream, nil when the frames are whole.
+    var currentCrop: PixelRect? { state.withLock { $0.configuration?.crop } }
+
+    /// The pixel format being streamed, nil when stopped.
+    var currentFormat: FramePixelFormat? { state.withLock { $0.configuration?.format } }
+
+    /// The measured frame interval of the running stream (0 until two frames arrived).
+    var frameInterval: UInt64 { state.withLock { $0.interval } }
+
+    // MARK: Consumers
+
+    /// The scene monitor of this stream, attached on first use.
+    var sceneMonitor: SceneMonitor {
+        state.withLock { (state) -> SceneMonitor in
+            if let monitor = state.sceneMonitor { return monitor }
+            let monitor = SceneMonitor(exposure: backend.exposureControls)
+            state.sceneMonitor = monitor
+            state.consumers.append(FrameConsumerSlot(monitor, label: "scene"))
+            return monitor
+        }
+    }
+
+    /// Offers every later frame to `slot` until it is detached.
+    func attach(_ slot: FrameConsumerSlot) {
+        state.withLock { $0.consumers.append(slot) }
+    }
+
+    /// Stops offering frames to `slot`.
+    func detach(_ slot: FrameConsumerSlot) {
+        state.withLock { $0.consumers.removeAll { $0 === slot } }
+    }
+}

@@ -1,0 +1,40 @@
+import Glibc
+
+/// A POSIX error number with its name, as swift-system's `Errno`: compared by value, printed as
+/// the C library's message with the number.
+public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The C `errno` value.
+    public let rawValue: Int32
+
+    /// The error number `rawValue`.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The error number `rawValue`.
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+    /// ENOENT: no such file (no camera at that path).
+    public static let noSuchFileOrDirectory = Errno(ENOENT)
+    /// ENODEV: the device was unplugged or unregistered.
+    public static let noSuchDevice = Errno(ENODEV)
+    /// ENXIO: no such device or address (also reported for a vanished device).
+    public static let noSuchDeviceOrAddress = Errno(ENXIO)
+    /// EBUSY: another process holds the device.
+    public static let resourceBusy = Errno(EBUSY)
+    /// EACCES: the user may not open the device.
+    public static let permissionDenied = Errno(EACCES)
+    /// EPERM: the operation is not permitted.
+    public static let notPermitted = Errno(EPERM)
+    /// EIO: an input/output error (a driver's fatal streaming error).
+    public static let ioError = Errno(EIO)
+    /// EAGAIN: nothing ready yet on a non-blocking descriptor.
+    public static let resourceTemporarilyUnavailable = Errno(EAGAIN)
+    /// EINVAL: the driver refused an argument.
+    public static let invalidArgument = Errno(EINVAL)
+    /// EINTR: a signal interrupted the call.
+    public static let interrupted = Errno(EINTR)
+    /// ENOMEM: out of memory (or of buffer space in the driver).
+    public static let noMemory = Errno(ENOMEM)
+
+    /// The C library's message and the number, e.g. "No such device (errno 19)".
+    public var description: String { "\(String(cString: strerror(rawValue))) (errno \(rawValue))" }
+}

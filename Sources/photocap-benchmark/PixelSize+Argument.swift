@@ -1,0 +1,9 @@
+import ArgumentParser
+import PhotoCapture
+
+extension PixelSize: ExpressibleByArgument {
+    /// Parses `WIDTHxHEIGHT`.
+    public init?(argument: String) {
+        self.init(parsing: argument)
+    }
+}

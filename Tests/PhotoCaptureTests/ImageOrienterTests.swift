@@ -1,0 +1,54 @@
+import Foundation
+import PhotoCapture
+import Testing
+import TestSupport
+
+/// ``ImageOrienter`` as a library user calls it, judged by djpeg against Pillow's upright
+/// reference (the CLI's own suite covers the other sets and formats through `photocap orient`).
+@Suite struct ImageOrienterTests {
+    static let hopper = TestPaths.testImages.appendingPathComponent("third-party/pillow-hopper-orientation")
+    /// Our q92 re-encode against the reference measures ≤ 5; any wrong turn ≥ 24 (shared README).
+    static let tolerance = 8.0
+
+    @Test(arguments: 2...8) func everyOrientationComesOutUpright(_ orientation: Int) throws {
+        let path = Self.hopper.appendingPathComponent("hopper_orientation_\(orientation).jpg").path
+        let result = try ImageOrienter().upright(fileAt: path)
+        #expect(result.format == .jpeg && result.originalOrientation.exifValue == orientation)
+        let data = try #require(result.data)
+        #expect(try ImageFileInfo(data: [UInt8](data)).orientation == .up)
+        let folder = try TemporaryDirectory("orienter")
+        let written = try folder.write([UInt8](data), named: "upright.jpg")
+        let decoded = try ReferenceDecoder.djpeg(written)
+        let reference = try ReferenceDecoder.djpeg(Self.hopper.appendingPathComponent("hopper.jpg").path)
+        #expect(decoded.size == reference.size && result.size == reference.size)
+        let difference = decoded.meanAbsoluteDifference(to: reference)
+        #expect(difference <= Self.tolerance, "orientation \(orientation): differs by \(difference)")
+    }
+
+    @Test func anUprightFileIsLeftAsItIs() throws {
+        let result = try ImageOrienter().upright(fileAt: Self.hopper.appendingPathComponent("hopper.jpg").path)
+        #expect(result.data == nil && result.originalOrientation == .up)
+    }
+
+    @Test func refusalsComeBeforeAnyPixelWork() throws {
+        let folder = try TemporaryDirectory("orienter-refusals")
+        let heic = TestPaths.testImages.appendingPathComponent("third-party/pillow-heif/pillow_heif_arrow.heic").path
+        #expect(throws: PhotoCaptureError(.losslessRequiresJPEG(.heic))) {
+            try ImageOrienter(lossless: true).upright(fileAt: heic)
+        }
+        let dng = try folder.write([0, 1, 2], named: "shot.dng")
+        #expect(throws: PhotoCaptureError(.rawNotReoriented)) { try ImageOrienter().upright(fileAt: dng) }
+        #expect(throws: PhotoCaptureError(.imageFileUnreadable(reason: "no such file"))) {
+            try ImageOrienter().upright(fileAt: folder.url.appendingPathComponent("missing.jpg").path)
+        }
+        // An existing result is refused without overwrite, and left untouched.
+        let target = try folder.write(Array("mine".utf8), named: "taken.jpg")
+        let source = Self.hopper.appendingPathComponent("hopper_orientation_6.jpg").path
+        #expect(throws: PhotoCaptureError(.fileExists(path: target))) {
+            try ImageOrienter().orientFile(at: source, writingTo: target, overwrite: false)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("mine".utf8))
+        #expect(try ImageOrienter().orientFile(at: source, writingTo: target, overwrite: true)
+                == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: 128, height: 128)))
+    }
+}
