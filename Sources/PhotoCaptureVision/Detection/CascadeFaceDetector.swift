@@ -24,14 +24,15 @@ public final class CascadeFaceDetector: FaceDetecting {
     public let minimumFaceSize: Int
     /// Overlapping hits a face needs; more means fewer false faces.
     public let minimumNeighbours: Int
-    /// Step between the scales searched.
+    /// Step between the scales searched: 1.05 keeps box edges within 15% of small faces (1.1
+    /// is twice as fast and its boxes jump in 10% steps).
     public let scaleFactor: Double
 
     private let handle: Mutex<UncheckedPointer>
 
     /// Loads `model`; throws ``FaceDetectionError/modelUnreadable(path:message:)`` when it cannot.
     public init(model: Model = .haarFrontalFace, minimumFaceSize: Int = 20, minimumNeighbours: Int = 3,
-                scaleFactor: Double = 1.1) throws(FaceDetectionError) {
+                scaleFactor: Double = 1.05) throws(FaceDetectionError) {
         var message = [CChar](repeating: 0, count: 256)
         guard let pointer = pc_faces_create(model.path, &message, message.count) else {
             throw .modelUnreadable(path: model.path, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -7,7 +7,7 @@ import PhotoCapture
 /// enabled framings (each a centred crop of the upright picture) the tightest one holding the
 /// people box with a margin wins, else the one covering most of it; with nobody in view for
 /// ``emptyAfter`` the widest wins. Hysteresis keeps it from flapping: the current framing stays
-/// while it holds the box with half the margin, a tighter one must hold it with 1.5 times the
+/// while it holds the box with half the margin, a tighter one must hold it with 1.3 times the
 /// margin, a new choice must persist (``zoomOutHold``, longer ``zoomInHold``) before it is
 /// recommended, and changes are at least ``minimumInterval`` apart.
 public struct FramingRecommender: Sendable {
@@ -16,7 +16,7 @@ public struct FramingRecommender: Sendable {
     /// The upright picture's size (the whole frame turned upright, before any crop).
     public let uprightSize: PixelSize
     /// Free space around the people box, as a fraction of the crop's width and height.
-    public var margin = 0.06
+    public var margin = 0.05
     /// Seconds a wider framing must stay the choice before it is recommended.
     public var zoomOutHold = 0.4
     /// Seconds a tighter framing must stay the choice before it is recommended.
@@ -38,11 +38,11 @@ public struct FramingRecommender: Sendable {
         (self.enabledFramings, self.uprightSize) = (enabledFramings, uprightSize)
     }
 
-    /// The head-and-shoulders box of a face: 2.4 face widths wide, from half a face above the
-    /// face to two faces below it, clipped to the picture.
+    /// The head-and-shoulders box of a face: 2.2 face widths wide, from half a face above the
+    /// face to one and a half below it, clipped to the picture.
     public static func headAndShoulders(_ face: NormalizedRect) -> NormalizedRect {
-        NormalizedRect(x: face.x - 0.7 * face.width, y: face.y - 0.5 * face.height,
-                       width: 2.4 * face.width, height: 3.5 * face.height).intersection(.whole)
+        NormalizedRect(x: face.x - 0.6 * face.width, y: face.y - 0.5 * face.height,
+                       width: 2.2 * face.width, height: 3 * face.height).intersection(.whole)
     }
 
     /// The widest enabled framing: the one keeping the most of the picture.
@@ -78,7 +78,7 @@ public struct FramingRecommender: Sendable {
         let byArea = enabledFramings.enumerated().sorted { (area(of: $0.element), $0.offset) < (area(of: $1.element), $1.offset) }
             .map(\.element)
         if let current = recommended, holds(current, people, margin: margin / 2) {
-            return byArea.first { area(of: $0) < area(of: current) && holds($0, people, margin: margin * 1.5) } ?? current
+            return byArea.first { area(of: $0) < area(of: current) && holds($0, people, margin: margin * 1.3) } ?? current
         }
         if let tightest = byArea.first(where: { holds($0, people, margin: margin) }) { return tightest }
         // Nothing holds everyone: the framing that shows the most of them (the wider on ties).
