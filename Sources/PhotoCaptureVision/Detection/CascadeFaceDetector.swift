@@ -31,7 +31,7 @@ public final class CascadeFaceDetector: FaceDetecting {
     private let handle: Mutex<UncheckedPointer>
 
     /// Loads `model`; throws ``FaceDetectionError/modelUnreadable(path:message:)`` when it cannot.
-    public init(model: Model = .haarFrontalFace, minimumFaceSize: Int = 20, minimumNeighbours: Int = 3,
+    public init(model: Model = .haarFrontalFace, minimumFaceSize: Int = 20, minimumNeighbours: Int = 5,
                 scaleFactor: Double = 1.05) throws(FaceDetectionError) {
         var message = [CChar](repeating: 0, count: 256)
         guard let pointer = pc_faces_create(model.path, &message, message.count) else {
