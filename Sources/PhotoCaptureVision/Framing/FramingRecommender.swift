@@ -18,13 +18,13 @@ public struct FramingRecommender: Sendable {
     /// Free space around the people box, as a fraction of the crop's width and height.
     public var margin = 0.05
     /// Seconds a wider framing must stay the choice before it is recommended.
-    public var zoomOutHold = 0.4
+    public var zoomOutHold = 0.3
     /// Seconds a tighter framing must stay the choice before it is recommended.
-    public var zoomInHold = 0.7
+    public var zoomInHold = 0.6
     /// Least seconds between two recommendations.
     public var minimumInterval = 1.0
     /// Seconds with nobody in view before the widest framing is recommended.
-    public var emptyAfter = 0.9
+    public var emptyAfter = 0.6
 
     /// The framing recommended now; nil before the first update.
     public private(set) var recommended: Framing?
@@ -62,7 +62,8 @@ public struct FramingRecommender: Sendable {
             lastPersonSeen = time
             choice = preferred(for: faces.map(Self.headAndShoulders).dropFirst().reduce(Self.headAndShoulders(faces[0])) { $0.union($1) })
         }
-        guard let current = recommended else { return commit(choice, at: time) }
+        // The first recommendation is a start, not a change: it does not delay the next one.
+        guard let current = recommended else { return commit(choice, at: -Double.infinity) }
         guard choice != current else {
             pending = nil
             return nil

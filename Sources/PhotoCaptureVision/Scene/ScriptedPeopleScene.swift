@@ -58,6 +58,13 @@ public struct ScriptedPeopleScene: Sendable {
         ], portrait: portrait, faceInPortrait: faceInPortrait)
     }
 
+    /// The scene as the synthetic camera's script: the picture changes at each part's start.
+    public var syntheticScript: SyntheticSceneScript {
+        SyntheticSceneScript(name: "scripted people", changeTimes: parts.map(\.start)) { [self] time, size in
+            image(at: time, size: size)
+        }
+    }
+
     /// The part in view at `time` seconds (the first before it starts).
     public func part(at time: Double) -> Part {
         parts.last { $0.start <= time } ?? parts[0]

@@ -19,7 +19,7 @@ public struct FaceAnalysis: Sendable {
     /// The largest picture analysed; bigger ones are shrunk to fit.
     public let analysisSize: PixelSize
     /// Seconds a face unseen still counts for the framing.
-    public var framingMemory = 0.5
+    public var framingMemory = 0.3
     private var tracker = FaceTracker()
 
     /// An analysis with `detector` on pictures shrunk to fit `analysisSize`.
