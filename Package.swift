@@ -53,8 +53,8 @@ let package = Package(
         .executableTarget(
             name: "photocap",
             dependencies: [
-                // The CLI is a thin caller of the public API.
-                "PhotoCapture",
+                // The CLI is a thin caller of the public API (smart framing included: it links OpenCV).
+                "PhotoCapture", "PhotoCaptureVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "photocap-benchmark",
             dependencies: [
-                "PhotoCapture", "Imaging", "Codecs", "photocap",
+                "PhotoCapture", "PhotoCaptureVision", "Imaging", "Codecs", "photocap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
-        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"],
+        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],
                     exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]

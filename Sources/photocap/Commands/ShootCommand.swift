@@ -87,6 +87,12 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before the request fails.")
     var frameTimeout: Int = 5000
 
+    @Flag(name: .customLong("smart-framing"), help: "Let the smart framing monitor choose the aspect ratio and zoom for the people in view, then shoot.")
+    var smartFraming = false
+
+    @Option(name: .customLong("framing-timeout"), help: "Seconds --smart-framing waits for a recommendation with people in view before it takes the current one.")
+    var framingTimeout = 3.0
+
     @OptionGroup(title: "Encoding and orientation")
     var encoding: EncodingOptions
 
@@ -106,6 +112,8 @@ struct ShootCommand: AsyncParsableCommand {
         if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
         try validateFraming()
+        if smartFraming, aspect != nil || zoom != 1 { throw ValidationError("--smart-framing chooses the aspect ratio and zoom; leave out --aspect and --zoom") }
+        if !(framingTimeout > 0 && framingTimeout <= 60) { throw ValidationError("--framing-timeout must be from 0 to 60 seconds, got \(framingTimeout)") }
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
         }
@@ -175,9 +183,11 @@ struct ShootCommand: AsyncParsableCommand {
         do {
             // A camera that fails to start fails the first request: say which one.
             try await session.startRunning(discardingFirst: skip)
+            let framingReport = smartFraming ? try await applySmartFraming(session: session, camera: camera) : nil
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
-                try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID)
+                try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID,
+                                  smartFraming: framingReport)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {
                     note("\(index + 1)/\(count) done")
                 }
@@ -214,11 +224,12 @@ struct ShootCommand: AsyncParsableCommand {
     /// one per member, to `paths[sequenceCount - 1]`). One request, one outcome: when a later
     /// photo or its preview fails, the files this request already created are removed.
     private func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput,
-                         device: String) async throws(PhotoCaptureError) {
+                         device: String, smartFraming: SmartFramingReport? = nil) async throws(PhotoCaptureError) {
         var created: [String] = []
         do {
             for try await photo in try output.capturePhotos(with: settings) {
-                created += try save(photo, to: paths.count == 1 ? paths[0] : paths[photo.sequenceCount - 1], device: device)
+                created += try save(photo, to: paths.count == 1 ? paths[0] : paths[photo.sequenceCount - 1], device: device,
+                                    smartFraming: smartFraming)
                 reportProgress(of: photo)
             }
         } catch {
@@ -230,7 +241,8 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     /// Writes `photo` (and its preview) and reports it; returns the files written.
-    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String) throws(PhotoCaptureError) -> [String] {
+    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String,
+                      smartFraming: SmartFramingReport?) throws(PhotoCaptureError) -> [String] {
         let path = photo.isRawPhoto ? paths.raw ?? paths.photo : paths.photo
         try photo.write(to: path, overwrite: overwrite)
         var previewPath: String?
@@ -245,7 +257,9 @@ struct ShootCommand: AsyncParsableCommand {
             }
         }
         if json {
-            print(PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device).jsonLine())
+            var report = PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device)
+            report.smartFraming = smartFraming
+            print(report.jsonLine())
         } else if let raw = photo.rawDetails {
             print("\(path): dng \(raw.frame.size) \(raw.frame.format) (\(raw.bitsPerSample)-bit), "
                   + "orientation \(raw.writtenOrientation.exifValue), RAW (never compensated)"
