@@ -14,9 +14,10 @@ import TestSupport
         return try CaptureDevice.frameFile(path: path, format: .yuyv, size: size, mounting: .upright, framesPerSecond: 30)
     }
 
-    /// The first published status other than unknown, within 3 s.
+    /// The first published status other than unknown, within 30 s (a bound for a machine busy
+    /// with the rest of the suite; idle, it takes about 0.1 s).
     static func firstStatus(of monitor: SceneMonitor) async -> SceneStatus? {
-        let deadline = ContinuousClock.now + .seconds(3)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if monitor.status != .unknown { return monitor.status }
             try? await Task.sleep(for: .milliseconds(20))
