@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "PhotoCapture", targets: ["PhotoCapture"]),
         // Golden-image tests for apps that use PhotoCapture: no test framework inside.
         .library(name: "PhotoCaptureTesting", targets: ["PhotoCaptureTesting"]),
+        // Faces and smart framing: a product of its own so photo-only clients never link OpenCV.
+        .library(name: "PhotoCaptureVision", targets: ["PhotoCaptureVision"]),
         .executable(name: "photocap", targets: ["photocap"]),
         .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
     ],
@@ -32,6 +34,15 @@ let package = Package(
         .target(name: "CImagingKernels"),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
+        // these packages, and the headers live in /usr/include/opencv4, which no safe setting
+        // reaches. -O2 keeps the shim optimised in debug builds too.
+        .target(
+            name: "COpenCVFaces",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"),
+                             .linkedLibrary("opencv_core")]
+        ),
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
@@ -42,12 +53,13 @@ let package = Package(
             dependencies: ["Imaging", "Codecs", "V4L2", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
+        .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),
         .executableTarget(
             name: "photocap",
             dependencies: [
-                // The CLI is a thin caller of the public API; as the app, it chooses where the
+                // The CLI is a thin caller of the public API (smart framing included: it links OpenCV); as the app, it chooses where the
                 // library's swift-log messages go.
-                "PhotoCapture", "PhotoCaptureTesting",
+                "PhotoCapture", "PhotoCaptureTesting", "PhotoCaptureVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -56,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "photocap-benchmark",
             dependencies: [
-                "PhotoCapture", "Imaging", "Codecs", "photocap",
+                "PhotoCapture", "PhotoCaptureVision", "Imaging", "Codecs", "photocap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,7 +80,8 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTestingTests", dependencies: ["PhotoCaptureTesting", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
-        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "Codecs", "Imaging", "TestSupport"],
+        .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
+        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],
                     exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -49,6 +49,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("live-rounds"), help: "Rounds of the live-session measurements (loop cost, video data frame, request to frame in hand); 0 skips them.")
     var liveRounds = 3
 
+    @Option(name: .customLong("face-rounds"), help: "Rounds of the face detection and smart framing measurements; 0 skips them.")
+    var faceRounds = 20
+
     @Option(name: .customLong("heic-rounds"), help: "Rounds of the HEIC comparison (ultrafast preset, with and without 90° compensation); 0 skips it.")
     var heicRounds = 0
 
@@ -56,6 +59,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photocap-benchmark-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        if faceRounds > 0 { try await compareFaceDetection(rounds: faceRounds) }
 
         // The floor: the encoder alone on planes that are already converted.
         let scenePicture = picture()

@@ -98,7 +98,7 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
     // MARK: The session's side
 
     /// Starts receiving `device`'s frames.
-    func attach(to device: CaptureDevice) throws(PhotoCaptureError) {
+    package func attach(to device: CaptureDevice) throws(PhotoCaptureError) {
         let slot = try state.withLock { (state) throws(PhotoCaptureError) -> FrameConsumerSlot in
             guard state.device == nil else { throw PhotoCaptureError(.outputAlreadyAttached) }
             let slot = FrameConsumerSlot(self, label: "video-data", capacity: state.alwaysDiscardsLateVideoFrames ? 1 : 2)
@@ -110,7 +110,7 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
     }
 
     /// Stops receiving frames and finishes the streams; the counts stay readable.
-    func detach() {
+    package func detach() {
         let (device, slot, streams) = state.withLock { (state) in
             defer { (state.device, state.streams) = (nil, [:]) }
             return (state.device, state.slot, state.streams)

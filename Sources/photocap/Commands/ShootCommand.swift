@@ -95,6 +95,12 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before the request fails.")
     var frameTimeout: Int = 5000
 
+    @Flag(name: .customLong("smart-framing"), help: "Let the smart framing monitor choose the aspect ratio and zoom for the people in view, then shoot.")
+    var smartFraming = false
+
+    @Option(name: .customLong("framing-timeout"), help: "Seconds --smart-framing waits for a recommendation with people in view before it takes the current one.")
+    var framingTimeout = 3.0
+
     @OptionGroup(title: "Encoding and orientation")
     var encoding: EncodingOptions
 
@@ -133,7 +139,12 @@ struct ShootCommand: AsyncParsableCommand {
         if !controls.isEmpty, timelapse.interval != nil {
             throw ValidationError("--control cannot be combined with --interval (not supported yet)")
         }
+        if smartFraming, timelapse.interval != nil {
+            throw ValidationError("--smart-framing cannot be combined with --interval (not supported yet)")
+        }
         try validateFraming()
+        if smartFraming, aspect != nil || zoom != 1 { throw ValidationError("--smart-framing chooses the aspect ratio and zoom; leave out --aspect and --zoom") }
+        if !(framingTimeout > 0 && framingTimeout <= 60) { throw ValidationError("--framing-timeout must be from 0 to 60 seconds, got \(framingTimeout)") }
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
         }
@@ -198,9 +209,11 @@ struct ShootCommand: AsyncParsableCommand {
             defer { restore(changes) }
             // A camera that fails to start fails the first request: say which one.
             try await session.startRunning(discardingFirst: skip)
+            let framingReport = smartFraming ? try await applySmartFraming(session: session, camera: camera) : nil
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
-                try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID)
+                try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID,
+                                  smartFraming: framingReport)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {
                     note("\(index + 1)/\(count) done")
                 }
@@ -268,13 +281,13 @@ struct ShootCommand: AsyncParsableCommand {
     /// one per member, to `paths[sequenceCount - 1]`). One request, one outcome: when a later
     /// photo or its preview fails, the files this request already created are removed.
     @discardableResult
-    func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput,
-                 device: String, timelapse: TimelapseReport? = nil) async throws(PhotoCaptureError) -> [String] {
+    func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput, device: String,
+                 timelapse: TimelapseReport? = nil, smartFraming: SmartFramingReport? = nil) async throws(PhotoCaptureError) -> [String] {
         var created: [String] = []
         do {
             for try await photo in try output.capturePhotos(with: settings) {
                 created += try save(photo, to: paths.count == 1 ? paths[0] : paths[photo.sequenceCount - 1], device: device,
-                                    timelapse: timelapse)
+                                    timelapse: timelapse, smartFraming: smartFraming)
                 reportProgress(of: photo)
             }
         } catch {
@@ -288,7 +301,7 @@ struct ShootCommand: AsyncParsableCommand {
 
     /// Writes `photo` (and its preview) and reports it; returns the files written.
     private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String,
-                      timelapse: TimelapseReport?) throws(PhotoCaptureError) -> [String] {
+                      timelapse: TimelapseReport?, smartFraming: SmartFramingReport?) throws(PhotoCaptureError) -> [String] {
         let path = photo.isRawPhoto ? paths.raw ?? paths.photo : paths.photo
         try photo.write(to: path, overwrite: overwrite)
         var previewPath: String?
@@ -305,6 +318,7 @@ struct ShootCommand: AsyncParsableCommand {
         if json {
             var report = PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device)
             report.timelapse = timelapse
+            report.smartFraming = smartFraming
             print(report.jsonLine())
         } else if let raw = photo.rawDetails {
             print("\(path): dng \(raw.frame.size) \(raw.frame.format) (\(raw.bitsPerSample)-bit), "

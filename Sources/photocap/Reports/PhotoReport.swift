@@ -128,6 +128,9 @@ struct PhotoReport: Encodable {
         bracket = BracketReport(photo)
     }
 
+    /// What `--smart-framing` chose and the faces it saw; absent without it.
+    var smartFraming: SmartFramingReport?
+
     func jsonLine() -> String {
         (try? jsonText(self)) ?? "{}"
     }

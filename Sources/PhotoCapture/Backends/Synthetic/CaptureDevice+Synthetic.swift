@@ -13,6 +13,8 @@ extension CaptureDevice {
         public var framesPerSecond: Int
         /// The exposure controls and their model (see ``SyntheticExposureConfiguration``).
         public var exposure = SyntheticExposureConfiguration()
+        /// A scene that changes over time instead of the still ``SyntheticScene``; nil by default.
+        public var script: SyntheticSceneScript?
 
         /// A 4032x3024 (12 MP) sensor, upright, at 30 frames per second.
         public init(sensorMounting: SensorMounting = .upright,
@@ -39,10 +41,12 @@ extension CaptureDevice {
                                         maximum: configuration.maximumSize, step: PixelSize(width: 2, height: 2))
         let exposure = SyntheticExposureControls(configuration.exposure, framesPerSecond: configuration.framesPerSecond)
         let source = StillFrameSource(framesPerSecond: configuration.framesPerSecond,
-                                      exposure: exposure) { (format, size, factor) throws(PhotoCaptureError) in
+                                      exposure: exposure, script: configuration.script) { (format, size, factor, time) throws(PhotoCaptureError) in
             // The sensor sees the upright scene through its mounting: undoing the mounting's
             // compensation gives what it delivers.
-            let upright = SyntheticExposure.expose(SyntheticScene.image(size: mounting.compensation.apply(to: size)), by: factor)
+            let uprightSize = mounting.compensation.apply(to: size)
+            let scene = configuration.script?.render(time, uprightSize) ?? SyntheticScene.image(size: uprightSize)
+            let upright = SyntheticExposure.expose(scene, by: factor)
             let delivered = upright.transformed(by: mounting.compensation.inverse)
             if format == .mjpeg { return try mjpegFrame(delivered) }
             do throws(ImagingError) {

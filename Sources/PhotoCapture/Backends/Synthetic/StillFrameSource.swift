@@ -8,7 +8,7 @@ import Imaging
 /// bytes and carries its own sequence number and timestamp.
 actor StillFrameSource: FrameSource {
     /// Renders the picture in a format and size, exposed a factor times the metered exposure.
-    typealias Render = @Sendable (FramePixelFormat, PixelSize, Double) throws(PhotoCaptureError) -> Frame
+    typealias Render = @Sendable (FramePixelFormat, PixelSize, Double, Double) throws(PhotoCaptureError) -> Frame
 
     /// Pictures kept per stream: a bracket's members plus the metered exposure.
     private static let cachedPictures = 4
@@ -17,11 +17,14 @@ actor StillFrameSource: FrameSource {
     /// The camera's exposure controls; nil for a camera without them (a frame file).
     nonisolated let exposure: SyntheticExposureControls?
     private var streaming: (format: FramePixelFormat, size: PixelSize, start: UInt64)?
-    private var pictures: [(factor: Double, frame: Frame)] = []
+    private var pictures: [(factor: Double, part: Double, frame: Frame)] = []
+    private let script: SyntheticSceneScript?
     private var counters = StreamStatistics()
 
-    init(framesPerSecond: Int = 30, exposure: SyntheticExposureControls? = nil, render: @escaping Render) {
+    init(framesPerSecond: Int = 30, exposure: SyntheticExposureControls? = nil, script: SyntheticSceneScript? = nil,
+         render: @escaping Render) {
         self.render = render
+        self.script = script
         self.exposure = exposure
         interval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
     }
@@ -39,11 +42,14 @@ actor StillFrameSource: FrameSource {
     }
 
     /// The picture for `factor`, rendered once and kept while the stream lasts.
-    private func picture(_ format: FramePixelFormat, _ size: PixelSize, factor: Double) throws(PhotoCaptureError) -> Frame {
-        if let kept = pictures.first(where: { $0.factor == factor }) { return kept.frame }
-        let frame = try render(format, size, factor)
+    /// The picture for an exposure `factor` at `time` seconds into the stream: a scripted scene
+    /// is rendered once per part.
+    private func picture(_ format: FramePixelFormat, _ size: PixelSize, factor: Double, time: Double = 0) throws(PhotoCaptureError) -> Frame {
+        let part = script?.partStart(at: time) ?? 0
+        if let kept = pictures.first(where: { $0.factor == factor && $0.part == part }) { return kept.frame }
+        let frame = try render(format, size, factor, part)
         if pictures.count >= Self.cachedPictures { pictures.removeFirst() }
-        pictures.append((factor, frame))
+        pictures.append((factor, part, frame))
         return frame
     }
 
@@ -81,7 +87,8 @@ actor StillFrameSource: FrameSource {
         }
         // After the wait every change that can reach this frame is known.
         let picture = try picture(streaming.format, streaming.size,
-                                  factor: exposure?.factor(forExposureStartingAt: exposureStart) ?? 1)
+                                  factor: exposure?.factor(forExposureStartingAt: exposureStart) ?? 1,
+                                  time: Double(exposureStart - streaming.start) / 1e9)
         var delivery = FrameDelivery()
         delivery.requestToExposureNanoseconds = exposureStart - min(exposureStart, instant)
         let delivered = MonotonicClock.now()

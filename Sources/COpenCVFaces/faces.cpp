@@ -1,0 +1,77 @@
+// The one seam to OpenCV's object detection. Swift cannot catch C++ exceptions, so every call
+// into OpenCV is wrapped and failures come back as codes with a message.
+#include "opencv_faces.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/objdetect.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <vector>
+
+struct pc_faces {
+    cv::CascadeClassifier classifier;
+};
+
+static void write_error(char *error, size_t capacity, const char *message) {
+    if (error == nullptr || capacity == 0) return;
+    std::strncpy(error, message, capacity - 1);
+    error[capacity - 1] = '\0';
+}
+
+extern "C" pc_faces *pc_faces_create(const char *path, char *error, size_t error_capacity) {
+    try {
+        pc_faces *faces = new pc_faces();
+        if (!faces->classifier.load(path)) {
+            delete faces;
+            write_error(error, error_capacity, "OpenCV could not load the cascade");
+            return nullptr;
+        }
+        return faces;
+    } catch (const std::exception &exception) {
+        write_error(error, error_capacity, exception.what());
+    } catch (...) {
+        write_error(error, error_capacity, "unknown C++ exception while loading the cascade");
+    }
+    return nullptr;
+}
+
+extern "C" void pc_faces_destroy(pc_faces *faces) {
+    delete faces;
+}
+
+extern "C" int32_t pc_faces_detect(pc_faces *faces, const uint8_t *luma, int32_t width, int32_t height, int32_t stride,
+                                   double scale_factor, int32_t min_neighbors, int32_t min_size,
+                                   pc_face_rect *out, int32_t capacity, char *error, size_t error_capacity) {
+    if (faces == nullptr || luma == nullptr || width <= 0 || height <= 0 || stride < width) {
+        write_error(error, error_capacity, "invalid picture or handle");
+        return -1;
+    }
+    try {
+        // Wraps the caller's pixels without copying them.
+        const cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(luma), static_cast<size_t>(stride));
+        std::vector<cv::Rect> found;
+        faces->classifier.detectMultiScale(picture, found, scale_factor, min_neighbors, 0,
+                                           cv::Size(min_size, min_size));
+        const size_t written = std::min(found.size(), static_cast<size_t>(capacity > 0 ? capacity : 0));
+        for (size_t index = 0; index < written; index++) {
+            out[index] = pc_face_rect{found[index].x, found[index].y, found[index].width, found[index].height};
+        }
+        return static_cast<int32_t>(found.size());
+    } catch (const std::exception &exception) {
+        write_error(error, error_capacity, exception.what());
+    } catch (...) {
+        write_error(error, error_capacity, "unknown C++ exception while detecting faces");
+    }
+    return -1;
+}
+
+extern "C" void pc_faces_set_threads(int32_t count) {
+    try {
+        cv::setNumThreads(count);
+    } catch (...) {
+        // Keeping OpenCV's default thread count is harmless.
+    }
+}

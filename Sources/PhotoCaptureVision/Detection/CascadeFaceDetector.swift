@@ -1,0 +1,74 @@
+import COpenCVFaces
+import Imaging
+import Synchronization
+
+/// OpenCV's cascade face detector, with the frontal-face models Debian's `opencv-data` ships.
+///
+/// The handle is used by one thread at a time (a lock serialises calls); OpenCV is told to use
+/// the calling thread only, so detection never takes more than one core from the stream.
+public final class CascadeFaceDetector: FaceDetecting {
+    /// A cascade model file.
+    public struct Model: Sendable, Hashable {
+        /// The XML file's path.
+        public let path: String
+        /// Creates a model from an OpenCV cascade XML file.
+        public init(path: String) { self.path = path }
+
+        /// The LBP frontal-face cascade: about 3x faster than Haar, misses more small faces.
+        public static let lbpFrontalFace = Model(path: "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml")
+        /// The Haar `alt2` frontal-face cascade: slower, more reliable.
+        public static let haarFrontalFace = Model(path: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml")
+    }
+
+    /// The smallest face looked for, in pixels of the analysed picture.
+    public let minimumFaceSize: Int
+    /// Overlapping hits a face needs; more means fewer false faces.
+    public let minimumNeighbours: Int
+    /// Step between the scales searched: 1.05 keeps box edges within 15% of small faces (1.1
+    /// is twice as fast and its boxes jump in 10% steps).
+    public let scaleFactor: Double
+
+    private let handle: Mutex<UncheckedPointer>
+
+    /// Loads `model`; throws ``FaceDetectionError/modelUnreadable(path:message:)`` when it cannot.
+    public init(model: Model = .haarFrontalFace, minimumFaceSize: Int = 20, minimumNeighbours: Int = 5,
+                scaleFactor: Double = 1.05) throws(FaceDetectionError) {
+        var message = [CChar](repeating: 0, count: 256)
+        guard let pointer = pc_faces_create(model.path, &message, message.count) else {
+            throw .modelUnreadable(path: model.path, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        pc_faces_set_threads(1)
+        handle = Mutex(UncheckedPointer(pointer: pointer))
+        (self.minimumFaceSize, self.minimumNeighbours, self.scaleFactor) = (minimumFaceSize, minimumNeighbours, scaleFactor)
+    }
+
+    deinit {
+        handle.withLock { pc_faces_destroy($0.pointer) }
+    }
+
+    /// The faces in `picture`, normalised to it.
+    public func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [NormalizedRect] {
+        let capacity = 256
+        var found = [pc_face_rect](repeating: pc_face_rect(), count: capacity)
+        var message = [CChar](repeating: 0, count: 256)
+        let count = handle.withLock { handle in
+            picture.pixels.withUnsafeBufferPointer { luma in
+                pc_faces_detect(handle.pointer, luma.baseAddress, Int32(picture.size.width), Int32(picture.size.height),
+                                Int32(picture.size.width), scaleFactor, Int32(minimumNeighbours), Int32(minimumFaceSize),
+                                &found, Int32(capacity), &message, message.count)
+            }
+        }
+        guard count >= 0 else {
+            throw .detectionFailed(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return found.prefix(Int(min(count, Int32(capacity)))).map { face in
+            NormalizedRect(PixelRect(x: Int(face.x), y: Int(face.y), size: PixelSize(width: Int(face.width), height: Int(face.height))),
+                           in: picture.size)
+        }
+    }
+}
+
+/// The OpenCV handle, guarded by the detector's lock.
+private struct UncheckedPointer: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PhotoCaptureVision
+
+/// `--json`'s report of `--smart-framing`: the framing applied and the faces in view.
+struct SmartFramingReport: Encodable {
+    struct Face: Encodable {
+        let id: Int
+        let x: Double, y: Double, width: Double, height: Double
+    }
+    /// `3:4 ×2`; nil when the monitor recommended nothing in time.
+    let framing: String?
+    let aspectRatio: String?
+    let zoomFactor: Double?
+    /// Seconds waited for the recommendation.
+    let waited: Double
+    /// The faces of the last analysed frame before the framing was applied, in metadata
+    /// coordinates (normalised to the upright picture before the framing's crop).
+    let faces: [Face]
+    let analysedFrames: Int
+    let droppedFrames: Int
+}
+
+extension ShootCommand {
+    /// Starts the monitor with every supported framing, waits (at most `--framing-timeout`) for a
+    /// change of recommendation made with people in view, applies the current recommendation (the ratio
+    /// first, then the zoom) and stops the monitor.
+    func applySmartFraming(session: CaptureSession, camera: CaptureDevice) async throws(PhotoCaptureError) -> SmartFramingReport {
+        let monitor = camera.smartFramingMonitor
+        let faces: MetadataOutput
+        do {
+            faces = try MetadataOutput()
+            try monitor.setEnabledFramings(monitor.supportedFramings)
+            try session.addOutput(faces)
+            try monitor.startMonitoring()
+        } catch {
+            throw PhotoCaptureError(.unexpected("\(error)"))
+        }
+        let started = Date()
+        let recommendations = monitor.recommendations()
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(framingTimeout))
+            monitor.stopMonitoring()
+        }
+        // The first recommendation comes before anyone is confirmed (the widest): wait for a change
+        // made with people in view, or the timeout (when the widest suits them, it stays).
+        var framing = monitor.recommendedFraming
+        var received = framing == nil ? 0 : 1
+        for await recommended in recommendations {
+            framing = recommended
+            received += 1
+            if received > 1, !faces.latestFaces.isEmpty { break }
+        }
+        framing = monitor.recommendedFraming ?? framing
+        let seen = faces.latestFaces
+        let counts = (monitor.analysedFrameCount, monitor.droppedFrameCount)
+        deadline.cancel()
+        monitor.stopMonitoring()
+        session.removeOutput(faces)
+        if let framing {
+            try await camera.setFraming(aspectRatio: framing.aspectRatio, videoZoomFactor: framing.zoomFactor)
+        }
+        if !json {
+            note("smart framing: \(framing.map { "\($0)" } ?? "no recommendation") after \(String(format: "%.1f", Date().timeIntervalSince(started))) s, \(seen.count) face(s) in view")
+        }
+        return SmartFramingReport(
+            framing: framing.map { "\($0)" }, aspectRatio: framing.map { "\($0.aspectRatio)" }, zoomFactor: framing?.zoomFactor,
+            waited: Date().timeIntervalSince(started),
+            faces: seen.map { SmartFramingReport.Face(id: $0.detectedObjectID, x: $0.bounds.x, y: $0.bounds.y, width: $0.bounds.width, height: $0.bounds.height) },
+            analysedFrames: counts.0, droppedFrames: counts.1)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import PhotoCaptureVision
+import Testing
+import TestSupport
+
+/// `photocap shoot --smart-framing` as a user runs it, on a frame file of one person from the
+/// scripted people scene.
+@Suite struct ShootSmartFramingTests {
+    @Test func framesTheOnePersonInPortraitAndReportsTheFace() throws {
+        let file = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
+        let scene = ScriptedPeopleScene.joiningFriends(portrait: try ReferenceDecoder.imageMagickStored(file),
+                                                       faceInPortrait: PixelRect(x: 175, y: 70, size: PixelSize(width: 90, height: 90)))
+        let size = PixelSize(width: 640, height: 480)
+        let folder = try TemporaryDirectory("photocap-smart-framing")
+        let frame = try folder.write(scene.image(at: 1, size: size).pixels, named: "person.rgb")
+        let path = folder.url.appendingPathComponent("person.jpg").path
+        let run = try ExternalTool.run(TestPaths.photocap, ["shoot", "--frame-file", frame, "--frame-format", "rgb24",
+                                                            "--frame-size", "640x480", "--smart-framing", "--framing-timeout", "10",
+                                                            "--output", path, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let framing = try #require(report["smartFraming"] as? [String: Any])
+        // One centred person: the tightest portrait framing holding head and shoulders.
+        #expect(framing["framing"] as? String == "3:4 ×2", "\(framing)")
+        let faces = try #require(framing["faces"] as? [[String: Any]])
+        #expect(faces.count == 1)
+        let truth = scene.faces(at: 1, in: size)[0]
+        if let face = faces.first, let x = face["x"] as? Double, let width = face["width"] as? Double {
+            #expect(abs(x - truth.x) <= 0.15 * truth.width && abs(width - truth.width) <= 0.3 * truth.width, "\(face) vs \(truth)")
+        }
+        #expect(report["dimensions"] as? [String: Int] == ["width": 180, "height": 240])
+    }
+
+    @Test func smartFramingExcludesAspectAndZoom() throws {
+        let run = try ExternalTool.run(TestPaths.photocap, ["shoot", "--device", "synthetic", "--smart-framing", "--aspect", "1:1"])
+        #expect(run.status == 64 && run.stderr.contains("--smart-framing chooses the aspect ratio and zoom"), "\(run.stderr)")
+    }
+}
