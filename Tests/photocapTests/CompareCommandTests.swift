@@ -73,7 +73,7 @@ struct CompareCommandTests {
         let cut = try folder.write(Array(try Data(contentsOf: URL(fileURLWithPath: Self.image("Landscape_1")))).prefix(5000).map { $0 }, named: "cut.jpg")
         let run = try Self.compare([cut, Self.image("Landscape_1")])
         #expect(run.status == 2)
-        #expect(run.stderr == "photocap: error: \(cut): corrupt JPEG file: no EOI marker after the image data: the file is truncated\n")
+        #expect(run.stderr == "photocap: error: \(cut): the JPEG file is truncated at byte 5000 (its data goes on past the end)\n")
         #expect(run.stdout.isEmpty)
         let absent = try Self.compare([Self.image("Landscape_1"), folder.url.appendingPathComponent("none.png").path, "--json"])
         #expect(absent.status == 2 && absent.stderr.hasSuffix("none.png: no such file\n"), "\(absent.stderr)")

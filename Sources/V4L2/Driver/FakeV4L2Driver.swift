@@ -115,6 +115,9 @@ package final class FakeV4L2Driver: V4L2Driver {
             if fault == .disconnect { state.gone = true; return }
             guard !state.queuedIndices.isEmpty else {
                 state.record.dropped += 1
+                // A fault meant for a frame that found no buffer (a loop slowed by a loaded
+                // machine) moves to the next frame, so every injected fault still happens.
+                if let fault, state.faults[number + 1] == nil { state.faults[number + 1] = fault }
                 continue
             }
             let index = state.queuedIndices.removeFirst()
