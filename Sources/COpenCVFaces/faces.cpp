@@ -6,6 +6,8 @@
 #include <opencv2/objdetect.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -22,6 +24,13 @@ static void write_error(char *error, size_t capacity, const char *message) {
 }
 
 extern "C" pc_faces *pc_faces_create(const char *path, char *error, size_t error_capacity) {
+    // Checked first: OpenCV logs a missing file to the app's stderr before failing.
+    if (FILE *file = std::fopen(path, "rb")) {
+        std::fclose(file);
+    } else {
+        write_error(error, error_capacity, std::strerror(errno));
+        return nullptr;
+    }
     try {
         pc_faces *faces = new pc_faces();
         if (!faces->classifier.load(path)) {

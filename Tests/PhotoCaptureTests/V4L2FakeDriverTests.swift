@@ -147,6 +147,31 @@ import V4L2
     }
 }
 
+extension V4L2FakeDriverTests {
+    /// A camera unplugged with a video data output and the scene monitor attached: once the app
+    /// stops the session and lets go, the device's descriptor is closed (nothing keeps it alive).
+    @Test func aDisconnectedCameraWithConsumersIsReleased() async throws {
+        let fake = FakeV4L2Driver()
+        fake.inject(.disconnect, atFrame: 15)
+        try await {
+            let (session, _) = try await Self.session(fake)
+            let video = VideoDataOutput()
+            video.maximumDimensions = PixelSize(width: 64, height: 48)
+            let watcher = FailureWatcher()
+            video.setSampleBufferDelegate(watcher)
+            try session.addOutput(video)
+            let statuses = try #require(session.input).sceneMonitor.statusUpdates()
+            var frames = video.frames().makeAsyncIterator()
+            while await frames.next() != nil {}
+            for await _ in statuses {}
+            await session.stopRunning()
+        }()
+        let deadline = Date().addingTimeInterval(5)
+        while fake.record.closes == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(fake.record.closes == 1, "the camera's descriptor was never closed")
+    }
+}
+
 /// Keeps the first error a video data output reports.
 private final class FailureWatcher: VideoDataOutputDelegate {
     private let error = Mutex<PhotoCaptureError?>(nil)

@@ -55,8 +55,10 @@ import Testing
             _ = try CascadeFaceDetector(model: .init(path: "/nonexistent/cascade.xml"))
             Issue.record("a missing model loaded")
         } catch {
-            guard case .modelUnreadable(let failed, _) = error else { Issue.record("\(error)"); return }
+            guard case .modelUnreadable(let failed, let message) = error else { Issue.record("\(error)"); return }
             #expect(failed == "/nonexistent/cascade.xml")
+            // Said by us before OpenCV is asked (it would log the failure to the app's stderr).
+            #expect(message == "No such file or directory")
         }
     }
 }

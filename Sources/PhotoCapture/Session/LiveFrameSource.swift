@@ -245,7 +245,12 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         let entry = Entry(delivered: delivered, arrival: MonotonicClock.now())
         var ready: [(Waiting, Entry)] = []
         let consumers = state.withLock { (state) -> [FrameConsumerSlot] in
-            guard state.generation == generation else { return [] }
+            guard state.generation == generation else {
+                // A frame of a stream being replaced goes to nobody, but its faults (such as the
+                // retried start that began that stream) happened: the next photo reports them.
+                state.unreported.add(entry.delivered.delivery)
+                return []
+            }
             if let last = state.ring.last, entry.delivered.frame.timestampNanoseconds > last.delivered.frame.timestampNanoseconds {
                 state.interval = entry.delivered.frame.timestampNanoseconds - last.delivered.frame.timestampNanoseconds
             }

@@ -31,7 +31,9 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
         var alwaysDiscardsLateVideoFrames = true
         var delegate: (any VideoDataOutputDelegate)?
         var streams: [UUID: AsyncStream<VideoFrame>.Continuation] = [:]
-        var device: CaptureDevice?
+        // Weak: the device's stream holds this output (through its slot); a strong reference
+        // back would keep the camera, and its descriptor, alive after the app lets go.
+        weak var device: CaptureDevice?
         var slot: FrameConsumerSlot?
         var reportedDrops = 0
         var streamDrops = 0

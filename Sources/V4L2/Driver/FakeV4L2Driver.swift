@@ -37,6 +37,9 @@ package final class FakeV4L2Driver: V4L2Driver {
         /// driver keeps the rest, queued or filled. A late dequeue can still leave the queue
         /// empty for a moment; what the loop controls is how many it holds.
         package var mostHeld = 0
+        /// Descriptors closed: an app that lets go of a camera must release its descriptor,
+        /// or the driver (vivid: its module) stays in use.
+        package var closes = 0
     }
 
     private struct Completed {
@@ -136,7 +139,7 @@ package final class FakeV4L2Driver: V4L2Driver {
     // MARK: Device queries
 
     package func open(_ path: String) -> Int32 { state.withLock { $0.gone } ? -ENODEV : 7 }
-    package func close(_ fd: Int32) -> Int32 { 0 }
+    package func close(_ fd: Int32) -> Int32 { state.withLock { $0.record.closes += 1 }; return 0 }
 
     package func queryCapabilities(_ fd: Int32, _ capability: inout v4l2_capability) -> Int32 {
         if state.withLock({ $0.gone }) { return -ENODEV }

@@ -214,8 +214,6 @@ package final class V4L2Stream: @unchecked Sendable {
             + UInt64(max(0, timeout.components.attoseconds) / 1_000_000_000)
         let deadline = monotonicNanoseconds() + timeoutNanoseconds
         var report = V4L2FrameReport()
-        report.restarts = unreportedRestarts
-        unreportedRestarts = 0
         var consecutiveCorrupt = 0
         var fatalRestarts = 0
         while true {
@@ -249,7 +247,7 @@ package final class V4L2Stream: @unchecked Sendable {
                 if fatalRestarts == 0, result == -EIO || result == -EPIPE {
                     fatalRestarts += 1
                     counters.restarts += 1
-                    report.restarts += 1
+                    unreportedRestarts += 1
                     let (format, size, crop) = (active.pixelFormat, active.format.size, active.crop)
                     stopOnQueue()
                     _ = try attemptStartAfterFailure(format, size: size, crop: crop, discard: 0)
@@ -315,6 +313,10 @@ package final class V4L2Stream: @unchecked Sendable {
                 counters.framesDelivered += 1
                 report.exposureStartNanoseconds = start
                 report.dequeuedNanoseconds = monotonicNanoseconds()
+                // Restarts go with a frame actually returned: a wait that times out keeps them
+                // for the next one.
+                report.restarts = unreportedRestarts
+                unreportedRestarts = 0
                 return V4L2CapturedFrame(frame: frame, report: report)
             } catch {
                 // The buffer is too small for the format the driver reported: count it as corrupt.
