@@ -164,6 +164,32 @@ struct SmartFramingTimingTests {
     }
 }
 
+/// Neither the monitor nor the metadata output keeps a camera alive: once the app lets go of
+/// a device that was monitored while streaming, it is freed (a V4L2 camera's descriptor closes).
+@Suite struct SmartFramingReleaseTests {
+    @Test func aMonitoredCameraIsFreedWhenTheAppLetsGo() async throws {
+        weak var released: CaptureDevice?
+        try await {
+            let device = CaptureDevice.synthetic(.init(maximumSize: PixelSize(width: 320, height: 240)))
+            released = device
+            let session = CaptureSession()
+            try session.addInput(device)
+            try session.addOutput(MetadataOutput(detector: NoFaces()))
+            try await session.startRunning()
+            let monitor = device.smartFramingMonitor
+            try monitor.setEnabledFramings([.init(aspectRatio: .ratio4x3)])
+            monitor.setFaceDetector(NoFaces())
+            try monitor.startMonitoring()
+            try await Task.sleep(for: .milliseconds(300))
+            monitor.stopMonitoring()
+            await session.stopRunning()
+        }()
+        let deadline = Date().addingTimeInterval(5)
+        while released != nil, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(released == nil, "something still holds the camera")
+    }
+}
+
 /// A detector that never finds anyone.
 struct NoFaces: FaceDetecting {
     func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [NormalizedRect] { [] }

@@ -21,7 +21,9 @@ public final class SmartFramingMonitor: Sendable {
     }
     private let state = Mutex(State())
     private let broadcast = Broadcast<Framing>()
-    private let device: CaptureDevice
+    // Weak: the monitor's analysis output is attached to the device's stream, and the registry
+    // below outlives devices; a strong reference would keep a camera (and its descriptor) open.
+    private weak let device: CaptureDevice?
 
     init(device: CaptureDevice) {
         self.device = device
@@ -81,6 +83,7 @@ public final class SmartFramingMonitor: Sendable {
         }
         state.withLock { $0.analyzer = analyzer; $0.recommender = nil }
         do throws(PhotoCaptureError) {
+            guard let device else { throw PhotoCaptureError(.notConnected) }
             try analyzer.video.attach(to: device)
         } catch {
             state.withLock { $0.analyzer = nil }
@@ -103,6 +106,7 @@ public final class SmartFramingMonitor: Sendable {
 
     /// One analysed frame: faces into the whole upright picture's coordinates, then the algorithm.
     private func analysed(_ analysed: FaceAnalyzer.Analysed) {
+        guard let device else { return }
         let (ratio, zoom) = (device.dynamicAspectRatio, device.videoZoomFactor)
         let change = state.withLock { (state) -> Framing? in
             guard state.analyzer != nil else { return nil }
@@ -131,16 +135,22 @@ extension CaptureDevice.Format {
     public var isSmartFramingSupported: Bool { !pixelFormat.isBayer }
 }
 
-/// One monitor per device, kept for the device's lifetime.
+/// One monitor per device, kept for the device's lifetime (entries of devices that are gone
+/// are dropped, so an identifier reused by a new device gets a new monitor).
 private final class SmartFramingMonitors: Sendable {
+    private struct Entry {
+        weak var device: CaptureDevice?
+        let monitor: SmartFramingMonitor
+    }
     static let shared = SmartFramingMonitors()
-    private let monitors = Mutex<[ObjectIdentifier: SmartFramingMonitor]>([:])
+    private let monitors = Mutex<[ObjectIdentifier: Entry]>([:])
 
     func monitor(for device: CaptureDevice) -> SmartFramingMonitor {
         monitors.withLock { monitors in
-            if let monitor = monitors[ObjectIdentifier(device)] { return monitor }
+            if let entry = monitors[ObjectIdentifier(device)], entry.device === device { return entry.monitor }
+            monitors = monitors.filter { $0.value.device != nil }
             let monitor = SmartFramingMonitor(device: device)
-            monitors[ObjectIdentifier(device)] = monitor
+            monitors[ObjectIdentifier(device)] = Entry(device: device, monitor: monitor)
             return monitor
         }
     }

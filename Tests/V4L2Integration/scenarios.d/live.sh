@@ -40,7 +40,8 @@ fi
 mkdir -p watch
 "$P" watch --device $DEV --json --preview-file watch/view.jpg >watch.json 2>watch.err &
 watcher=$!
-sleep 3.5
+# Started in an emulated VM from a debug build, the first report comes after about 2.5 s.
+sleep 6
 kill -INT $watcher
 wait $watcher
 status=$?
