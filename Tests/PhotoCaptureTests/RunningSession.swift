@@ -9,3 +9,24 @@ func runningSession(_ device: CaptureDevice) async throws -> (CaptureSession, Ph
     try await session.startRunning()
     return (session, output)
 }
+
+/// Starts every request of `requests` on `output` at once, runs `meanwhile` while they are
+/// pending, and returns how each ended: its uniqueID with nil when it delivered, else its error.
+func endings(of requests: [PhotoSettings], on output: PhotoOutput,
+              meanwhile: () async throws -> Void = {}) async throws -> [(Int64, PhotoCaptureError?)] {
+    try await withThrowingTaskGroup(of: (Int64, PhotoCaptureError?).self) { group in
+        for settings in requests {
+            let stream = try output.capturePhotos(with: settings)
+            group.addTask {
+                do {
+                    for try await _ in stream {}
+                    return (settings.uniqueID, nil)
+                } catch let error as PhotoCaptureError {
+                    return (settings.uniqueID, error)
+                }
+            }
+        }
+        try await meanwhile()
+        return try await group.reduce(into: []) { $0.append($1) }
+    }
+}

@@ -187,23 +187,9 @@ struct VividDeviceTests {
         try Vivid.set(["percentage_of_dropped_buffers": "100"])
         let requests = (0..<3).map { _ in Self.settings(.yuyv, PixelSize(width: 3840, height: 2160)) }
         let started = ContinuousClock.now
-        let outcomes = try await withThrowingTaskGroup(of: (Int64, PhotoCaptureError?).self) { group in
-            for settings in requests {
-                let stream = try output.capturePhotos(with: settings)
-                group.addTask {
-                    do {
-                        for try await _ in stream {}
-                        return (settings.uniqueID, nil)
-                    } catch let error as PhotoCaptureError {
-                        return (settings.uniqueID, error)
-                    }
-                }
-            }
+        let outcomes = try await endings(of: requests, on: output) {
             try await Task.sleep(for: .seconds(1))
             try Vivid.set(["disconnect": "1"])
-            var outcomes: [(Int64, PhotoCaptureError?)] = []
-            for try await outcome in group { outcomes.append(outcome) }
-            return outcomes
         }
         #expect(ContinuousClock.now - started < .seconds(10), "requests must end promptly")
         #expect(Set(outcomes.map(\.0)) == Set(requests.map(\.uniqueID)))

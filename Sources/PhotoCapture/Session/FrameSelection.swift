@@ -3,7 +3,7 @@ public enum FrameSelection: String, Sendable, Equatable {
     /// Zero shutter lag: the frame whose exposure was under way at the moment of the request.
     case zeroShutterLag
     /// The first frame whose exposure started after the request: zero shutter lag was off, or
-    /// the stream had no frame under way yet.
+    /// no frame was under way then (the stream had just started, or that frame was dropped).
     case firstFrameAfterRequest
     /// The first frame after a change the photo needed (its format, size or hardware crop, or a
     /// bracket member's exposure), which restarted or re-exposed the stream.

@@ -319,9 +319,16 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                 return ring.first
             }
             let start = under.delivered.frame.timestampNanoseconds
-            let later = ring.contains { $0.delivered.frame.timestampNanoseconds > instant }
-            // Its exposure still ran at the request, or the next one began only after it.
-            return later || (interval > 0 && start + interval > instant) ? under : nil
+            let next = ring.first { $0.delivered.frame.timestampNanoseconds > instant }
+            guard interval > 0 else {
+                // No frame interval measured yet: the last frame begun before the request is the
+                // one under way once a later one has begun.
+                return next == nil ? nil : under
+            }
+            // Its exposure still ran at the request; else no frame was under way then (frames
+            // were dropped, or the stream lags) and the first one begun after it is taken,
+            // never an older one.
+            return start + interval > instant ? under : next
         }
     }
 
