@@ -100,7 +100,10 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         var generation: UInt64 = 0
         var configuration: Configuration?
         var failure: PhotoCaptureError?
+        /// The stream's frame interval: the median of the last gaps between frames, so that a
+        /// frame the camera dropped (a gap of two intervals) does not stretch it.
         var interval: UInt64 = 0
+        var recentGaps: [UInt64] = []
         var consumers: [FrameConsumerSlot] = []
         var photoFrames = 0
         var sceneMonitor: SceneMonitor?
@@ -207,6 +210,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             state.ring = []
             state.failure = nil
             state.interval = 0
+            state.recentGaps = []
             state.configuration = configuration
             return state.generation
         }
@@ -252,7 +256,9 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                 return []
             }
             if let last = state.ring.last, entry.delivered.frame.timestampNanoseconds > last.delivered.frame.timestampNanoseconds {
-                state.interval = entry.delivered.frame.timestampNanoseconds - last.delivered.frame.timestampNanoseconds
+                state.recentGaps.append(entry.delivered.frame.timestampNanoseconds - last.delivered.frame.timestampNanoseconds)
+                if state.recentGaps.count > 9 { state.recentGaps.removeFirst() }
+                state.interval = state.recentGaps.sorted()[state.recentGaps.count / 2]
             }
             if let last = state.ring.last, entry.delivered.frame.sequence > last.delivered.frame.sequence + 1 {
                 let missing = entry.delivered.frame.sequence - last.delivered.frame.sequence - 1
@@ -328,7 +334,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             // Its exposure still ran at the request; else no frame was under way then (frames
             // were dropped, or the stream lags) and the first one begun after it is taken,
             // never an older one.
-            return start + interval > instant ? under : next
+            // A twentieth of an interval allows for a camera's timer jitter.
+            return start + interval + interval / 20 > instant ? under : next
         }
     }
 
