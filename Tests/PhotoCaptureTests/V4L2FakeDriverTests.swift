@@ -9,7 +9,13 @@ import V4L2
 /// V4L2Stream) over ``FakeV4L2Driver``, a camera at 100 fps whose faults are injected at chosen
 /// frames. Each fault must end as specified: skipped and counted, the stream restarted, or every
 /// pending request and consumer ended with the error and its uniqueID.
-@Suite(.serialized) struct V4L2FakeDriverTests {
+///
+/// Timed like the timing tests: the fake is a 100 fps camera that drops frames the loop does not
+/// take in time, and the loop runs on Swift's cooperative pool, which the suite's blocking tests
+/// can hold for seconds. `.ci/test` runs the suite on its own with PHOTOCAP_TIMING_TESTS=1.
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["PHOTOCAP_TIMING_TESTS"] == "1",
+                             "timed on a quiet machine: PHOTOCAP_TIMING_TESTS=1"))
+struct V4L2FakeDriverTests {
     static let interval: UInt64 = 10_000_000  // 100 fps
 
     static func now() -> UInt64 {
@@ -35,11 +41,7 @@ import V4L2
 
     static func settings() -> PhotoSettings { PhotoSettings(format: .uncompressed) }
 
-    /// Timed like the timing tests (a 100 fps camera whose frames are dropped when the loop
-    /// cannot run): `.ci/test` runs it on its own with PHOTOCAP_TIMING_TESTS=1.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["PHOTOCAP_TIMING_TESTS"] == "1",
-                   "timed on a quiet machine: PHOTOCAP_TIMING_TESTS=1"))
-    func framesFlowBetweenRequestsAndEveryBufferGoesBack() async throws {
+    @Test func framesFlowBetweenRequestsAndEveryBufferGoesBack() async throws {
         let fake = FakeV4L2Driver()
         let (session, output) = try await Self.session(fake)
         // 8 buffers: without the requeue the fake would stop after 8 frames.

@@ -9,7 +9,10 @@ import TestSupport
         try ExternalTool.run(TestPaths.photocap, arguments)
     }
 
-    @Test func photosFollowTheScheduleWithoutDrift() throws {
+    /// Timed: `.ci/test` runs it on its own, on a quiet machine (PHOTOCAP_TIMING_TESTS=1).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PHOTOCAP_TIMING_TESTS"] == "1",
+                   "timed on a quiet machine: PHOTOCAP_TIMING_TESTS=1"))
+    func photosFollowTheScheduleWithoutDrift() throws {
         let folder = try TemporaryDirectory("timelapse")
         let latest = folder.url.appendingPathComponent("latest.jpg").path
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--interval", "300ms",

@@ -331,11 +331,17 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                 // one under way once a later one has begun.
                 return next == nil ? nil : under
             }
-            // Its exposure still ran at the request; else no frame was under way then (frames
-            // were dropped, or the stream lags) and the first one begun after it is taken,
-            // never an older one.
-            // A twentieth of an interval allows for a camera's timer jitter.
-            return start + interval + interval / 20 > instant ? under : next
+            // Its exposure still ran at the request: taken.
+            if start + interval > instant { return under }
+            // The next frame began after the request: the last one begun before it was under way
+            // (a timer's jitter made this gap a little longer than the interval) unless frames
+            // were dropped between the two; then none was, and the first one after is taken.
+            if let next {
+                let gap = next.delivered.frame.timestampNanoseconds - start
+                return gap < interval + interval / 2 ? under : next
+            }
+            // The frame under way has not arrived yet.
+            return nil
         }
     }
 
