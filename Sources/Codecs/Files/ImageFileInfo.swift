@@ -82,7 +82,9 @@ public struct ImageFileInfo: Sendable {
         } else {
             exif = [:]
         }
-        displayedSize = orientation.apply(to: storedSize)
+        // libheif's size after every transformation: irot/imir, and the clean aperture (clap)
+        // that crops the coded picture (a 451x461 photo is often coded 452x462).
+        displayedSize = info.displayedSize
     }
 
     private init(tiff data: [UInt8], ifd0: [Int: Int]) throws(CodecError) {
