@@ -147,4 +147,70 @@ import TestSupport
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["cut.dng", "photo.jpg", "whole.dng"])
     }
+
+    /// Zeroes the StripByteCounts of a DNG's CFA image (argv: source, target): the raw data is
+    /// gone while every offset stays inside the file. Python, independent of photocap's reader.
+    static let zeroRawData = #"""
+# Sets every StripByteCounts value of a DNG's CFA image (the IFD with NewSubFileType 0: IFD0
+# or one of its SubIFDs) to 0: the raw data is gone while every offset stays inside the file.
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+endian = "<" if data[:2] == b"II" else ">"
+def entries(ifd):
+    count = struct.unpack(endian + "H", data[ifd:ifd + 2])[0]
+    for index in range(count):
+        at = ifd + 2 + 12 * index
+        tag, kind, n = struct.unpack(endian + "HHI", data[at:at + 8])
+        yield at, tag, kind, n
+def value(at, kind, n):
+    size = {3: 2, 4: 4}[kind]
+    where = at + 8 if size * n <= 4 else struct.unpack(endian + "I", data[at + 8:at + 12])[0]
+    return [struct.unpack(endian + ("H" if size == 2 else "I"), data[where + size * i:where + size * (i + 1)])[0] for i in range(n)], where, size
+ifd0 = struct.unpack(endian + "I", data[4:8])[0]
+candidates = [ifd0]
+for at, tag, kind, n in entries(ifd0):
+    if tag == 330: candidates += value(at, kind, n)[0]
+for ifd in candidates:
+    tags = {tag: (at, kind, n) for at, tag, kind, n in entries(ifd)}
+    if 254 in tags and value(*tags[254])[0][0] != 0: continue
+    counts, where, size = value(*tags[279])
+    for i in range(len(counts)):
+        data[where + size * i:where + size * (i + 1)] = b"\0" * size
+    open(sys.argv[2], "wb").write(data)
+    sys.exit(0)
+sys.exit("no CFA image")
+"""#
+
+    /// A developed photo says what the camera recorded: Make, Model and the exposure come from
+    /// the DNG (issue 18: they were photocap's own, and the exposure was dropped).
+    @Test func developCarriesTheDNGsCameraAndExposure() throws {
+        let folder = try TemporaryDirectory("develop-camera")
+        let dng = folder.url.appendingPathComponent("raw.dng").path
+        #expect(try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480", "--output", dng]).status == 0)
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Make=Canon", "-Model=EOS 5D Mark IV", "-ExposureTime=1/125",
+                                          "-FNumber=5.6", "-ISO=400", "-FocalLength=50", "-ExposureCompensation=-0.7", dng]).checked()
+        let jpeg = folder.url.appendingPathComponent("developed.jpg").path
+        let run = try Self.photocap(["develop", dng, "--format", "jpeg", "--output", jpeg])
+        #expect(run.status == 0, "\(run.stderr)")
+        let tags = try ExternalTool.run("exiftool", ["-s3", "-Make", "-Model", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength",
+                                                     "-ExposureCompensation", jpeg]).checked().text
+        #expect(tags.split(separator: "\n") == ["Canon", "EOS 5D Mark IV", "1/125", "5.6", "400", "50.0 mm", "-0.7"], "\(tags)")
+        #expect(try ExternalTool.exiftoolValidationProblems(jpeg) == [])
+    }
+
+    /// A DNG whose raw data is missing is refused, naming it, and nothing is written (it used
+    /// to develop into a black JPEG with exit 0).
+    @Test func developRefusesADNGWithoutRawData() throws {
+        let folder = try TemporaryDirectory("develop-empty")
+        let dng = folder.url.appendingPathComponent("raw.dng").path
+        #expect(try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480", "--output", dng]).status == 0)
+        let empty = folder.url.appendingPathComponent("empty.dng").path
+        try ExternalTool.run("python3", ["-c", Self.zeroRawData, dng, empty]).checked()
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try Self.photocap(["develop", empty, "--format", "jpeg", "--output", output.path + "/"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("empty.dng: corrupt DNG file: its raw data is missing: the CFA image's 1 strip(s) hold 0 bytes"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+    }
 }

@@ -88,7 +88,7 @@ import TestSupport
         let folder = try TestPaths.temporaryFolder()
         // The reports go to a file: a pipe nobody reads fills after about 400 lines and would stall watch.
         let reports = folder.appendingPathComponent("reports.jsonl")
-        FileManager.default.createFile(atPath: reports.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: reports.path, contents: nil))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.photocap)
         process.arguments = ["watch", "--device", "synthetic", "--duration", String(seconds), "--json",

@@ -35,6 +35,10 @@ package struct DNGFileInfo: Sendable {
     /// What an app supplied: Artist, Copyright, ImageDescription, UserComment and the GPS
     /// location (the other fields are left at their defaults).
     package private(set) var suppliedMetadata = EXIFMetadata()
+    /// The camera and its exposure as the DNG records them (IFD0 `Make`/`Model`, Exif
+    /// `ExposureTime`, `FNumber`, `ISOSpeedRatings`, `FocalLength`, `ExposureBiasValue`), carried
+    /// into a developed photo instead of photocap's own.
+    package private(set) var cameraTags = EXIFMetadata()
 
     /// Reads `data`. Throws ``CodecError/unsupportedFormat(reason:)`` for a file that is not a
     /// DNG, and ``CodecError/corruptFile(format:reason:)`` for a damaged or truncated one.
@@ -58,6 +62,8 @@ package struct DNGFileInfo: Sendable {
         orientation = Orientation(exifValue: Int(file.integer16(TIFFTAG_ORIENTATION) ?? 1))
         uniqueCameraModel = file.text(TIFFTAG_UNIQUECAMERAMODEL)
         model = file.text(TIFFTAG_MODEL)
+        cameraTags.make = file.text(TIFFTAG_MAKE)
+        cameraTags.model = model
         var xmpCount: UInt32 = 0
         var xmpBytes: UnsafeMutableRawPointer?
         if withUnsafeMutablePointer(to: &xmpCount, { count in
@@ -114,11 +120,30 @@ package struct DNGFileInfo: Sendable {
         guard pieces > 0, end <= UInt64(data.count) else {
             throw .corruptFile(format: "DNG", reason: "truncated: its data reaches byte \(end) but the file has \(data.count) bytes")
         }
+        // Raw data that is missing (strips of no bytes, or fewer than the samples need when they
+        // are stored uncompressed) would develop into a black picture without a word. The counts
+        // as the file stores them: libtiff puts its own estimate in place of zero counts.
+        // A picture past the pixel budget is left to the developer's refusal, which names it.
+        if TIFFIsTiled(file.tiff) == 0, (try? PixelBudget.check(size)) != nil {
+            let stored = (TIFFHeader.integers(data, directoryAt: Int(TIFFCurrentDirOffset(file.tiff)),
+                                              tag: Int(TIFFTAG_STRIPBYTECOUNTS)) ?? []).map(UInt64.init)
+            let needed = UInt64(size.width) * UInt64(size.height) * UInt64(bitsPerSample) / 8
+            let uncompressed = file.integer16(TIFFTAG_COMPRESSION) ?? 1 == 1
+            guard !stored.isEmpty, !stored.contains(0), !uncompressed || stored.reduce(0, +) >= needed else {
+                throw .corruptFile(format: "DNG", reason: "its raw data is missing: the CFA image's \(stored.count) strip(s) hold "
+                                   + "\(stored.reduce(0, +)) bytes, \(size) samples of \(bitsPerSample) bits need \(needed)")
+            }
+        }
 
         // Read with libtiff rather than libexif, which sees only a file's first 64 KiB (a DNG's
         // IFDs usually come after its image data).
         if hasEXIF, exifOffset > 0, TIFFReadEXIFDirectory(file.tiff, exifOffset) == 1 {
             dateTimeOriginal = file.text(EXIFTAG_DATETIMEORIGINAL)
+            cameraTags.exposureTime = file.decimals(EXIFTAG_EXPOSURETIME, count: 1)?.first
+            cameraTags.fNumber = file.decimals(EXIFTAG_FNUMBER, count: 1)?.first
+            cameraTags.focalLength = file.decimals(EXIFTAG_FOCALLENGTH, count: 1)?.first
+            cameraTags.exposureBias = file.decimals(EXIFTAG_EXPOSUREBIASVALUE, count: 1)?.first
+            cameraTags.isoSpeed = (file.counted(EXIFTAG_ISOSPEEDRATINGS) as [UInt16]).first.map(Int.init)
             offsetTimeOriginal = file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) ? file.text(EXIFTAG_OFFSETTIMEORIGINAL) : nil
             suppliedMetadata.userComment = EXIFUserComment.text(file.counted(EXIFTAG_USERCOMMENT),
                                                                  littleEndian: TIFFIsBigEndian(file.tiff) == 0)
@@ -194,7 +219,7 @@ extension TIFFHandle {
     }
 
     /// A RATIONAL tag of `count` values, as libtiff stores it for that tag (float or double).
-    private func decimals(_ tag: Int32, count: Int) -> [Double]? {
+    fileprivate func decimals(_ tag: Int32, count: Int) -> [Double]? {
         let isDouble = TIFFFieldWithTag(tiff, UInt32(tag)).map { TIFFFieldSetGetSize($0) == 8 } ?? false
         if count == 1 {
             // Single values come back by value.

@@ -41,6 +41,12 @@ package enum EXIFBuilder {
             let (numerator, denominator) = unsignedRational(exposure)
             try exif.addRational(EXIF_TAG_EXPOSURE_TIME, to: EXIF_IFD_EXIF, numerator, denominator)
         }
+        for (tag, value, name) in [(EXIF_TAG_FNUMBER, metadata.fNumber, "f-number"), (EXIF_TAG_FOCAL_LENGTH, metadata.focalLength, "focal length")] {
+            guard let value else { continue }
+            guard value > 0, value.isFinite else { throw .invalidArgument("\(name) \(value) is not positive") }
+            let (numerator, denominator) = unsignedRational(value)
+            try exif.addRational(tag, to: EXIF_IFD_EXIF, numerator, denominator)
+        }
         if let iso = metadata.isoSpeed {
             // Values above 65535 are stored as 65535, as the standard says.
             try exif.addShort(EXIF_TAG_ISO_SPEED_RATINGS, to: EXIF_IFD_EXIF, UInt16(clamping: max(iso, 0)))

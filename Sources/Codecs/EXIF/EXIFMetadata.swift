@@ -27,6 +27,10 @@ package struct EXIFMetadata: Sendable, Equatable {
     package var isoSpeed: Int?
     /// `ExposureBiasValue` in EV, for bracket members.
     package var exposureBias: Double?
+    /// `FNumber`, the aperture (a developed DNG carries its camera's).
+    package var fNumber: Double?
+    /// `FocalLength` in millimetres (a developed DNG carries its camera's).
+    package var focalLength: Double?
     /// `ImageUniqueID`, at most 32 characters (longer values are cut).
     package var imageUniqueID: String?
     /// IFD0 `Artist`: who took the photo (ASCII; other characters become "?").
@@ -43,5 +47,17 @@ package struct EXIFMetadata: Sendable, Equatable {
     /// Metadata with only an orientation; every other field is nil.
     package init(orientation: Orientation = .up) {
         self.orientation = orientation
+    }
+
+    /// Takes the camera and exposure fields `source` has (make, model, exposure time, aperture,
+    /// ISO, focal length, bias): a photo developed from a file says what the camera recorded.
+    package mutating func carryCamera(from source: EXIFMetadata) {
+        make = source.make ?? make
+        model = source.model ?? model
+        exposureTime = source.exposureTime ?? exposureTime
+        fNumber = source.fNumber ?? fNumber
+        isoSpeed = source.isoSpeed ?? isoSpeed
+        focalLength = source.focalLength ?? focalLength
+        exposureBias = source.exposureBias ?? exposureBias
     }
 }

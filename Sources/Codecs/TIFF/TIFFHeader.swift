@@ -70,6 +70,28 @@ struct TIFFHeader {
         return false
     }
 
+    /// The SHORT or LONG values of `tag` in the classic-TIFF directory at `offset`, as the file
+    /// stores them (libtiff replaces zero StripByteCounts with its own estimate); nil when the
+    /// entry is absent, of another type, or outside the bytes.
+    static func integers(_ bytes: [UInt8], directoryAt offset: Int, tag: Int) -> [Int]? {
+        guard let header = TIFFHeader(bytes), offset >= 8, offset + 2 <= bytes.count else { return nil }
+        let little = header.isLittleEndian
+        let count = integer(bytes, at: offset, count: 2, littleEndian: little)
+        for index in 0..<count {
+            let entry = offset + 2 + index * 12
+            guard entry + 12 <= bytes.count else { return nil }
+            guard integer(bytes, at: entry, count: 2, littleEndian: little) == tag else { continue }
+            let type = integer(bytes, at: entry + 2, count: 2, littleEndian: little)
+            guard type == 3 || type == 4 else { return nil }
+            let size = type == 3 ? 2 : 4
+            let values = integer(bytes, at: entry + 4, count: 4, littleEndian: little)
+            let start = values * size <= 4 ? entry + 8 : integer(bytes, at: entry + 8, count: 4, littleEndian: little)
+            guard values <= bytes.count, start + values * size <= bytes.count else { return nil }
+            return (0..<values).map { integer(bytes, at: start + $0 * size, count: size, littleEndian: little) }
+        }
+        return nil
+    }
+
     /// Bytes per value of each TIFF field type (1 BYTE ... 13 IFD, 16 LONG8 ... 18 IFD8).
     private static let typeSizes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4,
                                                 12: 8, 13: 4, 16: 8, 17: 8, 18: 8]

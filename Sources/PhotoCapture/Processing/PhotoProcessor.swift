@@ -56,7 +56,8 @@ struct PhotoProcessor {
     func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
                  delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1,
                  captureDate knownDate: Date? = nil,
-                 exposure: AppliedExposure? = nil) throws(PhotoCaptureError) -> CapturePhoto {
+                 exposure: AppliedExposure? = nil,
+                 sourceCamera: EXIFMetadata? = nil) throws(PhotoCaptureError) -> CapturePhoto {
         let id = resolved.uniqueID
         let conversionStart = ContinuousClock.now
         let image: PlanarImage
@@ -84,6 +85,7 @@ struct PhotoProcessor {
         let captureDate = knownDate ?? Self.captureDate(of: frame)
         var exif = metadata(for: resolved, frame: frame, size: image.size, date: captureDate, cameraName: cameraName)
         if let exposure { exif.record(exposure) }
+        if let sourceCamera { exif.carryCamera(from: sourceCamera) }
 
         let fileData: Data?, exifBlock: [UInt8], reductions: Reductions
         var scaling = Duration.zero, encoding = Duration.zero

@@ -14,7 +14,9 @@ import Imaging
 /// device was held (a mirror in it is taken as the sensor's).
 ///
 /// The DNG's ``PhotoMetadata`` (location, artist, copyright, description, comment) is carried
-/// into the developed photo; a field the settings' ``PhotoSettings/metadata`` sets wins.
+/// into the developed photo; a field the settings' ``PhotoSettings/metadata`` sets wins. So are
+/// its camera (`Make`, `Model`) and exposure (`ExposureTime`, `FNumber`, ISO, `FocalLength`,
+/// `ExposureBiasValue`). A DNG whose raw data is missing or truncated is refused.
 public enum RawDevelopment {
     /// The processed photo of `dng`, as `settings` ask: format (JPEG, HEIC, TIFF or
     /// uncompressed), quality, HEIC speed, preview and thumbnail, compensation mode.
@@ -52,8 +54,9 @@ public enum RawDevelopment {
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
         request.metadata = settings.metadata.filling(from: info.suppliedMetadata)
         let resolved = try SettingsResolver(device: device, defaultCompensation: .sensor).resolve(request)
+        // The DNG's camera (Make, Model) and exposure go into the photo, not photocap's own.
         var photo = try processor.process(frame, resolved: resolved, cameraName: cameraName,
-                                          captureDate: captureDate(of: info) ?? Date())
+                                          captureDate: captureDate(of: info) ?? Date(), sourceCamera: info.cameraTags)
         photo.timings.development = developed.time
         photo.encodingRoute = .developed
         return photo
