@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import PhotoCapture
 
-/// `photocap orient FILE...`: turns JPEG, HEIC and TIFF files upright (pixels turned,
-/// Orientation 1), atomically, through ``ImageOrienter``.
+/// `photocap orient FILE|FOLDER...`: turns JPEG, HEIC and TIFF files upright (pixels turned,
+/// Orientation 1), atomically, through ``ImageOrienter``, several files at once on every core.
 struct OrientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orient",
@@ -12,11 +12,20 @@ struct OrientCommand: AsyncParsableCommand {
             Each file's orientation metadata is applied to its pixels and the metadata is set to \
             1 (EXIF IFD0 and IFD1, with the EXIF thumbnail turned the same way). Files already \
             upright are copied unchanged (--output) or left alone (--in-place). RAW files are never \
-            re-oriented: their Orientation tag is the correction.
+            re-oriented: their Orientation tag is the correction. Folders are searched for image \
+            files (with --recursive, their subfolders too; results keep the same relative paths \
+            under --output). Files are turned in parallel, one per core; a refused file never \
+            stops the rest, the run ends with a summary and exits 1 if any file was refused.
             """)
 
-    @Argument(help: "JPEG, HEIC or TIFF files.")
+    @Argument(help: "JPEG, HEIC or TIFF files, or folders of them.")
     var files: [String]
+
+    @Flag(help: "Search the folders given in their subfolders too.")
+    var recursive = false
+
+    @Flag(help: "One JSON line per file (path, outcome, orientation or error), then a summary line.")
+    var json = false
 
     @Option(help: "Write each result to this folder under the same name (never overwrites).")
     var output: String?
@@ -57,28 +66,97 @@ struct OrientCommand: AsyncParsableCommand {
                 throw fail("cannot make the folder \(output): \(error.localizedDescription)")
             }
         }
+        let items = try batchItems()
         var orienter = ImageOrienter(quality: quality, lossless: lossless)
         orienter.keepsModificationTime = keepTime
-        var failures = 0
-        for file in files {
-            do {
-                print(try orient(file, with: orienter).escapingControlCharacters)
-            } catch {
-                // One line per file; the library's message names no file, so the line does.
-                _ = fail("\(file): \(message(for: error))")
-                failures += 1
-            }
+        // A bar only for a person watching a batch: never in JSON, never into a file or pipe.
+        let showsProgress = !json && items.count > 1 && isatty(STDERR_FILENO) != 0
+        let outcomes = await orienter.orientFiles(items, overwrite: inPlace) { done, outcome in
+            if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            report(outcome)
+            if showsProgress { FileHandle.standardError.write(Data(Self.progressBar(done, of: items.count).utf8)) }
         }
-        if failures > 0 { throw ExitCode(1) }
+        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let summary = BatchSummary(outcomes)
+        if json {
+            print(summary.jsonLine())
+        } else if items.count > 1 {
+            note(summary.sentence)
+        }
+        if summary.refused > 0 { throw ExitCode(1) }
     }
 
-    /// Processes one file; returns its stdout line.
-    private func orient(_ file: String, with orienter: ImageOrienter) throws(PhotoCaptureError) -> String {
-        let target = output.map { URL(fileURLWithPath: $0).appendingPathComponent((file as NSString).lastPathComponent).path } ?? file
-        switch try orienter.orientFile(at: file, writingTo: target, overwrite: inPlace) {
-        case .alreadyUpright: return "\(file): already upright"
-        case .turned(let orientation, let size): return "\(file): orientation \(orientation.exifValue) -> 1 (\(size))"
+    /// One file's line: on stdout when it was turned or upright, on stderr when refused (the
+    /// library's message names no file, so the line does); with --json, every one on stdout.
+    private func report(_ outcome: ImageOrienter.BatchOutcome) {
+        let file = outcome.item.source
+        if json {
+            print(BatchSummary.jsonLine(for: outcome, message: message(for:)))
+            return
         }
+        switch outcome.result {
+        case .success(.alreadyUpright): print("\(file): already upright".escapingControlCharacters)
+        case .success(.turned(let orientation, let size)):
+            print("\(file): orientation \(orientation.exifValue) -> 1 (\(size))".escapingControlCharacters)
+        case .failure(let error): _ = fail("\(file): \(message(for: error))")
+        }
+    }
+
+    /// `[#####.....] 12/40` for a terminal.
+    static func progressBar(_ done: Int, of total: Int, width: Int = 30) -> String {
+        let filled = total == 0 ? width : done * width / total
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total)"
+    }
+
+    /// The files to turn and where each result goes: a file to --output under its name (or to
+    /// itself in place), a folder's image files (its subfolders' too with --recursive) under
+    /// their path relative to the folder, the subfolders made under --output.
+    private func batchItems() throws -> [ImageOrienter.BatchItem] {
+        var items: [ImageOrienter.BatchItem] = []
+        for argument in files {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue else {
+                let target = output.map { URL(fileURLWithPath: $0).appendingPathComponent((argument as NSString).lastPathComponent).path }
+                items.append(.init(source: argument, target: target ?? argument))
+                continue
+            }
+            for relative in try Self.imageFiles(in: argument, recursive: recursive) {
+                // Spelt as the user gave the folder, so the report names files the same way.
+                let source = (argument as NSString).appendingPathComponent(relative)
+                guard let output else { items.append(.init(source: source, target: source)); continue }
+                let target = URL(fileURLWithPath: output).appendingPathComponent(relative)
+                do {
+                    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                } catch {
+                    throw fail("cannot make the folder \(target.deletingLastPathComponent().path): \(error.localizedDescription)")
+                }
+                items.append(.init(source: source, target: target.path))
+            }
+        }
+        return items
+    }
+
+    /// Extensions of the files a folder is searched for: what orient turns, and RAW files,
+    /// which it names as never re-oriented.
+    static let imageExtensions = Set(["jpg", "jpeg", "jpe", "heic", "heif", "hif", "tif", "tiff"])
+        .union(ImageOrienter.rawExtensions)
+
+    /// Paths, relative to `folder` and sorted, of its image files (regular files, links
+    /// followed), in its subfolders too when `recursive`.
+    static func imageFiles(in folder: String, recursive: Bool) throws -> [String] {
+        let names: [String]
+        do {
+            names = recursive ? try FileManager.default.subpathsOfDirectory(atPath: folder)
+                              : try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw fail("cannot read the folder \(folder): \(error.localizedDescription)")
+        }
+        return names.filter { name in
+            var isFolder: ObjCBool = false
+            let path = (folder as NSString).appendingPathComponent(name)
+            return imageExtensions.contains((name as NSString).pathExtension.lowercased())
+                && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+        }.sorted()
     }
 
     /// The library's message, but an existing result says that --output never overwrites.
