@@ -46,6 +46,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("process-rounds"), help: "Rounds of the whole-process comparison with ImageMagick, ffmpeg and jhead; 0 skips it.")
     var processRounds = 5
 
+    @Option(name: .customLong("batch-files"), help: "Copies of a 12 MP JPEG for batch orient vs jhead (issue 17 asks 500); 0 skips it.")
+    var batchFiles = 100
+
     @Option(name: .customLong("live-rounds"), help: "Rounds of the live-session measurements (loop cost, video data frame, request to frame in hand); 0 skips them.")
     var liveRounds = 3
 
@@ -121,10 +124,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
         print(String(format: "  16:9 frame with 90° compensation, 1:1 crop vs uncropped: %.2fx",
                      medians[cases.count - 1] / medians[cases.count - 2]))
         if processRounds > 0 {
-            let ratios = try ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder).run(picture: scenePicture)
+            var comparison = ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder)
+            comparison.batchFiles = batchFiles
+            let ratios = try comparison.run(picture: scenePicture)
             targets.add("photocap orient --lossless --in-place vs jhead -autorot", ratios.orientVersusJhead, target: "<= 0.75x")
             targets.add("photocap shoot --frame-file (90°) vs ffmpeg transpose", ratios.shootVersusFFmpeg, target: "<= 0.25x")
             targets.add("photocap shoot --frame-file vs cjpeg, raw RGB -> JPEG q\(quality)", ratios.shootVersusCjpeg, target: "<= 1.0x")
+            targets.add("batch orient of \(batchFiles) copies vs jhead -autorot over the same files", ratios.batchOrientVersusJhead,
+                        target: "<= 0.4x")
         }
         if bracketRounds > 0 {
             targets.add("bracket of 3 vs the members one after another", try await compareBracket(in: folder), target: "<= 0.65x")

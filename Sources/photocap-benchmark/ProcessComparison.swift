@@ -9,6 +9,8 @@ struct ProcessComparison {
     let quality: Int
     let rounds: Int
     let folder: URL
+    /// Copies of the sideways JPEG that batch orient and jhead each turn in one run.
+    var batchFiles = 100
 
     /// One command of a comparison group.
     private struct Case {
@@ -29,6 +31,7 @@ struct ProcessComparison {
         var shootVersusFFmpeg: Double?
         var shootVersusCjpeg: Double?
         var orientVersusJhead: Double?
+        var batchOrientVersusJhead: Double?
     }
 
     func run(picture: RGBImage) throws -> Ratios {
@@ -87,6 +90,21 @@ struct ProcessComparison {
             Case(name: "ImageMagick convert -auto-orient (re-encoded)", tool: "convert",
                  arguments: [sideways, "-auto-orient", "-quality", "\(quality)", path("auto-orient.jpg")]),
         ])["jhead -autorot (lossless, in place)"].map { 1 / $0 }
+
+        // A folder of copies, each turned in place: photocap on every core against jhead, which
+        // takes one file after another. Restoring the copies is not timed.
+        if batchFiles > 0 {
+            let batch = folder.appendingPathComponent("batch")
+            try FileManager.default.createDirectory(at: batch, withIntermediateDirectories: true)
+            let copies = (1...batchFiles).map { batch.appendingPathComponent(String(format: "copy-%04d.jpg", $0)).path }
+            let restoreAll = { for copy in copies { try original.write(to: URL(fileURLWithPath: copy)) } }
+            ratios.batchOrientVersusJhead = try compare("\(batchFiles) copies of the \(dimensions) JPEG with Orientation 6, in place", [
+                Case(name: "photocap orient --lossless --in-place FOLDER", tool: photocap,
+                     arguments: ["orient", "--lossless", "--in-place", batch.path], prepare: restoreAll),
+                Case(name: "jhead -autorot FILES (lossless, in place)", tool: "jhead", arguments: ["-q", "-autorot"] + copies,
+                     prepare: restoreAll),
+            ])["jhead -autorot FILES (lossless, in place)"].map { 1 / $0 }
+        }
         return ratios
     }
 
