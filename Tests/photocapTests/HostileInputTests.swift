@@ -163,8 +163,20 @@ import TestSupport
             (empty, "\(empty): the file is empty (0 bytes)"),
             (truncated, "\(truncated): the JPEG file is truncated at byte \(jpeg.count - 200)"),
         ]
+        // A folder given to orient is searched for photos (batch orient); one without any is named.
+        let bare = folder.url.appendingPathComponent("bare")
+        try FileManager.default.createDirectory(at: bare, withIntermediateDirectories: true)
+        let searched = try Self.photocap(["orient", bare.path, "--recursive", "--output", output.path], deadline: 10)
+        #expect(searched.status == 1 && searched.stderr == "photocap: error: \(bare.path): no JPEG, HEIC, TIFF or RAW files in this folder or its subfolders\n",
+                "\(searched.stderr)")
         for (path, message) in cases {
-            let orient = try Self.photocap(["orient", path, "--output", output.path], deadline: 10)
+            let orientedPath = path == folder.url.path ? nil : path
+            guard let orientedPath else {
+                let info = try Self.photocap(["info", path], deadline: 10)
+                #expect(info.status == 1 && info.stderr.contains(message.split(separator: ":", maxSplits: 1)[1]), "\(info.stderr)")
+                continue
+            }
+            let orient = try Self.photocap(["orient", orientedPath, "--output", output.path], deadline: 10)
             #expect(orient.status == 1 && orient.stderr.hasPrefix("photocap: error: \(message)"), "\(orient.stderr)")
             let info = try Self.photocap(["info", path], deadline: 10)
             #expect(info.status == 1 && info.stderr.contains(message.split(separator: ":", maxSplits: 1)[1]), "\(info.stderr)")

@@ -120,7 +120,11 @@ struct OrientCommand: AsyncParsableCommand {
                 items.append(.init(source: argument, target: target ?? argument))
                 continue
             }
-            for relative in try Self.imageFiles(in: argument, recursive: recursive) {
+            let found = try Self.imageFiles(in: argument, recursive: recursive)
+            if found.isEmpty {
+                throw fail("\(argument): no JPEG, HEIC, TIFF or RAW files in this folder\(recursive ? " or its subfolders" : "")")
+            }
+            for relative in found {
                 // Spelt as the user gave the folder, so the report names files the same way.
                 let source = (argument as NSString).appendingPathComponent(relative)
                 guard let output else { items.append(.init(source: source, target: source)); continue }
