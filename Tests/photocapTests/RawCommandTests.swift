@@ -182,20 +182,22 @@ sys.exit("no CFA image")
 """#
 
     /// A developed photo says what the camera recorded: Make, Model and the exposure come from
-    /// the DNG (issue 18: they were photocap's own, and the exposure was dropped).
-    @Test func developCarriesTheDNGsCameraAndExposure() throws {
+    /// the DNG (issue 18: they were photocap's own, and the exposure was dropped), in JPEG and
+    /// in TIFF (whose libtiff writer once dropped FNumber and FocalLength).
+    @Test(arguments: ["jpeg", "tiff"])
+    func developCarriesTheDNGsCameraAndExposure(format: String) throws {
         let folder = try TemporaryDirectory("develop-camera")
         let dng = folder.url.appendingPathComponent("raw.dng").path
         #expect(try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480", "--output", dng]).status == 0)
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Make=Canon", "-Model=EOS 5D Mark IV", "-ExposureTime=1/125",
                                           "-FNumber=5.6", "-ISO=400", "-FocalLength=50", "-ExposureCompensation=-0.7", dng]).checked()
-        let jpeg = folder.url.appendingPathComponent("developed.jpg").path
-        let run = try Self.photocap(["develop", dng, "--format", "jpeg", "--output", jpeg])
+        let developed = folder.url.appendingPathComponent("developed.\(format == "jpeg" ? "jpg" : "tif")").path
+        let run = try Self.photocap(["develop", dng, "--format", format, "--output", developed])
         #expect(run.status == 0, "\(run.stderr)")
         let tags = try ExternalTool.run("exiftool", ["-s3", "-Make", "-Model", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength",
-                                                     "-ExposureCompensation", jpeg]).checked().text
+                                                     "-ExposureCompensation", developed]).checked().text
         #expect(tags.split(separator: "\n") == ["Canon", "EOS 5D Mark IV", "1/125", "5.6", "400", "50.0 mm", "-0.7"], "\(tags)")
-        #expect(try ExternalTool.exiftoolValidationProblems(jpeg) == [])
+        #expect(try ExternalTool.exiftoolValidationProblems(developed) == [])
     }
 
     /// A DNG whose raw data is missing is refused, naming it, and nothing is written (it used

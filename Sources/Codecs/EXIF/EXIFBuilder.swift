@@ -36,16 +36,9 @@ package enum EXIFBuilder {
         if let copyright = metadata.copyright { try exif.addASCII(EXIF_TAG_COPYRIGHT, to: EXIF_IFD_0, copyright) }
 
         // Exif sub-IFD
-        if let exposure = metadata.exposureTime {
-            guard exposure > 0, exposure.isFinite else { throw .invalidArgument("exposure time \(exposure) s is not positive") }
-            let (numerator, denominator) = unsignedRational(exposure)
-            try exif.addRational(EXIF_TAG_EXPOSURE_TIME, to: EXIF_IFD_EXIF, numerator, denominator)
-        }
-        for (tag, value, name) in [(EXIF_TAG_FNUMBER, metadata.fNumber, "f-number"), (EXIF_TAG_FOCAL_LENGTH, metadata.focalLength, "focal length")] {
-            guard let value else { continue }
-            guard value > 0, value.isFinite else { throw .invalidArgument("\(name) \(value) is not positive") }
+        for (tag, value) in try metadata.exposureRationals() {
             let (numerator, denominator) = unsignedRational(value)
-            try exif.addRational(tag, to: EXIF_IFD_EXIF, numerator, denominator)
+            try exif.addRational(ExifTag(rawValue: UInt32(tag)), to: EXIF_IFD_EXIF, numerator, denominator)
         }
         if let iso = metadata.isoSpeed {
             // Values above 65535 are stored as 65535, as the standard says.

@@ -49,6 +49,24 @@ package struct EXIFMetadata: Sendable, Equatable {
         self.orientation = orientation
     }
 
+    /// The unsigned-rational Exif tags this metadata sets — ExposureTime (0x829A), FNumber
+    /// (0x829D), FocalLength (0x920A) — each checked positive and finite: one list for the
+    /// libexif (JPEG, HEIC) and libtiff (TIFF, DNG) writers, so no format drops one.
+    package func exposureRationals() throws(CodecError) -> [(tag: UInt16, value: Double)] {
+        let fields: [(tag: UInt16, value: Double?, name: String)] = [
+            (0x829A, exposureTime, "exposure time"), (0x829D, fNumber, "f-number"), (0x920A, focalLength, "focal length"),
+        ]
+        var result: [(tag: UInt16, value: Double)] = []
+        for field in fields {
+            guard let value = field.value else { continue }
+            guard value > 0, value.isFinite else {
+                throw .invalidArgument("\(field.name) \(value)\(field.tag == 0x829A ? " s" : "") is not positive")
+            }
+            result.append((field.tag, value))
+        }
+        return result
+    }
+
     /// Takes the camera and exposure fields `source` has (make, model, exposure time, aperture,
     /// ISO, focal length, bias): a photo developed from a file says what the camera recorded.
     package mutating func carryCamera(from source: EXIFMetadata) {

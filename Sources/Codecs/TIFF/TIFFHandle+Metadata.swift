@@ -20,7 +20,7 @@ extension TIFFHandle {
         }
     }
 
-    /// Writes the EXIF sub-IFD of `metadata` (capture time, exposure, ISO, exposure bias,
+    /// Writes the EXIF sub-IFD of `metadata` (capture time, exposure time, aperture, focal length, ISO, exposure bias,
     /// unique ID, versions; ColorSpace when `colorSpace` is given), then points IFD0's ExifIFD
     /// tag at it and rewrites IFD0.
     ///
@@ -28,10 +28,7 @@ extension TIFFHandle {
     func writeEXIFDirectory(_ metadata: EXIFMetadata, colorSpace: Int32?) throws(CodecError) {
         // TIFFCreateEXIFDirectory returns 0 on success (unlike most of libtiff) and cannot fail.
         _ = TIFFCreateEXIFDirectory(tiff)
-        if let exposure = metadata.exposureTime {
-            guard exposure > 0, exposure.isFinite else { throw .invalidArgument("exposure time \(exposure) s is not positive") }
-            try set(UInt32(EXIFTAG_EXPOSURETIME), exposure)
-        }
+        for (tag, value) in try metadata.exposureRationals() { try set(UInt32(tag), value) }
         if let iso = metadata.isoSpeed {
             var value = UInt16(clamping: max(iso, 0))
             let ok = withUnsafeMutablePointer(to: &value) { setField(UInt32(EXIFTAG_ISOSPEEDRATINGS), [Int32(1), $0]) }
