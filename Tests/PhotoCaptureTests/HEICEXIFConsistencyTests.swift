@@ -17,6 +17,7 @@ import TestSupport
         #expect(try ImageFileInfo(data: original).exifOrientation == Orientation(exifValue: 6))
 
         let result = try ImageOrienter().upright(Data(original))
+        #expect(result.outcome == .exifCorrected(from: Orientation(exifValue: 6), to: .up))
         let turned = [UInt8](try #require(result.data))
         // Same length, and the only bytes that differ lie in the EXIF block (IFD0 Orientation).
         #expect(turned.count == original.count)

@@ -53,7 +53,7 @@ import TestSupport
         #expect(outcomes["e-turned.jpg"]?.outcome == "turned" && outcomes["e-turned.jpg"]?.orientation == 3)
         #expect(outcomes["f-raw.dng"]?.outcome == "refused")
         #expect(outcomes["f-raw.dng"]?.error?.contains("RAW files are never re-oriented") == true)
-        #expect(lines.last?.summary == ["turned": 3, "alreadyUpright": 1, "refused": 2])
+        #expect(lines.last?.summary == ["turned": 3, "alreadyUpright": 1, "exifCorrected": 0, "transformsSet": 0, "refused": 2])
 
         // The results keep their relative paths; nothing for the refused files.
         let written = try FileManager.default.subpathsOfDirectory(atPath: output).sorted()

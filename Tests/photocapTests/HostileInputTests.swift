@@ -39,7 +39,8 @@ import TestSupport
         Bomb(format: "jpeg", width: 65500, height: 65500,
              command: ["shoot", "--frame-file", "FILE", "--frame-format", "mjpeg", "--frame-size", "64x64", "--output", "OUT/shot.jpg"]),
         Bomb(format: "tiff", width: 65535, height: 65535, command: ["orient", "FILE", "--output", "OUT"]),
-        Bomb(format: "heic", width: 30000, height: 30000, command: ["orient", "FILE", "--output", "OUT"]),
+        // A HEIC is decoded only to turn its pixels; without --pixels its irot is left to readers.
+        Bomb(format: "heic", width: 30000, height: 30000, command: ["orient", "FILE", "--output", "OUT", "--pixels"]),
         // LibRaw itself refuses sides past 64000.
         Bomb(format: "dng", width: 20000, height: 20000, command: ["develop", "FILE", "--output", "OUT/"]),
     ]
@@ -76,11 +77,12 @@ import TestSupport
         let seeds = try HostileSeeds(size: 512)  // 262144 pixels
         let folder = try TemporaryDirectory("photocap-budget")
         for format in ["jpeg", "tiff", "heic"] {
-            let refused = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "200000"])
+            let pixels = format == "heic" ? ["--pixels"] : []  // a HEIC is decoded only to turn its pixels
+            let refused = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "200000"] + pixels)
             #expect(refused.status == 1 && refused.stderr.contains("512x512 pixels (0.3 MP), more than the pixel budget of 200000"),
                     "\(format): \(refused.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("seed.\(format)").path))
-            let raised = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "262144"])
+            let raised = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "262144"] + pixels)
             #expect(raised.status == 0, "\(format): \(raised.stderr)")
         }
         #expect(try Self.files(in: folder.url) == ["seed.heic", "seed.jpeg", "seed.tiff"])

@@ -302,7 +302,8 @@ import TestSupport
         #expect(try Self.validationWarnings(output).isSubset(of: Self.validationWarnings(input)))
     }
 
-    /// HEIC: irot from the shoot (Orientation 8 without compensation) becomes pixels; the result
+    /// HEIC: irot from the shoot (Orientation 8 without compensation) is what HEIF readers apply,
+    /// so orient leaves the file as it is; with --pixels it becomes pixels, and the result
     /// decodes the same with or without transformations.
     @Test func heicIsTurnedUpright() throws {
         let folder = try TemporaryDirectory("orient-heic")
@@ -315,7 +316,11 @@ import TestSupport
         #expect(try HEICFileInfo(data: inputBytes).orientation == .left)
         let shown = try HEICDecoder.decodeRGB(inputBytes, applyingTransformations: true)
 
-        let run = try Self.photocap(["orient", "--in-place", input])
+        let untouched = try Self.photocap(["orient", "--in-place", input])
+        #expect(untouched.text == "\(input): already upright\n", "\(untouched.stderr)")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: input))) == inputBytes)
+
+        let run = try Self.photocap(["orient", "--pixels", "--quality", "92", "--in-place", input])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text == "\(input): orientation 8 -> 1 (240x320)\n")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
@@ -350,7 +355,7 @@ import TestSupport
         let folder = try TemporaryDirectory("orient-heic-exif-thumbnail")
         let input = try folder.write(heic, named: "photo.heic")
 
-        let run = try Self.photocap(["orient", "--in-place", input])
+        let run = try Self.photocap(["orient", "--pixels", "--in-place", input])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.orientationTags(input) == ["1", "1"])
         let thumbnail = try ExternalTool.run("exiftool", ["-b", "-ThumbnailImage", input]).checked().stdout

@@ -124,7 +124,7 @@ package struct EXIFBlockEditor {
     /// Sets IFD0 `Orientation` to 1 and `PixelXDimension`/`PixelYDimension` to `pixelSize`
     /// where those entries exist; with `uprightThumbnail` also IFD1 `Orientation`.
     package mutating func markUpright(pixelSize: PixelSize?, uprightThumbnail: Bool) {
-        setInteger(Tag.orientation, in: ifd0Offset, to: 1)
+        setOrientation(.up)
         if uprightThumbnail { setInteger(Tag.orientation, in: ifd1Offset, to: 1) }
         if let pixelSize, let exif = exifIFDOffset {
             // A SHORT that cannot hold the new width is widened in place (same 4-byte field).
@@ -136,6 +136,13 @@ package struct EXIFBlockEditor {
                 }
             }
         }
+    }
+
+    /// Sets IFD0 Orientation to `orientation` in place (IFD1, which describes the thumbnail,
+    /// is left); false when IFD0 has no single Orientation value to set.
+    @discardableResult
+    package mutating func setOrientation(_ orientation: Orientation) -> Bool {
+        setInteger(Tag.orientation, in: ifd0Offset, to: orientation.exifValue)
     }
 
     /// Replaces the IFD1 thumbnail with `jpeg`: in its old slot when it fits (the rest of the

@@ -142,36 +142,6 @@ final class EXIFData {
         return Array(UnsafeBufferPointer(start: buffer + Self.app1Header.count, count: Int(size) - Self.app1Header.count))
     }
 
-    // MARK: Editing
-
-    /// Parses a TIFF-structured block for editing: like ``init(parsing:)``, and tags libexif
-    /// does not know are kept rather than dropped, so a rewrite keeps every tag it can.
-    convenience init(editing tiffBlock: [UInt8]) throws(CodecError) {
-        try self.init()
-        exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
-        let payload = Self.app1Header + tiffBlock
-        guard payload.count <= Int(UInt32.max) else { throw .invalidArgument("EXIF block too large") }
-        payload.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
-    }
-
-    /// Overwrites the value of an existing SHORT or LONG entry (in the block's own byte
-    /// order); false when `ifd` has no such entry or it is of another type.
-    @discardableResult
-    func setInteger(_ tag: ExifTag, in ifd: ExifIfd, _ value: UInt32) -> Bool {
-        guard let entry = exif_content_get_entry(content(ifd), tag), let bytes = entry.pointee.data,
-              entry.pointee.components >= 1 else { return false }
-        let order = exif_data_get_byte_order(data)
-        switch entry.pointee.format {
-        case EXIF_FORMAT_SHORT where entry.pointee.size >= 2 && value <= UInt32(UInt16.max):
-            exif_set_short(bytes, order, UInt16(value))
-        case EXIF_FORMAT_LONG where entry.pointee.size >= 4:
-            exif_set_long(bytes, order, value)
-        default:
-            return false
-        }
-        return true
-    }
-
     /// The first integer of a SHORT or LONG entry, nil when absent.
     func integer(_ tag: ExifTag, in ifd: ExifIfd) -> Int? {
         guard let entry = exif_content_get_entry(content(ifd), tag), let bytes = entry.pointee.data,
@@ -182,16 +152,6 @@ final class EXIFData {
         case EXIF_FORMAT_LONG where entry.pointee.size >= 4: return Int(exif_get_long(bytes, order))
         default: return nil
         }
-    }
-
-    /// Whether `ifd` has any entry.
-    func hasEntries(in ifd: ExifIfd) -> Bool { content(ifd).pointee.count > 0 }
-
-    /// Drops the IFD1 thumbnail (libexif then writes no JPEGInterchangeFormat entries).
-    func removeThumbnail() {
-        if let bytes = data.pointee.data { exif_mem_free(memory, bytes) }
-        data.pointee.data = nil
-        data.pointee.size = 0
     }
 
     // MARK: Reading

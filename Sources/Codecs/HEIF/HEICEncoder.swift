@@ -35,8 +35,11 @@ package final class HEICEncoder {
     ///   - thumbnail: an optional thumbnail, already with the same physical transform as `image`.
     ///   - exif: an optional TIFF-structured EXIF block (from ``EXIFBuilder``), stored as an
     ///     Exif item of the primary image. Its orientation should agree with `orientation`.
+    ///   - carried: what a re-encoded file keeps of its original: the ICC profile and nclx
+    ///     primaries and transfer (of the image and thumbnail, whose pixels are in that colour
+    ///     space), and the metadata items, stored as they are. Auxiliary images are not written.
     package func encode(_ image: PlanarImage, quality: Int, orientation: Orientation, thumbnail: PlanarImage?,
-                       exif: [UInt8]?) throws(CodecError) -> [UInt8] {
+                       exif: [UInt8]?, carrying carried: HEIFCarriedProperties = HEIFCarriedProperties()) throws(CodecError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidArgument("HEIC quality \(quality) is not in 1...100") }
         try HEIFContext.check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
         let file = try HEIFContext()
@@ -53,9 +56,9 @@ package final class HEICEncoder {
         // guess the range and matrix. Write it: the planes are full-range BT.601.
         options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
 
-        let primary = try encodeImage(image, into: file, options: options)
+        let primary = try encodeImage(image, into: file, options: options, colour: carried)
         if let thumbnail {
-            let thumbnailHandle = try encodeImage(thumbnail, into: file, options: options)
+            let thumbnailHandle = try encodeImage(thumbnail, into: file, options: options, colour: carried)
             // libheif's C function passes its two handles to the C++ side in swapped order (true
             // in 1.15 and still upstream), so the thumbnail goes first to get "thmb" from the
             // thumbnail to the primary image, as heif-info and the test check.
@@ -69,15 +72,34 @@ package final class HEICEncoder {
             }
             try HEIFContext.check(error, "heif_context_add_exif_metadata")
         }
+        for item in carried.metadata {
+            let error = item.bytes.withUnsafeBytes {
+                heif_context_add_generic_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count), item.type, item.contentType)
+            }
+            try HEIFContext.check(error, "heif_context_add_generic_metadata")
+        }
         // libheif 1.15 lists irot/imir before ispe and writes the rotated size into ispe to
         // make up for it; put both right (see repairingTransformedItems).
         let sizes = [image.size] + (thumbnail.map { [$0.size] } ?? [])
         return try HEIFPropertyMap.repairingTransformedItems(in: try write(file), storedSizes: sizes)
     }
 
+    /// The quality at which `sample` encodes at about `bytesPerPixel` (not above), by bisection
+    /// over 10...95, where x265's output shrinks as the quality falls: five or six encodes of
+    /// the sample, so keep it small (about a megapixel).
+    package func quality(matching bytesPerPixel: Double, sample: PlanarImage) throws(CodecError) -> Int {
+        var low = 10, high = 95
+        while high - low > 2 {
+            let middle = (low + high) / 2
+            let bytes = try encode(sample, quality: middle, orientation: .up, thumbnail: nil, exif: nil).count
+            if Double(bytes) / Double(sample.size.area) > bytesPerPixel { high = middle } else { low = middle }
+        }
+        return low
+    }
+
     /// Copies the planes into a libheif image and encodes it into `file`.
-    private func encodeImage(_ image: PlanarImage, into file: HEIFContext,
-                             options: UnsafeMutablePointer<heif_encoding_options>) throws(CodecError) -> HEIFImageHandle {
+    private func encodeImage(_ image: PlanarImage, into file: HEIFContext, options: UnsafeMutablePointer<heif_encoding_options>,
+                             colour: HEIFCarriedProperties) throws(CodecError) -> HEIFImageHandle {
         var created: OpaquePointer?
         try HEIFContext.check(heif_image_create(Int32(image.size.width), Int32(image.size.height), heif_colorspace_YCbCr,
                                                 heif_chroma_420, &created), "heif_image_create")
@@ -98,7 +120,7 @@ package final class HEICEncoder {
                 (target + row * Int(stride)).update(from: source + row * sourceStride, count: planeSize.width)
             }
         }
-        try setColourProfile(of: heifImage)
+        try setColourProfile(of: heifImage, carrying: colour)
         var handle: OpaquePointer?
         try HEIFContext.check(heif_context_encode_image(file.context, heifImage, encoder, options, &handle),
                               "heif_context_encode_image")
@@ -106,17 +128,24 @@ package final class HEICEncoder {
         return HEIFImageHandle(handle)
     }
 
-    /// Full-range BT.601 Y'CbCr with sRGB primaries and transfer: JFIF's colour space.
-    private func setColourProfile(of image: OpaquePointer) throws(CodecError) {
+    /// Full-range BT.601 Y'CbCr (what the planes are) with sRGB primaries and transfer — JFIF's
+    /// colour space — unless `carried` names others; its ICC profile is attached as it was.
+    private func setColourProfile(of image: OpaquePointer, carrying carried: HEIFCarriedProperties) throws(CodecError) {
         guard let nclx = heif_nclx_color_profile_alloc() else {
             throw .heif(function: "heif_nclx_color_profile_alloc", message: "out of memory")
         }
         defer { heif_nclx_color_profile_free(nclx) }
-        nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
-        nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+        nclx.pointee.color_primaries = carried.nclxPrimaries.map { heif_color_primaries(rawValue: UInt32($0)) }
+            ?? heif_color_primaries_ITU_R_BT_709_5
+        nclx.pointee.transfer_characteristics = carried.nclxTransfer.map { heif_transfer_characteristics(rawValue: UInt32($0)) }
+            ?? heif_transfer_characteristic_IEC_61966_2_1
         nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
         nclx.pointee.full_range_flag = 1
         try HEIFContext.check(heif_image_set_nclx_color_profile(image, nclx), "heif_image_set_nclx_color_profile")
+        if let profile = carried.iccProfile {
+            let error = profile.bytes.withUnsafeBytes { heif_image_set_raw_color_profile(image, profile.type, $0.baseAddress, $0.count) }
+            try HEIFContext.check(error, "heif_image_set_raw_color_profile")
+        }
     }
 
     /// Serialises `file` into memory through a `heif_writer`.

@@ -12,6 +12,8 @@ package struct HEICFileInfo: Sendable {
     package var orientation: Orientation
     /// Stored size of the primary image's first thumbnail, if any.
     package var thumbnailSize: PixelSize?
+    /// The item IDs of the primary image and its thumbnails.
+    package var imageItems: Set<Int>
     /// The TIFF-structured EXIF block of the primary image (libheif's 4-byte offset prefix
     /// removed), if any.
     package var exifBlock: [UInt8]?
@@ -19,7 +21,8 @@ package struct HEICFileInfo: Sendable {
     /// Reads `data`, a whole HEIF file.
     package init(data: [UInt8]) throws(CodecError) {
         let read = try HEIFContext.withPrimaryImage(of: data) { (_, primary) throws(CodecError) in
-            (primary.storedSize, primary.displayedSize, try primary.firstThumbnail()?.storedSize, try primary.exifItem())
+            (primary.storedSize, primary.displayedSize, try primary.firstThumbnail()?.storedSize, try primary.exifItem(),
+             primary.thumbnailItems)
         }
         storedSize = read.0
         displayedSize = read.1
@@ -27,6 +30,7 @@ package struct HEICFileInfo: Sendable {
         exifBlock = try read.3.map(Self.tiffBlock(fromExifItem:))
         let properties = try HEIFPropertyMap(data: data)
         orientation = try properties.orientation(of: properties.primaryItem)
+        imageItems = Set([properties.primaryItem] + read.4)
     }
 
     /// Strips the 4-byte big-endian offset HEIF puts before the TIFF header of an Exif item.

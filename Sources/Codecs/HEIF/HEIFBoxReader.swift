@@ -1,9 +1,14 @@
 /// Walks ISO base media file format boxes inside a byte range.
 struct HEIFBoxReader {
-    /// One box: its four-character type and the range of its payload (after the header).
+    /// One box: its four-character type, where it starts and the range of its payload (after
+    /// the header).
     struct Box {
         let type: String
+        let start: Int
         let payload: Range<Int>
+
+        /// The whole box, header included.
+        var range: Range<Int> { start..<payload.upperBound }
     }
 
     let bytes: [UInt8]
@@ -26,7 +31,7 @@ struct HEIFBoxReader {
             guard size >= header, position + size <= range.upperBound else {
                 throw .corruptFile(format: "HEIF", reason: "box '\(type)' at byte \(position) has an invalid size \(size)")
             }
-            result.append(Box(type: type, payload: (position + header)..<(position + size)))
+            result.append(Box(type: type, start: position, payload: (position + header)..<(position + size)))
             position += size
         }
         return result

@@ -19,6 +19,13 @@ final class HEIFImageHandle {
         PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
     }
 
+    /// The item IDs of its thumbnails.
+    var thumbnailItems: [Int] {
+        Self.identifiers(count: heif_image_handle_get_number_of_thumbnails(handle)) {
+            heif_image_handle_get_list_of_thumbnail_IDs(handle, $0, $1)
+        }.map(Int.init)
+    }
+
     /// The first thumbnail item, if any.
     func firstThumbnail() throws(CodecError) -> HEIFImageHandle? {
         guard heif_image_handle_get_number_of_thumbnails(handle) > 0 else { return nil }
@@ -33,7 +40,81 @@ final class HEIFImageHandle {
     func exifItem() throws(CodecError) -> [UInt8]? {
         var identifier: heif_item_id = 0
         guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &identifier, 1) == 1 else { return nil }
+        return try metadata(identifier)
+    }
+
+    /// The colour description, metadata items other than Exif, and auxiliary images.
+    func carriedProperties() throws(CodecError) -> HEIFCarriedProperties {
+        var result = HEIFCarriedProperties()
+        let profileSize = heif_image_handle_get_raw_color_profile_size(handle)
+        if profileSize > 0 {
+            var bytes = [UInt8](repeating: 0, count: profileSize)
+            let error = bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            try HEIFContext.check(error, "heif_image_handle_get_raw_color_profile")
+            let restricted = heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_rICC
+            result.iccProfile = .init(type: restricted ? "rICC" : "prof", bytes: bytes)
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        // An error here means "no nclx box", which is normal.
+        if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+            defer { heif_nclx_color_profile_free(nclx) }
+            result.nclxPrimaries = UInt16(nclx.pointee.color_primaries.rawValue)
+            result.nclxTransfer = UInt16(nclx.pointee.transfer_characteristics.rawValue)
+        }
+        for identifier in Self.identifiers(count: heif_image_handle_get_number_of_metadata_blocks(handle, nil), {
+            heif_image_handle_get_list_of_metadata_block_IDs(handle, nil, $0, $1)
+        }) {
+            let type = String(cString: heif_image_handle_get_metadata_type(handle, identifier))
+            guard type != "Exif" else { continue }
+            let contentType = heif_image_handle_get_metadata_content_type(handle, identifier).map { String(cString: $0) }
+            result.metadata.append(.init(type: type, contentType: contentType?.isEmpty == false ? contentType : nil,
+                                         bytes: try metadata(identifier)))
+        }
+        // Every auxiliary image, alpha and depth included (filter 0), named by its auxC type.
+        for identifier in Self.identifiers(count: heif_image_handle_get_number_of_auxiliary_images(handle, 0), {
+            heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, $0, $1)
+        }) {
+            var auxiliary: OpaquePointer?
+            try HEIFContext.check(heif_image_handle_get_auxiliary_image_handle(handle, identifier, &auxiliary),
+                                  "heif_image_handle_get_auxiliary_image_handle")
+            guard let auxiliary else { continue }
+            defer { heif_image_handle_release(auxiliary) }
+            var type: UnsafePointer<CChar>?
+            try HEIFContext.check(heif_image_handle_get_auxiliary_type(auxiliary, &type), "heif_image_handle_get_auxiliary_type")
+            let urn = type.map { String(cString: $0) } ?? ""
+            heif_image_handle_free_auxiliary_types(auxiliary, &type)
+            result.auxiliaryImages.append(Self.auxiliaryNames[urn] ?? (urn.isEmpty ? "auxiliary" : urn))
+        }
+        return result
+    }
+
+    /// What the common `auxC` types are, in words.
+    static let auxiliaryNames = [
+        "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha": "alpha", "urn:mpeg:hevc:2015:auxid:1": "alpha",
+        "urn:mpeg:mpegB:cicp:systems:auxiliary:depth": "depth", "urn:mpeg:hevc:2015:auxid:2": "depth",
+        "urn:com:apple:photo:2020:aux:hdrgainmap": "HDR gain map", "urn:com:apple:photo:2019:aux:semanticskinmatte": "skin matte",
+        "urn:com:apple:photo:2019:aux:semantichairmatte": "hair matte", "urn:com:apple:photo:2019:aux:semanticteethmatte": "teeth matte",
+        "urn:com:apple:photo:2018:aux:portraiteffectsmatte": "portrait matte",
+    ]
+
+    /// Metadata items larger than this are refused before any allocation (256 MiB).
+    static let largestMetadataItem = 1 << 28
+
+    /// The item IDs a libheif list function writes, given how many there are.
+    private static func identifiers(count: Int32, _ list: (UnsafeMutablePointer<heif_item_id>, Int32) -> Int32) -> [heif_item_id] {
+        guard count > 0 else { return [] }
+        var identifiers = [heif_item_id](repeating: 0, count: Int(count))
+        let written = identifiers.withUnsafeMutableBufferPointer { list($0.baseAddress!, count) }
+        return Array(identifiers.prefix(Int(max(0, written))))
+    }
+
+    /// One metadata item's bytes, as stored.
+    private func metadata(_ identifier: heif_item_id) throws(CodecError) -> [UInt8] {
         let size = heif_image_handle_get_metadata_size(handle, identifier)
+        // A file in memory cannot hold more; a corrupt iloc can say anything.
+        guard size <= Self.largestMetadataItem else {
+            throw .corruptFile(format: "HEIF", reason: "metadata item \(identifier) claims \(size) bytes")
+        }
         var bytes = [UInt8](repeating: 0, count: size)
         let error = bytes.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, identifier, $0.baseAddress) }
         try HEIFContext.check(error, "heif_image_handle_get_metadata")

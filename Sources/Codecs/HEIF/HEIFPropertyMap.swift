@@ -14,11 +14,11 @@ struct HEIFPropertyMap {
     /// Item → 1-based property indices, in `ipma` order.
     let associations: [Int: [Int]]
     /// Where each item's association list lies in the file, for in-place repairs.
-    private let entries: [Entry]
+    let entries: [Entry]
     private let reader: HEIFBoxReader
 
     /// One item's association list in an `ipma` box.
-    private struct Entry {
+    struct Entry {
         let item: Int
         /// The raw association values (index plus essential bit), in order.
         let values: [Int]
@@ -81,10 +81,10 @@ struct HEIFPropertyMap {
             switch property.type {
             case "irot":
                 let angle = try reader.integer(at: property.payload.lowerBound, size: 1, within: property.payload) & 3
-                orientation = orientation.followed(by: Orientation(mirrored: false, clockwiseQuarterTurns: -angle))
+                orientation = orientation.followed(by: Self.rotation(angle: angle))
             case "imir":
                 let axis = try reader.integer(at: property.payload.lowerBound, size: 1, within: property.payload) & 1
-                orientation = orientation.followed(by: axis == 0 ? .downMirrored : .upMirrored)
+                orientation = orientation.followed(by: Self.mirror(axis: axis))
             default:
                 continue
             }
@@ -92,8 +92,14 @@ struct HEIFPropertyMap {
         return orientation
     }
 
+    /// What an `irot` of `angle` (0...3, quarter turns anticlockwise) does, as an orientation.
+    static func rotation(angle: Int) -> Orientation { Orientation(mirrored: false, clockwiseQuarterTurns: -angle) }
+
+    /// What an `imir` about `axis` does: 0 mirrors top-bottom, 1 left-right.
+    static func mirror(axis: Int) -> Orientation { axis == 0 ? .downMirrored : .upMirrored }
+
     /// Every item's association list in one `ipma` box.
-    private static func entries(in ipma: HEIFBoxReader.Box, reader: HEIFBoxReader) throws(CodecError) -> [Entry] {
+    static func entries(in ipma: HEIFBoxReader.Box, reader: HEIFBoxReader) throws(CodecError) -> [Entry] {
         let start = ipma.payload.lowerBound
         let version = try reader.integer(at: start, size: 1, within: ipma.payload)
         let flags = try reader.integer(at: start + 1, size: 3, within: ipma.payload)

@@ -134,8 +134,6 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         /// The lossless turn of a JPEG of `size` with an iMCU of `mcu` is not exact for
         /// `orientation` (the partial blocks at the edges would be lost).
         case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
-        /// The EXIF thumbnail cannot be decoded, so it cannot be turned with the picture.
-        case thumbnailUndecodable(CodecError)
         /// An in-place rewrite was refused: the file has other hard links, which a replacement
         /// would detach (and rewriting the shared inode could leave it half-written).
         case hardLinked(path: String, links: Int)
@@ -158,8 +156,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
     /// ``ImagingError``, typed, for an app that wants more than the message.
     public var underlyingError: (any Error & Sendable)? {
         switch code {
-        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error),
-             .thumbnailUndecodable(let error): return error
+        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error): return error
         case .deviceFailure(let error), .deviceCallFailed(let error): return error
         case .imaging(let error): return error
         case .bracket(let problem): return problem
@@ -236,8 +233,6 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
             return "--lossless applies to JPEG files only; this is \(format.rawValue.uppercased())"
         case .losslessNotExact(let orientation, let size, let mcu):
             return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
-        case .thumbnailUndecodable(let error):
-            return "the EXIF thumbnail cannot be decoded (\(error)); the file is left as it is"
         case .hardLinked(let path, let links):
             return "\(path) has \(links) hard links; rewriting it in place would break them, so it is left as it is "
                 + "(write the result elsewhere, or copy the file first)"

@@ -10,7 +10,9 @@ struct OrientCommand: AsyncParsableCommand {
         abstract: "Turn JPEG, HEIC and TIFF files upright: pixels turned, Orientation 1.",
         discussion: """
             Each file's orientation metadata is applied to its pixels and the metadata is set to \
-            1 (EXIF IFD0 and IFD1, with the EXIF thumbnail turned the same way). Files already \
+            1 (EXIF IFD0 and IFD1, with the EXIF thumbnail turned the same way). A HEIC is shown \
+            upright by its irot/imir, which HEIF readers apply: it keeps its coded image and only \
+            its EXIF Orientation is made to agree (see --from-exif and --pixels). Files already \
             upright are copied unchanged (--output) or left alone (--in-place). RAW files are never \
             re-oriented: their Orientation tag is the correction. Folders are searched for image \
             files (with --recursive, their subfolders too; results keep the same relative paths \
@@ -39,8 +41,16 @@ struct OrientCommand: AsyncParsableCommand {
     @Flag(help: "JPEG only: turn the coded blocks without re-encoding; refused where that is not exact.")
     var lossless = false
 
-    @Option(help: "JPEG/HEIC quality for re-encoded images (1-100).")
-    var quality = 92
+    @Flag(help: ArgumentHelp("HEIC only: turn the pixels and re-encode them, for programs that ignore irot/imir.",
+                             discussion: "Without it a HEIC keeps its coded image, shown upright by its irot/imir, and only its EXIF Orientation is made to agree. With it the colour profile, XMP and EXIF are carried; depth, alpha and gain-map images are dropped, with a warning."))
+    var pixels = false
+
+    @Flag(help: ArgumentHelp("HEIC only: take the orientation from the EXIF inside and write it into irot/imir.",
+                             discussion: "For HEICs whose writer put the orientation only in EXIF, which HEIF readers do not apply. The coded images are kept byte for byte. With --pixels the pixels are then turned by it."))
+    var fromExif = false
+
+    @Option(help: "Quality of re-encoded images (1-100). Default: 92 for JPEG; for HEIC (--pixels) the quality that keeps the original's size.")
+    var quality: Int?
 
     @OptionGroup var pixelBudget: PixelBudgetOptions
 
@@ -49,7 +59,7 @@ struct OrientCommand: AsyncParsableCommand {
             throw ValidationError("give exactly one of --output DIR and --in-place")
         }
         if keepTime && !inPlace { throw ValidationError("--keep-time applies to --in-place") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality \(quality) is not in 1...100") }
         if let output {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
@@ -67,8 +77,11 @@ struct OrientCommand: AsyncParsableCommand {
             }
         }
         let items = try batchItems()
-        var orienter = ImageOrienter(quality: quality, lossless: lossless)
+        var orienter = ImageOrienter(quality: quality ?? 92, lossless: lossless)
+        orienter.heicQuality = quality
         orienter.keepsModificationTime = keepTime
+        orienter.turnsHEICPixels = pixels
+        orienter.takesHEICOrientationFromEXIF = fromExif
         // A bar only for a person watching a batch: never in JSON, never into a file or pipe.
         let showsProgress = !json && items.count > 1 && isatty(STDERR_FILENO) != 0
         let outcomes = await orienter.orientFiles(items, overwrite: inPlace) { done, outcome in
@@ -96,8 +109,16 @@ struct OrientCommand: AsyncParsableCommand {
         }
         switch outcome.result {
         case .success(.alreadyUpright): print("\(file): already upright".escapingControlCharacters)
-        case .success(.turned(let orientation, let size)):
+        case .success(.turned(let orientation, let size, let dropped)):
             print("\(file): orientation \(orientation.exifValue) -> 1 (\(size))".escapingControlCharacters)
+            if !dropped.isEmpty {
+                let images = dropped.joined(separator: ", ") + (dropped.count == 1 ? " image" : " images")
+                note("\(file): warning: the re-encode dropped its \(images) (auxiliary images are not turned yet)")
+            }
+        case .success(.exifCorrected(let from, let to)):
+            print("\(file): shown upright by irot/imir; EXIF Orientation \(from.exifValue) -> \(to.exifValue) to agree".escapingControlCharacters)
+        case .success(.transformsSet(let from, let to)):
+            print("\(file): irot/imir \(from.exifValue) -> \(to.exifValue), as its EXIF says".escapingControlCharacters)
         case .failure(let error): _ = fail("\(file): \(message(for: error))")
         }
     }

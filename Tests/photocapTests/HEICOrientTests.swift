@@ -1,0 +1,174 @@
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// `photocap orient` of HEIC files (issue 18): HEIF readers apply `irot`/`imir`, so a HEIC keeps
+/// its coded image and only its EXIF is made to agree; `--pixels` re-encodes, carrying the
+/// colour profile, XMP and the EXIF with its maker notes. The file is an iPhone 8 Plus HEIC
+/// (irot 270° anticlockwise, EXIF 6, Display P3 ICC, Apple maker notes; BSD-3-Clause).
+@Suite struct HEICOrientTests {
+    static let arrow = TestPaths.testImages.appendingPathComponent("third-party/pillow-heif/pillow_heif_arrow.heic")
+
+    /// What libheif's heif-convert shows (irot applied), decoded by ImageMagick.
+    static func shown(_ path: String, in folder: TemporaryDirectory) throws -> RGBImage {
+        let png = folder.url.appendingPathComponent(UUID().uuidString + ".png").path
+        try ExternalTool.run("heif-convert", [path, png]).checked()
+        return try ReferenceDecoder.imageMagickStored(png)
+    }
+
+    static func copyOfArrow(in folder: TemporaryDirectory, named name: String = "arrow.heic") throws -> String {
+        try folder.write([UInt8](try Data(contentsOf: arrow)), named: name)
+    }
+
+    /// An Apple HEIC is shown upright by its irot and its EXIF agrees: nothing to do, the copy is
+    /// byte for byte the original (it used to be re-encoded, losing profile and maker notes, 4x larger).
+    @Test func anAppleHEICIsLeftAsCoded() throws {
+        let folder = try TemporaryDirectory("heic-apple")
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, Self.arrow.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text == "\(Self.arrow.path): already upright\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "pillow_heif_arrow.heic")) == Data(contentsOf: Self.arrow))
+    }
+
+    /// EXIF saying 1 beside irot 270°: only the EXIF Orientation changes, to 6, in place. Same
+    /// size, the changed bytes inside the Exif item, every other tag equal, and heif-convert shows
+    /// the same upright picture as before.
+    @Test func aDisagreeingEXIFIsMadeToAgreeInPlace() throws {
+        let folder = try TemporaryDirectory("heic-agree")
+        let input = try Self.copyOfArrow(in: folder)
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=1", input]).checked()
+        let before = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        let shownBefore = try Self.shown(input, in: folder)
+        let tagsBefore = try MetadataPreservationTests.metadata(input)
+
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--in-place", input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text == "\(input): shown upright by irot/imir; EXIF Orientation 1 -> 6 to agree\n")
+        let after = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        #expect(after.count == before.count)
+        let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(changed.count == 1, "\(changed.count) bytes changed")  // the low byte of a SHORT: 1 -> 6
+        let tagsAfter = try MetadataPreservationTests.metadata(input)
+        let differences = Set(tagsBefore.keys).union(tagsAfter.keys)
+            .filter { !$0.hasPrefix("File:") && !$0.hasPrefix("System:") && tagsBefore[$0] != tagsAfter[$0] }
+        #expect(differences == ["IFD0:Orientation"], "\(differences)")
+        #expect(tagsAfter["IFD0:Orientation"] == "Rotate 90 CW")
+        #expect(try Self.shown(input, in: folder).pixels == shownBefore.pixels)
+    }
+
+    /// `--pixels`: no irot left, the stored pixels are what heif-convert showed, and the Display
+    /// P3 profile, XMP (Orientation 1), Apple maker notes and every EXIF tag a turn does not change
+    /// are kept; the size stays within 25% of the original's (it was 4.8x at quality 92).
+    @Test func pixelsReencodesKeepingProfileXMPAndMakerNotes() throws {
+        let folder = try TemporaryDirectory("heic-pixels")
+        let input = try Self.copyOfArrow(in: folder)
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-XMP-tiff:Orientation=6", "-XMP-dc:Creator=Ada", input]).checked()
+        let shownBefore = try Self.shown(input, in: folder)
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--pixels", "--output", out, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text == "\(input): orientation 6 -> 1 (3024x4032)\n")
+        let result = out + "arrow.heic"
+        guard FileManager.default.fileExists(atPath: result) else { return }
+
+        let tags = try MetadataPreservationTests.metadata(result), original = try MetadataPreservationTests.metadata(input)
+        #expect(tags["QuickTime:Rotation"] == nil)
+        #expect(tags["IFD0:Orientation"] == "Horizontal (normal)" && tags["XMP-tiff:Orientation"] == "Horizontal (normal)")
+        #expect(tags["ICC_Profile:ProfileDescription"] == "Display P3")
+        #expect(tags["XMP-dc:Creator"] == "Ada")
+        let kept = original.keys.filter { $0.hasPrefix("Apple:") || $0.hasPrefix("ExifIFD:") || $0.hasPrefix("IFD0:") || $0.hasPrefix("GPS:") }
+            .filter { !["IFD0:Orientation", "ExifIFD:ExifImageWidth", "ExifIFD:ExifImageHeight"].contains($0) }
+        #expect(kept.count > 40)
+        let differences = kept.sorted().filter { original[$0] != tags[$0] }.map { "\($0): \(original[$0]!) -> \(tags[$0] ?? "absent")" }
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        #expect(tags["ExifIFD:ExifImageWidth"] == "3024" && tags["ExifIFD:ExifImageHeight"] == "4032")
+
+        let stored = try Self.shown(result, in: folder)
+        #expect(stored.size == shownBefore.size)
+        if stored.size == shownBefore.size {
+            // A re-encode at the original's rate: a few levels; a wrong turn is tens of levels.
+            let difference = stored.meanAbsoluteDifference(to: shownBefore)
+            #expect(difference <= 3, "MAD \(difference)")
+        }
+        let ratio = Double(try Data(contentsOf: URL(fileURLWithPath: result)).count) / Double(try Data(contentsOf: URL(fileURLWithPath: input)).count)
+        #expect((0.75...1.25).contains(ratio), "size ratio \(ratio)")
+        #expect(try ExternalTool.exiftoolValidationProblems(result) == [])
+    }
+}
+
+/// `--from-exif`: a HEIC whose writer put the orientation only in its EXIF gets it in irot/imir,
+/// which HEIF readers apply, without re-encoding (issue 18).
+@Suite struct HEICOrientationFromEXIFTests {
+    /// The payload of the file's mdat box: the coded images.
+    static func codedData(_ path: String) throws -> [UInt8] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var position = 0
+        while position + 16 <= bytes.count {
+            var size = bytes[position..<(position + 4)].reduce(0) { $0 << 8 | Int($1) }, header = 8
+            if size == 1 {  // a 64-bit size follows the type
+                size = bytes[(position + 8)..<(position + 16)].reduce(0) { $0 << 8 | Int($1) }
+                header = 16
+            } else if size == 0 {  // to the end of the file
+                size = bytes.count - position
+            }
+            guard size >= header, position + size <= bytes.count else { break }
+            if String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self) == "mdat" {
+                return Array(bytes[(position + header)..<(position + size)])
+            }
+            position += size
+        }
+        Issue.record("no mdat in \(path)")
+        return []
+    }
+
+    /// The arrow (irot 270°, shown upright) with its EXIF set to `exif`: after --from-exif,
+    /// heif-convert shows the stored picture turned by `exif`, which ImageMagick computes from
+    /// the upright picture (`magick`: the stored picture is the upright one turned 90° back).
+    /// Pixel-exact; the coded images byte-identical; the file within 1% of its size.
+    @Test(arguments: [(3, ["-rotate", "90"]), (7, ["-rotate", "-90", "-transverse"]), (2, ["-rotate", "-90", "-flop"]), (6, [])])
+    func theEXIFOrientationIsWrittenIntoTheProperties(exif: Int, magick: [String]) throws {
+        let folder = try TemporaryDirectory("heic-from-exif")
+        let input = try HEICOrientTests.copyOfArrow(in: folder)
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=\(exif)", input]).checked()
+        let upright = folder.url.appendingPathComponent("upright.png").path
+        try ExternalTool.run("heif-convert", [input, upright]).checked()
+        let before = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        let coded = try Self.codedData(input)
+
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--in-place", input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text == (exif == 6 ? "\(input): already upright\n" : "\(input): irot/imir 6 -> \(exif), as its EXIF says\n"))
+        let after = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        #expect(abs(after.count - before.count) < before.count / 100)
+        #expect(try Self.codedData(input) == coded)
+        let expected = try PPM.parse(try ExternalTool.run("convert", [upright] + magick + ["-depth", "8", "ppm:-"]).checked().stdout)
+        #expect(try HEICOrientTests.shown(input, in: folder).pixels == expected.pixels)
+        #expect(try ExternalTool.run("exiftool", ["-n", "-s3", "-IFD0:Orientation", input]).text == "\(exif)\n")
+        #expect(try ExternalTool.exiftoolValidationProblems(input) == [])
+        // A second run finds nothing to do: the properties now say what the EXIF says.
+        let again = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--in-place", input])
+        #expect(again.text == "\(input): already upright\n", "\(again.stderr)")
+    }
+
+    /// --from-exif --pixels of a HEIC with an alpha image (heif-enc of a PNG with alpha, EXIF 6
+    /// added by exiftool): the pixels are turned, and the alpha image, which the re-encode cannot
+    /// keep, is named in a warning.
+    @Test func aReencodeNamesTheAuxiliaryImagesItDrops() throws {
+        let folder = try TemporaryDirectory("heic-alpha")
+        let png = folder.url.appendingPathComponent("alpha.png").path
+        try ExternalTool.run("convert", ["-size", "64x48", "xc:none", "-fill", "red", "-draw", "rectangle 0,0 31,47", "PNG32:" + png]).checked()
+        let input = folder.url.appendingPathComponent("alpha.heic").path
+        try ExternalTool.run("heif-enc", ["-q", "90", png, "-o", input]).checked()
+        #expect(try ExternalTool.run("heif-info", [input]).text.contains("alpha channel: yes"))
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", input]).checked()
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--pixels", "--output", out, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text == "\(input): orientation 6 -> 1 (48x64)\n")
+        #expect(run.stderr.contains("the re-encode dropped its alpha image"), "\(run.stderr)")
+        let info = try ExternalTool.run("heif-info", [out + "alpha.heic"]).text
+        #expect(info.contains("image: 48x64") && info.contains("alpha channel: no"), "\(info)")
+    }
+}
