@@ -51,12 +51,13 @@ import TestSupport
         return bytes
     }
 
-    enum Reader: CaseIterable { case info, infoJSON, orient, lossless, inPlace, develop, mjpegFrame }
+    enum Reader: CaseIterable { case info, infoJSON, orient, lossless, inPlace, develop, mjpegFrame, heicProperties }
 
     static func readers(for format: String) -> [Reader] {
         switch format {
         case "jpeg": return [.info, .infoJSON, .orient, .lossless, .inPlace, .mjpegFrame]
         case "dng": return [.info, .infoJSON, .develop, .orient]
+        case "heic-exif": return [.heicProperties]
         default: return [.info, .infoJSON, .orient, .inPlace]
         }
     }
@@ -65,8 +66,13 @@ import TestSupport
     func fuzz() throws {
         let seeds = try HostileSeeds()
         var random = Generator(state: Self.seed)
-        let formats = ["jpeg", "tiff", "heic", "dng"]
-        let originals = try Dictionary(uniqueKeysWithValues: formats.map { ($0, try seeds.bytes($0)) })
+        let formats = ["jpeg", "tiff", "heic", "dng", "heic-exif"]
+        var originals = try Dictionary(uniqueKeysWithValues: formats.dropLast().map { ($0, try seeds.bytes($0)) })
+        // A HEIC oriented only by its EXIF (irot none, EXIF 6), so --from-exif edits ipco/ipma/iloc.
+        let exifOnly = try TemporaryDirectory("photocap-fuzz-seed")
+        let exifOnlyPath = try exifOnly.write(originals["heic"]!, named: "seed.heic")
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", exifOnlyPath]).checked()
+        originals["heic-exif"] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: exifOnlyPath)))
         var runs = 0, failures = 0, problems: [String] = []
         var peak = (bytes: 0, command: "")
         var slowest = 0.0
@@ -78,13 +84,15 @@ import TestSupport
             let folder = try TemporaryDirectory("photocap-fuzz")
             let output = folder.url.appendingPathComponent("out")
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-            let file = try folder.write(bytes, named: "input.\(format)")
+            let fileExtension = format == "heic-exif" ? "heic" : format
+            let file = try folder.write(bytes, named: "input.\(fileExtension)")
             let arguments: [String] = switch reader {
             case .info: ["info", file]
             case .infoJSON: ["info", file, "--json"]
             case .orient: ["orient", file, "--output", output.path]
             case .lossless: ["orient", file, "--output", output.path, "--lossless"]
             case .inPlace: ["orient", file, "--in-place"]
+            case .heicProperties: ["orient", file, "--output", output.path, "--from-exif", "--pixels", "--quality", "50"]
             case .develop: ["develop", file, "--output", output.path + "/"]
             case .mjpegFrame: ["shoot", "--frame-file", file, "--frame-format", "mjpeg", "--frame-size", "64x64",
                                "--output", output.appendingPathComponent("shot.jpg").path]
@@ -114,7 +122,7 @@ import TestSupport
             // Left behind: anything but the input and, after success, the one result.
             let inFolder = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
             let outputs = try FileManager.default.contentsOfDirectory(atPath: output.path)
-            if inFolder != ["input.\(format)", "out"] { problem("files left beside the input: \(inFolder)") }
+            if inFolder != ["input.\(fileExtension)", "out"] { problem("files left beside the input: \(inFolder)") }
             if run.status == 1 ? !outputs.isEmpty : outputs.contains(where: { $0.hasPrefix(".") }) {
                 problem("files left in the output folder: \(outputs)")
             }
