@@ -25,29 +25,7 @@ public struct RGBImage: Sendable, Equatable {
     /// The image with `orientation` applied to its pixels, as a viewer shows a file that carries
     /// that orientation.
     public func transformed(by orientation: Orientation) -> RGBImage {
-        guard orientation != .up else { return self }
-        let output = orientation.apply(to: size)
-        var result = [UInt8](repeating: 0, count: pixels.count)
-        // Where source (0,0) lands and how the destination moves per source step in x and in y.
-        let origin = orientation.apply(toPoint: (0, 0), in: size)
-        let stepX = orientation.apply(toPoint: (min(1, size.width - 1), 0), in: size)
-        let stepY = orientation.apply(toPoint: (0, min(1, size.height - 1)), in: size)
-        let dx = (x: stepX.x - origin.x, y: stepX.y - origin.y)
-        let dy = (x: stepY.x - origin.x, y: stepY.y - origin.y)
-        pixels.withUnsafeBufferPointer { source in
-            result.withUnsafeMutableBufferPointer { target in
-                for y in 0..<size.height {
-                    var tx = origin.x + y * dy.x, ty = origin.y + y * dy.y
-                    var s = y * size.width * 3
-                    for _ in 0..<size.width {
-                        let t = (ty * output.width + tx) * 3
-                        target[t] = source[s]; target[t + 1] = source[s + 1]; target[t + 2] = source[s + 2]
-                        s += 3; tx += dx.x; ty += dx.y
-                    }
-                }
-            }
-        }
-        return RGBImage(size: output, pixels: result)
+        RGBImage(size: orientation.apply(to: size), pixels: orientation.apply(toPixels: pixels, of: size, bytesPerPixel: 3))
     }
 
     /// Mean absolute difference per sample (0...255) against `other` of the same size.

@@ -1,0 +1,31 @@
+extension Orientation {
+    /// Packed pixels of `bytesPerPixel` bytes each (rows without padding) of an image of `size`,
+    /// with this orientation applied, as a viewer shows a file that carries it. Any pixel size:
+    /// RGB, 16-bit grey, 64-bit RGBA, or sub-byte pixels unpacked by the caller.
+    package func apply(toPixels source: [UInt8], of size: PixelSize, bytesPerPixel: Int) -> [UInt8] {
+        precondition(source.count == size.area * bytesPerPixel, "\(source.count) bytes are not \(size) pixels of \(bytesPerPixel) bytes")
+        guard self != .up else { return source }
+        let output = apply(to: size)
+        var result = [UInt8](repeating: 0, count: source.count)
+        // Where source (0,0) lands and how the destination moves per source step in x and in y.
+        let origin = apply(toPoint: (0, 0), in: size)
+        let stepX = apply(toPoint: (min(1, size.width - 1), 0), in: size)
+        let stepY = apply(toPoint: (0, min(1, size.height - 1)), in: size)
+        let dx = (stepX.x - origin.x) + (stepX.y - origin.y) * output.width
+        let dy = (stepY.x - origin.x) + (stepY.y - origin.y) * output.width
+        source.withUnsafeBufferPointer { source in
+            result.withUnsafeMutableBufferPointer { target in
+                for y in 0..<size.height {
+                    var t = (origin.y * output.width + origin.x + y * dy) * bytesPerPixel
+                    var s = y * size.width * bytesPerPixel
+                    for _ in 0..<size.width {
+                        for byte in 0..<bytesPerPixel { target[t + byte] = source[s + byte] }
+                        s += bytesPerPixel
+                        t += dx * bytesPerPixel
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
