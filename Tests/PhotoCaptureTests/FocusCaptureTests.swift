@@ -172,12 +172,33 @@ import TestSupport
         #expect(throws: PhotoCaptureError(.focus(.invalidTimeout(.zero)), uniqueID: zero.uniqueID)) {
             try output.resolvedSettings(for: zero)
         }
-        var bracket = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: -1), .autoExposure(exposureTargetBias: 1)])
-        bracket.focus = .continuous
-        #expect(throws: PhotoCaptureError(.focus(.bracketNotSupported), uniqueID: bracket.uniqueID)) {
-            try output.resolvedSettings(for: bracket)
-        }
         await session.stopRunning()
+    }
+
+    /// A bracket that sets focus is focused once, before its first member: every member is
+    /// sharp, and afterwards the lens is back where it was.
+    @Test func aBracketIsFocusedBeforeItsMembers() async throws {
+        let (session, output, _) = try await Self.output(.init(initialLensPosition: 100))
+        let before = try Self.sharpness(try await output.capturePhoto(with: Self.settings(nil)))
+        var bracket = PhotoSettings(bracketedSettings: [-1.0, 0, 1].map { .autoExposure(exposureTargetBias: $0) }, format: .uncompressed)
+        bracket.focus = .once()
+        var members: [CapturePhoto] = []
+        for try await photo in try output.capturePhotos(with: bracket) { members.append(photo) }
+        var plain: [CapturePhoto] = []
+        for try await photo in try output.capturePhotos(with: Self.settings(nil)) { plain.append(photo) }
+        await session.stopRunning()
+
+        #expect(members.count == 3)
+        // The 0 EV member shows the scene's own exposure: as sharp as the scene itself.
+        let sharp = SyntheticScene.image(size: Self.size).lumaGradientEnergy
+        #expect(abs(try Self.sharpness(members[1]) - sharp) < sharp * 0.05)
+        for member in members {
+            #expect(member.resolvedSettings.focus?.autoFocusResult == .reached)
+            #expect(member.resolvedSettings.focus?.lensPosition == Double(Self.inFocus))
+            #expect(try Self.sharpness(member) > before * 3, "member \(member.sequenceCount)")
+        }
+        let after = try Self.sharpness(try #require(plain.first))
+        #expect(abs(after - before) < before * 0.01, "the lens went back: \(after) vs \(before)")
     }
 }
 

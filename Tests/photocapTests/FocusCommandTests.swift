@@ -54,6 +54,21 @@ import TestSupport
         #expect(abs(auto.sharpness - once.sharpness) < once.sharpness * 0.05, "\(auto.sharpness) vs \(once.sharpness)")
     }
 
+    @Test func aBracketIsFocusedOnceForAllItsMembers() throws {
+        let folder = try TestPaths.temporaryFolder()
+        let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket", "-1,0,+1", "--focus", "once",
+                                     "--json", "--output", folder.appendingPathComponent("b.jpg").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try run.text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(reports.count == 3)
+        for report in reports {
+            let focus = try #require(report["focus"] as? [String: Any])
+            #expect(focus["autoFocus"] as? String == "reached" && focus["lensPosition"] as? Double == 600)
+        }
+    }
+
     @Test func devicesListsTheFocusModesAndLensRange() throws {
         let run = try Self.photocap(["devices", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -80,7 +95,6 @@ import TestSupport
         (["--focus", "sharp"], "--focus must be auto, manual:VALUE"),
         (["--focus", "auto", "--focus-timeout", "2"], "--focus-timeout goes with --focus once"),
         (["--focus", "once", "--focus-timeout", "0"], "--focus-timeout must be above 0"),
-        (["--focus", "once", "--bracket", "-1,0,1"], "--focus cannot be combined with --bracket"),
     ])
     func invalidFocusOptionsAreRefused(_ arguments: [String], _ message: String) throws {
         let run = try Self.photocap(["shoot", "--device", "synthetic"] + arguments)

@@ -8,8 +8,6 @@ public enum FocusProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLensPosition(Double)
     /// A one-shot autofocus timeout that is not above 0.
     case invalidTimeout(Duration)
-    /// Focus and a bracket in one request are not supported yet.
-    case bracketNotSupported
     /// The camera refused a focus control while focusing; `reason` names the failed call.
     case controlRefused(device: String, control: String, reason: String)
     /// ``CaptureDevice/interruptFocus()`` was called: no more focus changes.
@@ -27,7 +25,6 @@ public enum FocusProblem: Error, Sendable, Equatable, CustomStringConvertible {
                 + (supported.isEmpty ? "none" : supported.map(\.description).joined(separator: ", ")) + ")"
         case .invalidLensPosition(let value): return "lens position \(value) is not a number"
         case .invalidTimeout(let timeout): return "autofocus timeout \(timeout) is not above 0"
-        case .bracketNotSupported: return "focus cannot be set for a bracket yet: leave out focus or the bracket"
         case .controlRefused(let device, let control, let reason): return "\(device) refused \(control): \(reason)"
         case .interrupted: return "focusing was interrupted"
         case .controlsNotRestored(let device, let controls, let reason):

@@ -10,43 +10,37 @@ extension PhotoOutput {
                     timeout: Duration, delegate: any PhotoCaptureDelegate) async {
         let id = planned.uniqueID
         delegate.photoOutput(self, willBeginCaptureFor: planned)
-        guard let device = session.input, let controls = device.focusControls, let focus = planned.focus else {
+        guard let device = session.input else {
             delegate.photoOutput(self, didFinishCaptureFor: planned, error: PhotoCaptureError(.notConnected, uniqueID: id))
             return
         }
-        let operation = FocusOperation(controls: controls, device: device.uniqueID)
-        // Focus requests share the lens: one at a time.
-        await controls.ledger.gate.enter()
         var resolved = planned
+        var operation: FocusOperation?
         var delivered: DeliveredFrame?
         var failure: PhotoCaptureError?
         delegate.photoOutput(self, willCapturePhotoFor: planned)
         do {
-            resolved.focus = try await operation.focus(focus)
-            device.source.logger.info("focus set", metadata: [
-                "mode": "\(focus.mode)", "lensPosition": "\(resolved.focus?.lensPosition.map { "\($0)" } ?? "-")",
-                "autoFocus": "\(resolved.focus?.autoFocusResult?.rawValue ?? "-")"])
+            operation = try await focus(&resolved, on: device)
             let changed = MonotonicClock.now()
             delivered = try await session.settledFrame(
                 format: resolved.framePixelFormat, size: resolved.frameDimensions, hardwareCrop: resolved.framing.hardwareCropRect,
-                startedAfter: changed, settling: controls.framesToSettle, timeout: timeout, request: instant).delivered
+                startedAfter: changed, settling: operation?.controls.framesToSettle ?? 0, timeout: timeout, request: instant).delivered
         } catch {
             failure = error.attributed(to: id)
         }
         var restoreError: PhotoCaptureError?
         var restored: Task<Void, Never>?
         do {
-            try operation.restore()
-            let changed = MonotonicClock.now()
+            try operation?.end()
+            let (changed, settling) = (MonotonicClock.now(), operation?.controls.framesToSettle ?? 0)
             restored = failure != nil ? nil : Task { [resolved] in
                 _ = try? await session.settledFrame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
                                                     hardwareCrop: resolved.framing.hardwareCropRect, startedAfter: changed,
-                                                    settling: controls.framesToSettle, timeout: timeout, request: changed)
+                                                    settling: settling, timeout: timeout, request: changed)
             }
         } catch {
             restoreError = error.attributed(to: id)
         }
-        controls.ledger.gate.leave()
         guard let delivered, failure == nil else {
             delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
             return
@@ -63,5 +57,34 @@ extension PhotoOutput {
         for photo in photos { delegate.photoOutput(self, didFinishProcessingPhoto: photo) }
         // As after a bracket: the photo is delivered even when a control could not go back.
         delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
+    }
+
+    /// Focuses `device` as `resolved` asks and records in it what the camera reported; returns
+    /// the operation whose ``FocusOperation/end()`` restores the controls (nil when the request
+    /// leaves focus alone). Focus requests share the lens, so this waits its turn; when focusing
+    /// fails, what was changed is put back before the error is thrown.
+    func focus(_ resolved: inout ResolvedPhotoSettings, on device: CaptureDevice) async throws(PhotoCaptureError) -> FocusOperation? {
+        guard let focus = resolved.focus else { return nil }
+        guard let controls = device.focusControls else { throw PhotoCaptureError(.focus(.noFocusControls(device: device.uniqueID))) }
+        let operation = FocusOperation(controls: controls, device: device.uniqueID)
+        await controls.ledger.gate.enter()
+        do {
+            resolved.focus = try await operation.focus(focus)
+        } catch {
+            try? operation.end()
+            throw error
+        }
+        device.source.logger.info("focus set", metadata: [
+            "mode": "\(focus.mode)", "lensPosition": "\(resolved.focus?.lensPosition.map { "\($0)" } ?? "-")",
+            "autoFocus": "\(resolved.focus?.autoFocusResult?.rawValue ?? "-")"])
+        return operation
+    }
+}
+
+extension FocusOperation {
+    /// Restores the controls and lets the next focus request on the camera in.
+    func end() throws(PhotoCaptureError) {
+        defer { controls.ledger.gate.leave() }
+        try restore()
     }
 }

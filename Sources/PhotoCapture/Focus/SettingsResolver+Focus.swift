@@ -9,7 +9,6 @@ extension SettingsResolver {
         guard capabilities.isFocusModeSupported(request.mode) else {
             throw reject(.modeUnsupported(device: device.uniqueID, mode: request.mode, supported: capabilities.supportedFocusModes))
         }
-        guard settings.bracketedSettings.isEmpty else { throw reject(.bracketNotSupported) }
         switch request {
         case .continuous:
             return ResolvedFocus(mode: .continuousAutoFocus)

@@ -148,9 +148,6 @@ struct ShootCommand: AsyncParsableCommand {
             throw ValidationError("--smart-framing cannot be combined with --interval (not supported yet)")
         }
         try validateFraming()
-        if focus.mode != nil, !bracket.members.isEmpty {
-            throw ValidationError("--focus cannot be combined with --bracket or --bracket-manual (not supported yet)")
-        }
         if smartFraming, aspect != nil || zoom != 1 { throw ValidationError("--smart-framing chooses the aspect ratio and zoom; leave out --aspect and --zoom") }
         if !(framingTimeout > 0 && framingTimeout <= 60) { throw ValidationError("--framing-timeout must be from 0 to 60 seconds, got \(framingTimeout)") }
         if let sensorRotation, sensorRotation % 90 != 0 {
