@@ -24,6 +24,8 @@ protocol FrameSource: Sendable {
     var hardwareCropping: (any HardwareCroppingSource)? { get }
     /// Exposure-type controls in physical units, for brackets and the scene monitor.
     var exposureControls: (any ExposureControls)? { get }
+    /// A lens's focus controls.
+    var focusControls: (any FocusControls)? { get }
     /// The V4L2 node whose camera controls the device lists and sets.
     var controlDevice: V4L2Device? { get }
 }
@@ -31,6 +33,7 @@ protocol FrameSource: Sendable {
 extension FrameSource {
     var hardwareCropping: (any HardwareCroppingSource)? { nil }
     var exposureControls: (any ExposureControls)? { nil }
+    var focusControls: (any FocusControls)? { nil }
     var controlDevice: V4L2Device? { nil }
 }
 

@@ -9,11 +9,12 @@ extension PhotoOutput {
     /// Captures a bracket: for each member, sets its exposure, takes the first settled frame
     /// (``CaptureSession/settledFrame(format:size:hardwareCrop:startedAfter:settling:timeout:request:)``) and
     /// hands it to a processing task, then exposes the next member while earlier ones encode.
-    /// The controls go back as soon as the last frame is in hand, or when a member fails; the
-    /// photos are delivered in sequence order after `didCapturePhoto`, and the request ends with
-    /// one `didFinishCapture`.
-    func runBracket(_ resolved: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
+    /// A request that sets focus is focused once, before the first member. The controls go back
+    /// as soon as the last frame is in hand, or when a member fails; the photos are delivered in
+    /// sequence order after `didCapturePhoto`, and the request ends with one `didFinishCapture`.
+    func runBracket(_ planned: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
                     timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+        var resolved = planned
         let id = resolved.uniqueID
         delegate.photoOutput(self, willBeginCaptureFor: resolved)
         guard let device = session.input, let controls = device.exposureControls else {
@@ -23,23 +24,36 @@ extension PhotoOutput {
         // Brackets share the camera's controls: one at a time.
         await controls.gate.enter()
         delegate.photoOutput(self, willCapturePhotoFor: resolved)
-        let (processing, captureError) = await captureMembers(of: resolved, session: session, device: device,
-                                                               controls: controls, requestedAt: instant, timeout: timeout)
+        var focusing: FocusOperation?
+        var focusError: PhotoCaptureError?
+        do {
+            focusing = try await focus(&resolved, on: device)
+        } catch {
+            focusError = error.attributed(to: id)
+        }
+        let (processing, captureError) = focusError != nil ? ([], focusError)
+            : await captureMembers(of: resolved, session: session, device: device, controls: controls, requestedAt: instant,
+                                   timeout: timeout)
         var restoreError: PhotoCaptureError?
         var restored: Task<Void, Never>?
+        do {
+            try focusing?.end()
+        } catch {
+            restoreError = error.attributed(to: id)
+        }
         do {
             try controls.restore()
             // Photos requested after this one must not catch a frame still exposed for the
             // bracket: the request ends once the restored values have settled too (unless the
             // camera already failed to deliver).
-            let (changed, settling) = (MonotonicClock.now(), controls.framesToSettle)
-            restored = captureError != nil ? nil : Task {
+            let (changed, settling) = (MonotonicClock.now(), max(controls.framesToSettle, focusing?.controls.framesToSettle ?? 0))
+            restored = captureError != nil ? nil : Task { [resolved] in
                 _ = try? await session.settledFrame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
                                                     hardwareCrop: resolved.framing.hardwareCropRect, startedAfter: changed,
                                                     settling: settling, timeout: timeout, request: changed)
             }
         } catch {
-            restoreError = error.attributed(to: id)
+            restoreError = restoreError ?? error.attributed(to: id)
         }
         controls.gate.leave()
 

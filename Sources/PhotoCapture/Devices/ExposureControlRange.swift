@@ -1,5 +1,6 @@
-/// The values one exposure control accepts: a range with a step, or a list of values (a V4L2
-/// integer menu).
+/// The values one camera control accepts: a range with a step, or a list of values (a V4L2
+/// integer menu). Exposure controls (``ExposureCapabilities``) and the manual lens position
+/// (``FocusCapabilities/lensPosition``) use it.
 public struct ExposureControlRange: Sendable, Equatable {
     /// The control's name as `photocap controls` spells it (`gain`, `auto_exposure_bias`...).
     public let control: String

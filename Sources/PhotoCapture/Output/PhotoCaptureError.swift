@@ -99,6 +99,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case invalidControl(String)
         /// A bracket was rejected, or the controls it changed could not be restored.
         case bracket(BracketProblem)
+        /// A request's focus was rejected, or the focus controls it changed could not be restored.
+        case focus(FocusProblem)
         /// The driver did not crop as asked; later photos of this device are cropped in software.
         case hardwareCropRefused(device: String, reason: String)
 
@@ -160,6 +162,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceFailure(let error), .deviceCallFailed(let error): return error
         case .imaging(let error): return error
         case .bracket(let problem): return problem
+        case .focus(let problem): return problem
         default: return nil
         }
     }
@@ -214,6 +217,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .invalidControl(let text): return text
         case .invalidMetadata(let text): return "invalid photo metadata: \(text)"
         case .bracket(let problem): return problem.description
+        case .focus(let problem): return problem.description
         case .hardwareCropRefused(let device, let reason):
             return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"
         case .imaging(let error): return "image conversion failed: \(error)"

@@ -144,7 +144,8 @@ public final class PhotoOutput: Sendable {
         let requested = MonotonicClock.now()
         let timeout = frameTimeout
         // The frame is claimed now, however late the capture task runs.
-        let reservation = resolved.bracketedSettings.isEmpty
+        // A bracket or a focus change takes a frame exposed after its change, not one reserved now.
+        let reservation = resolved.bracketedSettings.isEmpty && resolved.focus == nil
             ? session.reserveFrame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
                                    hardwareCrop: resolved.framing.hardwareCropRect, at: requested,
                                    zeroShutterLag: isZeroShutterLagEnabled)
@@ -196,6 +197,9 @@ public final class PhotoOutput: Sendable {
                      reservation: LiveFrameSource.Reservation?, timeout: Duration, delegate: any PhotoCaptureDelegate) async {
         guard resolved.bracketedSettings.isEmpty else {
             return await runBracket(resolved, session: session, requestedAt: instant, timeout: timeout, delegate: delegate)
+        }
+        guard resolved.focus == nil else {
+            return await runFocused(resolved, session: session, requestedAt: instant, timeout: timeout, delegate: delegate)
         }
         delegate.photoOutput(self, willBeginCaptureFor: resolved)
         do {

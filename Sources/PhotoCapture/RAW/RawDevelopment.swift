@@ -48,7 +48,7 @@ public enum RawDevelopment {
         let cameraName = info.model ?? info.uniqueCameraModel ?? "DNG"
         let device = CaptureDevice(uniqueID: "dng:\(name)", localizedName: cameraName, kind: .frameFile,
                                    formats: [.init(pixelFormat: .rgb24, sizes: .discrete([size]))],
-                                   sensorMounting: record.mounting, source: StillFrameSource { (_, _, _, _) throws(PhotoCaptureError) in frame })
+                                   sensorMounting: record.mounting, source: StillFrameSource { (_, _, _, _, _) throws(PhotoCaptureError) in frame })
         var request = settings  // the same uniqueID: the development answers this request
         request.rotationAngle = record.rotationAngle
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)

@@ -144,6 +144,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
 
     var hardwareCropping: (any HardwareCroppingSource)? { backend.hardwareCropping == nil ? nil : self }
     var exposureControls: (any ExposureControls)? { backend.exposureControls }
+    var focusControls: (any FocusControls)? { backend.focusControls }
     var controlDevice: V4L2Device? { backend.controlDevice }
 
     // MARK: Starting and stopping

@@ -48,6 +48,11 @@ public struct PhotoSettings: Sendable {
     /// Location, artist, copyright, description and comment written into the photo's file
     /// (like `AVCapturePhotoSettings.metadata`).
     public var metadata = PhotoMetadata()
+    /// How to focus the lens for this request: continuous autofocus, a manual lens position or
+    /// one autofocus scan; the controls go back afterwards. nil (the default) leaves the
+    /// camera's focus as it is. Rejected before capture on a camera without the mode (see
+    /// ``CaptureDevice/focusCapabilities``).
+    public var focus: FocusRequest?
 
     /// New settings for `format` with a fresh ``uniqueID``.
     public init(format: PhotoFormat = .jpeg) {

@@ -56,6 +56,9 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public internal(set) var rawPhoto: ResolvedRawPhotoSettings? = nil
     /// The app's metadata, written into every photo of the request.
     public internal(set) var metadata = PhotoMetadata()
+    /// How the lens is focused for the request, and (in the resolved settings of a capture,
+    /// from `didCapturePhoto` on) where it went; nil when the request leaves focus alone.
+    public internal(set) var focus: ResolvedFocus? = nil
 }
 
 /// What the RAW (DNG) photo of a request will be, modelled on the `raw…` fields of
@@ -96,6 +99,8 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
     case iso(sequenceCount: Int, requested: Double, chosen: Double)
     /// The RAW (Bayer) format chosen by the device when a RAW photo named none.
     case rawPixelFormat(chosen: FramePixelFormat)
+    /// A manual lens position, clamped to the focus control's range and rounded to its step.
+    case lensPosition(requested: Double, chosen: Double)
 
     /// One line for people.
     public var description: String {
@@ -113,6 +118,8 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
         case .iso(let n, let r, let c):
             return "bracket member \(n): ISO \(ExposureText.number(r)) → \(ExposureText.number(c)) (camera range)"
         case .rawPixelFormat(let c): return "RAW pixel format → \(c) (the device's first RAW format)"
+        case .lensPosition(let r, let c):
+            return "lens position \(ExposureText.number(r)) → \(ExposureText.number(c)) (focus control range)"
         }
     }
 }

@@ -104,6 +104,8 @@ struct SettingsResolver: Sendable {
         let bracket = try BracketResolver(device: device).resolve(settings)
         adjustments += bracket.adjustments
 
+        let focus = try resolvedFocus(for: settings, adjustments: &adjustments)
+
         let raw = rawPhotoSettings(rawFormat, frameSize: frameSize, rotationAngle: rotation,
                                    thumbnailBox: settings.embeddedThumbnailDimensions)
         return ResolvedPhotoSettings(
@@ -118,6 +120,7 @@ struct SettingsResolver: Sendable {
             orientationCompensation: mode, pixelTransform: plan.pixelTransform,
             writtenOrientation: plan.writtenOrientation,
             isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
-            bracketedSettings: bracket.members, framing: framed.framing, rawPhoto: raw, metadata: settings.metadata)
+            bracketedSettings: bracket.members, framing: framed.framing, rawPhoto: raw, metadata: settings.metadata,
+            focus: focus)
     }
 }

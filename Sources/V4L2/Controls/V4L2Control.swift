@@ -137,6 +137,24 @@ package enum V4L2ControlID {
     package static let autoGain = UInt32(PC_V4L2_CID_AUTOGAIN)
     /// `V4L2_CID_ANALOGUE_GAIN`.
     package static let analogueGain = UInt32(PC_V4L2_CID_ANALOGUE_GAIN)
+    /// `V4L2_CID_FOCUS_AUTO` (`focus_automatic_continuous`): continuous autofocus on or off.
+    package static let focusAuto = UInt32(PC_V4L2_CID_FOCUS_AUTO)
+    /// `V4L2_CID_FOCUS_ABSOLUTE`: the lens position, in the driver's units.
+    package static let focusAbsolute = UInt32(PC_V4L2_CID_FOCUS_ABSOLUTE)
+    /// `V4L2_CID_AUTO_FOCUS_START`: a button that runs one autofocus scan.
+    package static let autoFocusStart = UInt32(PC_V4L2_CID_AUTO_FOCUS_START)
+    /// `V4L2_CID_AUTO_FOCUS_STATUS`: busy, reached or failed bits (read-only).
+    package static let autoFocusStatus = UInt32(PC_V4L2_CID_AUTO_FOCUS_STATUS)
+}
+
+/// The bits of `V4L2_CID_AUTO_FOCUS_STATUS`.
+package enum V4L2AutoFocusStatus {
+    /// A scan is under way.
+    package static let busy = Int64(PC_V4L2_AUTO_FOCUS_STATUS_BUSY)
+    /// The last scan found focus.
+    package static let reached = Int64(PC_V4L2_AUTO_FOCUS_STATUS_REACHED)
+    /// The last scan failed.
+    package static let failed = Int64(PC_V4L2_AUTO_FOCUS_STATUS_FAILED)
 }
 
 /// Where a camera faces (`V4L2_CID_CAMERA_ORIENTATION`).

@@ -9,6 +9,9 @@ import Synchronization
 /// Frames are numbered from 0 over the fake's whole life (restarts included); the sequence a
 /// buffer carries restarts at 0 with every STREAMON, as a driver's does. Buffers are stamped on
 /// CLOCK_MONOTONIC at the end of the frame (V4L2_BUF_FLAG_TSTAMP_SRC_EOF).
+///
+/// With a ``Lens`` it also has the focus controls of a UVC or sensor driver (vivid has none), so
+/// the focus path can be tested on the host; without one it has no controls at all.
 package final class FakeV4L2Driver: V4L2Driver {
     /// What goes wrong when the camera reaches a frame.
     package enum Fault: Sendable, Equatable {
@@ -40,6 +43,40 @@ package final class FakeV4L2Driver: V4L2Driver {
         /// Descriptors closed: an app that lets go of a camera must release its descriptor,
         /// or the driver (vivid: its module) stays in use.
         package var closes = 0
+        /// Every accepted VIDIOC_S_EXT_CTRLS, in order, as the driver stored it (clamped).
+        package var controlWrites: [ControlWrite] = []
+    }
+
+    /// One control write the fake accepted.
+    package struct ControlWrite: Sendable, Equatable {
+        package let id: UInt32
+        package let value: Int64
+        package init(id: UInt32, value: Int64) { (self.id, self.value) = (id, value) }
+    }
+
+    /// A focusable lens: `focus_absolute` over a range, `focus_automatic_continuous`,
+    /// `auto_focus_start` and `auto_focus_status`. An autofocus scan stays busy for
+    /// `autoFocusMilliseconds`, then has either moved the lens to `inFocus` (reached) or left it
+    /// where it was (failed).
+    package struct Lens: Sendable, Equatable {
+        package var minimum: Int64
+        package var maximum: Int64
+        package var step: Int64
+        /// Where the subject is sharp.
+        package var inFocus: Int64
+        /// Where the lens starts.
+        package var position: Int64
+        /// Whether continuous autofocus is on at the start.
+        package var continuous: Bool
+        package var autoFocusMilliseconds: Int
+        package var autoFocusFinds: Bool
+
+        package init(minimum: Int64 = 0, maximum: Int64 = 250, step: Int64 = 5, inFocus: Int64 = 120, position: Int64 = 0,
+                     continuous: Bool = false, autoFocusMilliseconds: Int = 40, autoFocusFinds: Bool = true) {
+            (self.minimum, self.maximum, self.step, self.inFocus) = (minimum, maximum, step, inFocus)
+            (self.position, self.continuous, self.autoFocusMilliseconds, self.autoFocusFinds) =
+                (position, continuous, autoFocusMilliseconds, autoFocusFinds)
+        }
     }
 
     private struct Completed {
@@ -66,6 +103,11 @@ package final class FakeV4L2Driver: V4L2Driver {
         var queuedIndices: [Int] = []
         var completed: [Completed] = []
         var record = Record()
+        var lens: Lens?
+        /// When the running autofocus scan started.
+        var scanStartedAt: UInt64?
+        /// How the last scan ended; nil before the first.
+        var lastScanReached: Bool?
     }
 
     /// The frame size the fake delivers.
@@ -79,9 +121,19 @@ package final class FakeV4L2Driver: V4L2Driver {
     /// orphaned buffers allow.
     private let allocations = Mutex<[UInt]>([])
 
-    /// A camera at `framesPerSecond`.
-    package init(framesPerSecond: Int = 100) {
+    /// A camera at `framesPerSecond`, with `lens` if given.
+    package init(framesPerSecond: Int = 100, lens: Lens? = nil) {
         interval = 1_000_000_000 / UInt64(max(1, framesPerSecond))
+        state.withLock { $0.lens = lens }
+    }
+
+    /// The lens as it is now (a finished scan applied); nil without one.
+    package var lens: Lens? {
+        let now = Self.now()
+        return state.withLock { state in
+            finishScan(&state, at: now)
+            return state.lens
+        }
     }
 
     deinit {
@@ -344,12 +396,106 @@ package final class FakeV4L2Driver: V4L2Driver {
         }
     }
 
-    // MARK: Controls and selection: none
+    // MARK: Controls
 
-    package func queryExtendedControl(_ fd: Int32, _ query: inout v4l2_query_ext_ctrl) -> Int32 { -EINVAL }
+    /// The controls the lens has, by ID, in ID order (as VIDIOC_QUERY_EXT_CTRL enumerates).
+    private static func focusControls(_ lens: Lens) -> [(id: UInt32, name: String, type: UInt32, minimum: Int64, maximum: Int64,
+                                                        step: UInt64, flags: UInt32)] {
+        [
+            (UInt32(PC_V4L2_CID_FOCUS_ABSOLUTE), "Focus, Absolute", V4L2_CTRL_TYPE_INTEGER.rawValue, lens.minimum, lens.maximum,
+             UInt64(lens.step), UInt32(V4L2_CTRL_FLAG_VOLATILE)),
+            (UInt32(PC_V4L2_CID_FOCUS_AUTO), "Focus, Automatic Continuous", V4L2_CTRL_TYPE_BOOLEAN.rawValue, 0, 1, 1, 0),
+            (UInt32(PC_V4L2_CID_AUTO_FOCUS_START), "Auto Focus, Start", V4L2_CTRL_TYPE_BUTTON.rawValue, 0, 0, 0,
+             UInt32(V4L2_CTRL_FLAG_WRITE_ONLY)),
+            (UInt32(PC_V4L2_CID_AUTO_FOCUS_STATUS), "Auto Focus, Status", V4L2_CTRL_TYPE_BITMASK.rawValue, 0, 7, 0,
+             UInt32(V4L2_CTRL_FLAG_READ_ONLY) | UInt32(V4L2_CTRL_FLAG_VOLATILE)),
+        ].map { (id: $0.0, name: $0.1, type: $0.2, minimum: $0.3, maximum: $0.4, step: $0.5, flags: $0.6) }
+    }
+
+    /// A scan whose time is up has moved the lens (or failed to).
+    private func finishScan(_ state: inout State, at now: UInt64) {
+        guard let started = state.scanStartedAt, var lens = state.lens,
+              now >= started + UInt64(lens.autoFocusMilliseconds) * 1_000_000 else { return }
+        state.scanStartedAt = nil
+        state.lastScanReached = lens.autoFocusFinds
+        if lens.autoFocusFinds { lens.position = lens.inFocus }
+        state.lens = lens
+    }
+
+    package func queryExtendedControl(_ fd: Int32, _ query: inout v4l2_query_ext_ctrl) -> Int32 {
+        guard let lens = state.withLock({ $0.lens }) else { return -EINVAL }
+        let next = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
+        let wanted = query.id & ~next
+        let controls = Self.focusControls(lens)
+        guard let control = query.id & next != 0 ? controls.first(where: { $0.id > wanted }) : controls.first(where: { $0.id == wanted })
+        else { return -EINVAL }
+        query = v4l2_query_ext_ctrl()
+        query.id = control.id
+        query.type = control.type
+        query.minimum = control.minimum
+        query.maximum = control.maximum
+        query.step = control.step
+        query.flags = control.flags
+        withUnsafeMutableBytes(of: &query.name) { bytes in
+            for (offset, byte) in control.name.utf8.enumerated() { bytes[offset] = byte }
+        }
+        return 0
+    }
+
+    package func getControl(_ fd: Int32, _ id: UInt32, _ value: inout Int64) -> Int32 {
+        let now = Self.now()
+        return state.withLock { (state) -> Int32 in
+            if state.gone { return -ENODEV }
+            finishScan(&state, at: now)
+            guard let lens = state.lens else { return -EINVAL }
+            switch id {
+            case UInt32(PC_V4L2_CID_FOCUS_ABSOLUTE): value = lens.continuous ? lens.inFocus : lens.position
+            case UInt32(PC_V4L2_CID_FOCUS_AUTO): value = lens.continuous ? 1 : 0
+            case UInt32(PC_V4L2_CID_AUTO_FOCUS_STATUS):
+                value = state.scanStartedAt != nil ? V4L2AutoFocusStatus.busy
+                    : state.lastScanReached.map { $0 ? V4L2AutoFocusStatus.reached : V4L2AutoFocusStatus.failed } ?? 0
+            default: return -EINVAL  // the start button is write-only
+            }
+            return 0
+        }
+    }
+
+    package func setControl(_ fd: Int32, _ id: UInt32, _ value: Int64) -> Int32 {
+        let now = Self.now()
+        return state.withLock { (state) -> Int32 in
+            if state.gone { return -ENODEV }
+            finishScan(&state, at: now)
+            guard var lens = state.lens else { return -EINVAL }
+            var stored = value
+            switch id {
+            case UInt32(PC_V4L2_CID_FOCUS_ABSOLUTE):
+                // As UVC: the lens is the autofocus's while it runs.
+                guard !lens.continuous, state.scanStartedAt == nil else { return -EBUSY }
+                let clamped = min(max(value, lens.minimum), lens.maximum)
+                stored = lens.minimum + (clamped - lens.minimum + lens.step / 2) / lens.step * lens.step
+                lens.position = min(stored, lens.maximum)
+                stored = lens.position
+            case UInt32(PC_V4L2_CID_FOCUS_AUTO):
+                // Switched off, the lens stays where the autofocus had it.
+                if lens.continuous, value == 0 { lens.position = lens.inFocus }
+                lens.continuous = value != 0
+                stored = lens.continuous ? 1 : 0
+            case UInt32(PC_V4L2_CID_AUTO_FOCUS_START):
+                guard !lens.continuous else { return -EBUSY }
+                state.scanStartedAt = now
+                state.lastScanReached = nil
+            case UInt32(PC_V4L2_CID_AUTO_FOCUS_STATUS): return -EACCES
+            default: return -EINVAL
+            }
+            state.lens = lens
+            state.record.controlWrites.append(ControlWrite(id: id, value: stored))
+            return 0
+        }
+    }
+
+    // MARK: Selection: none
+
     package func queryMenu(_ fd: Int32, _ menu: inout v4l2_querymenu) -> Int32 { -EINVAL }
     package func getSelection(_ fd: Int32, _ selection: inout v4l2_selection) -> Int32 { -ENOTTY }
     package func setSelection(_ fd: Int32, _ selection: inout v4l2_selection) -> Int32 { -ENOTTY }
-    package func getControl(_ fd: Int32, _ id: UInt32, _ value: inout Int64) -> Int32 { -EINVAL }
-    package func setControl(_ fd: Int32, _ id: UInt32, _ value: Int64) -> Int32 { -EINVAL }
 }

@@ -31,6 +31,9 @@ struct DevicesCommand: AsyncParsableCommand {
         let formats: [Format]
         let unsupportedFormats: [String]?
         let controls: [ControlEntry]?
+        /// The focus modes `shoot --focus` can use, and the manual lens range; empty without a lens.
+        let focusModes: [String]
+        let lensPosition: String?
     }
 
     func run() async throws {
@@ -48,7 +51,11 @@ struct DevicesCommand: AsyncParsableCommand {
                 frameRates: details?.frameRates, cropBounds: details?.cropBounds?.description,
                 formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.fourCC, sizes: $0.sizes.description) },
                 unsupportedFormats: details?.unsupportedFormats,
-                controls: details == nil ? nil : ((try? device.controls()) ?? []).map(ControlEntry.init))
+                controls: details == nil ? nil : ((try? device.controls()) ?? []).map(ControlEntry.init),
+                focusModes: device.focusCapabilities?.supportedFocusModes.map(\.rawValue) ?? [],
+                lensPosition: device.focusCapabilities?.lensPosition.map {
+                    "\($0.control) \(Int64($0.minimum))...\(Int64($0.maximum)) step \(Int64($0.step))"
+                })
         }
         if json {
             print(try jsonText(entries, pretty: true))
@@ -77,6 +84,8 @@ struct DevicesCommand: AsyncParsableCommand {
         }
         let cropper = entry.cropBounds.map { "the driver (crop bounds \($0)) when set before streaming, else photocap" } ?? "photocap"
         lines.append("  aspect ratios: \(AspectRatio.supported.map(\.description).joined(separator: ", ")), zoom 1-8, cropped by \(cropper)")
+        lines.append("  focus: " + (entry.focusModes.isEmpty ? "none (fixed focus)" : entry.focusModes.joined(separator: ", "))
+                     + (entry.lensPosition.map { ", lens \($0)" } ?? ""))
         lines.append("  formats:")
         for format in entry.formats { lines.append("    \(format.pixelFormat): \(format.sizes)") }
         if let unsupported = entry.unsupportedFormats, !unsupported.isEmpty {

@@ -63,13 +63,13 @@ extension ShootCommand {
     }
 }
 
-/// While a bracket or a shot with `--control` runs, SIGINT and SIGTERM put the camera's
-/// controls back before the process exits (130 and 143, as a shell reports a death by those
-/// signals).
+/// While a bracket, a shot with `--focus` or one with `--control` runs, SIGINT and SIGTERM put
+/// the camera's controls back before the process exits (130 and 143, as a shell reports a death
+/// by those signals).
 final class ControlInterruptHandler {
     private let sources: [any DispatchSourceSignal]
 
-    init(camera: CaptureDevice, bracket: Bool, changes: ControlChanges?) {
+    init(camera: CaptureDevice, bracket: Bool, focus: Bool, changes: ControlChanges?) {
         let queue = DispatchQueue(label: "photocap.signals")
         sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { signalNumber, status in
             // Ignored as a signal, so it arrives only as a dispatch event.
@@ -80,6 +80,14 @@ final class ControlInterruptHandler {
                     do {
                         try camera.interruptBracketedCapture()
                         note("interrupted: \(camera.uniqueID)'s exposure controls restored")
+                    } catch {
+                        note("interrupted: \(error)")
+                    }
+                }
+                if focus {
+                    do {
+                        try camera.interruptFocus()
+                        note("interrupted: \(camera.uniqueID)'s focus controls restored")
                     } catch {
                         note("interrupted: \(error)")
                     }

@@ -24,6 +24,8 @@ struct ShootCommand: AsyncParsableCommand {
               photocap shoot --device /dev/video0 --bracket-manual 1/100@100,1/50@200 --json
               photocap shoot --aspect 3:4 --zoom 1.5 --sensor-rotation 90
               photocap shoot --device /dev/video0 --input 3 --size 1280x720 --aspect 1:1
+              photocap shoot --device /dev/video0 --focus once --output sharp.jpg
+              photocap shoot --focus manual:120 --json
               photocap shoot --format dng --pixel-format RG12 --output raw.dng
               photocap shoot --raw-plus heic --output shots/       (NAME.dng and NAME.heic from one frame)
             """)
@@ -119,6 +121,9 @@ struct ShootCommand: AsyncParsableCommand {
     @OptionGroup(title: "Bracketed capture")
     var bracket: BracketOptions
 
+    @OptionGroup(title: "Focus")
+    var focus: FocusOptions
+
     @OptionGroup var pixelBudget: PixelBudgetOptions
 
     func validate() throws {
@@ -198,10 +203,11 @@ struct ShootCommand: AsyncParsableCommand {
         } catch {
             throw error.attributed(to: requests[0].settings.uniqueID)
         }
-        // Interrupted mid-bracket or with --control, the camera's controls go back before the
-        // process exits.
-        let interruptHandler = bracket.members.isEmpty && changes == nil
-            ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, changes: changes)
+        // Interrupted mid-bracket, while focusing or with --control, the camera's controls go
+        // back before the process exits.
+        let interruptHandler = bracket.members.isEmpty && focus.mode == nil && changes == nil
+            ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, focus: focus.mode != nil,
+                                            changes: changes)
         defer { interruptHandler?.cancel() }
 
         var current = requests[0].settings.uniqueID
@@ -274,6 +280,7 @@ struct ShootCommand: AsyncParsableCommand {
         settings.embeddedThumbnailDimensions = thumbnail
         settings.rotationAngle = rotation
         settings.bracketedSettings = bracket.members
+        settings.focus = focus.request
         return settings
     }
 
@@ -330,6 +337,7 @@ struct ShootCommand: AsyncParsableCommand {
                   + "compensation \(r.isSensorOrientationCompensationApplied ? "applied" : "off")" + framingNote(r)
                   + (photo.encodingRoute == .developed ? ", developed from RAW" : "")
                   + (previewPath.map { ", preview \($0)" } ?? "")
+                  + (FocusReport(r)?.note ?? "")
                   + (photo.bracketSettings == nil ? "" : ", bracket \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))"))
         }
         return [path] + (previewPath.map { [$0] } ?? [])

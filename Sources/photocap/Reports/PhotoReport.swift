@@ -76,6 +76,8 @@ struct PhotoReport: Encodable {
     let timings: Timings
     let bracket: BracketReport?
     let crop: CropReport
+    /// The focus the request set and where the lens went; absent without `--focus`.
+    let focus: FocusReport?
     /// Where the photo stands in a timelapse (`--interval`).
     var timelapse: TimelapseReport?
 
@@ -126,6 +128,7 @@ struct PhotoReport: Encodable {
         timings = Timings(conversionMs: photo.timings.conversion * 1000, scalingMs: photo.timings.scaling * 1000,
                           encodingMs: photo.timings.encoding * 1000, developmentMs: photo.timings.development * 1000)
         bracket = BracketReport(photo)
+        focus = FocusReport(r)
     }
 
     /// What `--smart-framing` chose and the faces it saw; absent without it.

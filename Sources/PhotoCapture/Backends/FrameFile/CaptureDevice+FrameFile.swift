@@ -38,7 +38,7 @@ extension CaptureDevice {
         } catch {
             throw PhotoCaptureError(.imaging(error))
         }
-        let source = StillFrameSource(framesPerSecond: framesPerSecond) { (_, _, _, _) throws(PhotoCaptureError) in picture }
+        let source = StillFrameSource(framesPerSecond: framesPerSecond) { (_, _, _, _, _) throws(PhotoCaptureError) in picture }
         return CaptureDevice(
             uniqueID: "file:\(path)", localizedName: "frame file \((path as NSString).lastPathComponent)",
             kind: .frameFile, formats: [Format(pixelFormat: format, sizes: .discrete([size]))],

@@ -13,6 +13,9 @@ extension CaptureDevice {
         public var framesPerSecond: Int
         /// The exposure controls and their model (see ``SyntheticExposureConfiguration``).
         public var exposure = SyntheticExposureConfiguration()
+        /// The simulated lens and its focus controls (see ``SyntheticLensConfiguration``); nil
+        /// makes a fixed-focus camera without focus controls.
+        public var lens: SyntheticLensConfiguration? = SyntheticLensConfiguration()
         /// A scene that changes over time instead of the still ``SyntheticScene``; nil by default.
         public var script: SyntheticSceneScript?
 
@@ -33,20 +36,23 @@ extension CaptureDevice {
     /// The built-in synthetic camera: deterministic, asymmetric frames of ``SyntheticScene`` in
     /// YUYV, NV12, RGB24 and MJPEG (as a UVC webcam sends it: quality 90, no Huffman tables) at
     /// any even size up to the configured maximum — and in Bayer formats as a simulated sensor
-    /// with a known response sees it (``syntheticRawCalibration``), for RAW capture. Processed
+    /// with a known response sees it (``syntheticRawCalibration``), for RAW capture. Its simulated
+    /// lens (``SyntheticConfiguration/lens``) blurs the picture when it is out of focus. Processed
     /// requests that name no format get NV12; RAW requests get RGGB 16-bit.
     public static func synthetic(_ configuration: SyntheticConfiguration = SyntheticConfiguration()) -> CaptureDevice {
         let mounting = configuration.sensorMounting
         let sizes = FrameSizes.stepwise(minimum: PixelSize(width: 16, height: 16),
                                         maximum: configuration.maximumSize, step: PixelSize(width: 2, height: 2))
         let exposure = SyntheticExposureControls(configuration.exposure, framesPerSecond: configuration.framesPerSecond)
-        let source = StillFrameSource(framesPerSecond: configuration.framesPerSecond,
-                                      exposure: exposure, script: configuration.script) { (format, size, factor, time) throws(PhotoCaptureError) in
+        let lens = configuration.lens.map { SyntheticLens($0, framesPerSecond: configuration.framesPerSecond) }
+        let source = StillFrameSource(framesPerSecond: configuration.framesPerSecond, exposure: exposure, lens: lens,
+                                      script: configuration.script) { (format, size, factor, time, defocus) throws(PhotoCaptureError) in
             // The sensor sees the upright scene through its mounting: undoing the mounting's
             // compensation gives what it delivers.
             let uprightSize = mounting.compensation.apply(to: size)
             let scene = configuration.script?.render(time, uprightSize) ?? SyntheticScene.image(size: uprightSize)
-            let upright = SyntheticExposure.expose(scene, by: factor)
+            let sharp = SyntheticExposure.expose(scene, by: factor)
+            let upright = SyntheticDefocus.blurred(sharp, radius: SyntheticDefocus.radius(defocus: defocus, size: uprightSize))
             let delivered = upright.transformed(by: mounting.compensation.inverse)
             if format == .mjpeg { return try mjpegFrame(delivered) }
             do throws(ImagingError) {

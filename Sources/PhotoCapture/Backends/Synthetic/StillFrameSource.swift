@@ -4,11 +4,14 @@ import Imaging
 ///
 /// Frames are a function of time: frame `n` starts its exposure at `start + n × interval` and is
 /// delivered one interval later, as a free-running sensor would deliver it. The picture is made
-/// once per format, size and exposure (see ``SyntheticExposureControls``); each frame shares its
-/// bytes and carries its own sequence number and timestamp.
+/// once per format, size, exposure (see ``SyntheticExposureControls``) and lens position (see
+/// ``SyntheticLens``); each frame shares its bytes and carries its own sequence number and
+/// timestamp.
 actor StillFrameSource: FrameSource {
-    /// Renders the picture in a format and size, exposed a factor times the metered exposure.
-    typealias Render = @Sendable (FramePixelFormat, PixelSize, Double, Double) throws(PhotoCaptureError) -> Frame
+    /// Renders the picture in a format and size, exposed a factor times the metered exposure,
+    /// at a time into the stream (seconds) and a lens defocus (0 sharp ... 1).
+    typealias Render = @Sendable (_ format: FramePixelFormat, _ size: PixelSize, _ factor: Double, _ time: Double,
+                                  _ defocus: Double) throws(PhotoCaptureError) -> Frame
 
     /// Pictures kept per stream: a bracket's members plus the metered exposure.
     private static let cachedPictures = 4
@@ -16,16 +19,19 @@ actor StillFrameSource: FrameSource {
     private let interval: UInt64
     /// The camera's exposure controls; nil for a camera without them (a frame file).
     nonisolated let exposure: SyntheticExposureControls?
+    /// The camera's lens; nil for a camera without focus controls.
+    nonisolated let lens: SyntheticLens?
     private var streaming: (format: FramePixelFormat, size: PixelSize, start: UInt64)?
-    private var pictures: [(factor: Double, part: Double, frame: Frame)] = []
+    private var pictures: [(factor: Double, part: Double, defocus: Double, frame: Frame)] = []
     private let script: SyntheticSceneScript?
     private var counters = StreamStatistics()
 
-    init(framesPerSecond: Int = 30, exposure: SyntheticExposureControls? = nil, script: SyntheticSceneScript? = nil,
-         render: @escaping Render) {
+    init(framesPerSecond: Int = 30, exposure: SyntheticExposureControls? = nil, lens: SyntheticLens? = nil,
+         script: SyntheticSceneScript? = nil, render: @escaping Render) {
         self.render = render
         self.script = script
         self.exposure = exposure
+        self.lens = lens
         interval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
     }
 
@@ -34,22 +40,24 @@ actor StillFrameSource: FrameSource {
         pictures = []
         exposure?.streamStarted()
         let now = MonotonicClock.now()
-        _ = try picture(format, size, factor: exposure?.factor(forExposureStartingAt: now) ?? 1)
+        _ = try picture(format, size, factor: exposure?.factor(forExposureStartingAt: now) ?? 1,
+                        defocus: lens?.defocus(forExposureStartingAt: now) ?? 0)
         if streaming != nil { counters.stops += 1 }
         // Discarded frames simply push the first usable exposure later.
         streaming = (format, size, now + UInt64(max(0, discardingFirst)) * interval)
         counters.starts += 1
     }
 
-    /// The picture for `factor`, rendered once and kept while the stream lasts.
-    /// The picture for an exposure `factor` at `time` seconds into the stream: a scripted scene
-    /// is rendered once per part.
-    private func picture(_ format: FramePixelFormat, _ size: PixelSize, factor: Double, time: Double = 0) throws(PhotoCaptureError) -> Frame {
+    /// The picture for an exposure `factor` and lens `defocus` at `time` seconds into the
+    /// stream, rendered once and kept while the stream lasts: a scripted scene is rendered once
+    /// per part.
+    private func picture(_ format: FramePixelFormat, _ size: PixelSize, factor: Double, defocus: Double,
+                         time: Double = 0) throws(PhotoCaptureError) -> Frame {
         let part = script?.partStart(at: time) ?? 0
-        if let kept = pictures.first(where: { $0.factor == factor && $0.part == part }) { return kept.frame }
-        let frame = try render(format, size, factor, part)
+        if let kept = pictures.first(where: { $0.factor == factor && $0.part == part && $0.defocus == defocus }) { return kept.frame }
+        let frame = try render(format, size, factor, part, defocus)
         if pictures.count >= Self.cachedPictures { pictures.removeFirst() }
-        pictures.append((factor, part, frame))
+        pictures.append((factor, part, defocus, frame))
         return frame
     }
 
@@ -88,6 +96,7 @@ actor StillFrameSource: FrameSource {
         // After the wait every change that can reach this frame is known.
         let picture = try picture(streaming.format, streaming.size,
                                   factor: exposure?.factor(forExposureStartingAt: exposureStart) ?? 1,
+                                  defocus: lens?.defocus(forExposureStartingAt: exposureStart) ?? 0,
                                   time: Double(exposureStart - streaming.start) / 1e9)
         var delivery = FrameDelivery()
         delivery.requestToExposureNanoseconds = exposureStart - min(exposureStart, instant)

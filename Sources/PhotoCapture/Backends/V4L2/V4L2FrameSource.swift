@@ -7,6 +7,8 @@ final class V4L2FrameSource: FrameSource {
     let stream: V4L2Stream
     /// The camera's exposure controls, for brackets.
     let exposure: V4L2ExposureControls?
+    /// The lens's focus controls, for requests that set focus.
+    let focus: V4L2FocusControls?
 
     /// Driver buffers: the live ring holds up to 2, a photo being encoded 1, a consumer's
     /// pending and in-conversion frames 2 — 8 leaves at least 3 with the driver at any time.
@@ -15,6 +17,7 @@ final class V4L2FrameSource: FrameSource {
     init(device: V4L2Device) {
         stream = V4L2Stream(device: device, bufferCount: Self.bufferCount)
         exposure = V4L2ExposureControls(device: device)
+        focus = V4L2FocusControls(device: device)
     }
 
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
