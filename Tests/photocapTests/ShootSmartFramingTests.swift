@@ -7,16 +7,10 @@ import TestSupport
 /// scripted people scene.
 @Suite struct ShootSmartFramingTests {
     @Test func framesTheOnePersonInPortraitAndReportsTheFace() throws {
-        let file = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
-        let scene = ScriptedPeopleScene.joiningFriends(portrait: try ReferenceDecoder.imageMagickStored(file),
-                                                       faceInPortrait: PixelRect(x: 175, y: 70, size: PixelSize(width: 90, height: 90)))
-        let size = PixelSize(width: 640, height: 480)
-        let folder = try TemporaryDirectory("photocap-smart-framing")
-        let frame = try folder.write(scene.image(at: 1, size: size).pixels, named: "person.rgb")
-        let path = folder.url.appendingPathComponent("person.jpg").path
-        let run = try ExternalTool.run(TestPaths.photocap, ["shoot", "--frame-file", frame, "--frame-format", "rgb24",
-                                                            "--frame-size", "640x480", "--smart-framing", "--framing-timeout", "10",
-                                                            "--output", path, "--json"])
+        let person = try OnePersonFrame(folderName: "photocap-smart-framing")
+        let path = person.folder.url.appendingPathComponent("person.jpg").path
+        let run = try ExternalTool.run(TestPaths.photocap, ["shoot"] + person.arguments + ["--smart-framing", "--framing-timeout", "10",
+                                                                                            "--output", path, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         let framing = try #require(report["smartFraming"] as? [String: Any])
@@ -24,7 +18,7 @@ import TestSupport
         #expect(framing["framing"] as? String == "3:4 ×2", "\(framing)")
         let faces = try #require(framing["faces"] as? [[String: Any]])
         #expect(faces.count == 1)
-        let truth = scene.faces(at: 1, in: size)[0]
+        let truth = person.face
         if let face = faces.first, let x = face["x"] as? Double, let width = face["width"] as? Double {
             #expect(abs(x - truth.x) <= 0.15 * truth.width && abs(width - truth.width) <= 0.3 * truth.width, "\(face) vs \(truth)")
         }

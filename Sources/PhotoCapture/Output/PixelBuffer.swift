@@ -57,3 +57,16 @@ public struct PixelBuffer: Sendable {
         }
     }
 }
+
+extension PixelBuffer {
+    /// The pixels of `rgb`, for a preview drawn on (the CLI's overlay) and then saved with
+    /// ``jpegData(quality:)``; package-only, not part of the photo API. (In an extension, so
+    /// the memberwise initialiser the pipeline uses stays.)
+    package init(rgb: RGBImage) throws(PhotoCaptureError) {
+        do {
+            self.init(image: try rgb.planarImage())
+        } catch {
+            throw PhotoCaptureError(.imaging(error))
+        }
+    }
+}

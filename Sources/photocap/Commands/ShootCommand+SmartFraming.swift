@@ -3,10 +3,6 @@ import PhotoCaptureVision
 
 /// `--json`'s report of `--smart-framing`: the framing applied and the faces in view.
 struct SmartFramingReport: Encodable {
-    struct Face: Encodable {
-        let id: Int
-        let x: Double, y: Double, width: Double, height: Double
-    }
     /// `3:4 ×2`; nil when the monitor recommended nothing in time.
     let framing: String?
     let aspectRatio: String?
@@ -15,7 +11,7 @@ struct SmartFramingReport: Encodable {
     let waited: Double
     /// The faces of the last analysed frame before the framing was applied, in metadata
     /// coordinates (normalised to the upright picture before the framing's crop).
-    let faces: [Face]
+    let faces: [FaceReport]
     let analysedFrames: Int
     let droppedFrames: Int
 }
@@ -65,7 +61,7 @@ extension ShootCommand {
         return SmartFramingReport(
             framing: framing.map { "\($0)" }, aspectRatio: framing.map { "\($0.aspectRatio)" }, zoomFactor: framing?.zoomFactor,
             waited: Date().timeIntervalSince(started),
-            faces: seen.map { SmartFramingReport.Face(id: $0.detectedObjectID, x: $0.bounds.x, y: $0.bounds.y, width: $0.bounds.width, height: $0.bounds.height) },
+            faces: seen.map(FaceReport.init),
             analysedFrames: counts.0, droppedFrames: counts.1)
     }
 }

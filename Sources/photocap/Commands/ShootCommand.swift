@@ -79,14 +79,7 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Zoom: a centred crop this many times narrower, after --aspect (1 to 8).")
     var zoom: Double = 1
 
-    @Option(name: .customLong("frame-file"), help: "Replay a raw frame from this file instead of using a camera.")
-    var frameFile: String?
-
-    @Option(name: .customLong("frame-format"), help: "Pixel format of --frame-file: yuyv, nv12, i420, rgb24, ...")
-    var frameFormat: FramePixelFormat?
-
-    @Option(name: .customLong("frame-size"), help: "Size of --frame-file, WIDTHxHEIGHT.")
-    var frameSize: PixelSize?
+    @OptionGroup var frameFile: FrameFileOptions
 
     @Option(name: .customLong("count"), help: "Photos to take, one after another on one running session; files get -001, -002... suffixes. Default: 1.")
     var countOption: Int?
@@ -153,14 +146,7 @@ struct ShootCommand: AsyncParsableCommand {
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
         }
-        if frameFile != nil {
-            guard frameFormat != nil, frameSize != nil else {
-                throw ValidationError("--frame-file needs --frame-format and --frame-size")
-            }
-            if device != nil { throw ValidationError("--frame-file and --device exclude each other") }
-        } else if frameFormat != nil || frameSize != nil {
-            throw ValidationError("--frame-format and --frame-size go with --frame-file")
-        }
+        try frameFile.validate(device: device)
     }
 
     func run() async throws {
@@ -345,11 +331,9 @@ struct ShootCommand: AsyncParsableCommand {
 
     func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
         let override = sensorRotation.map { SensorMounting(rotation: $0, isMirrored: mirror) }
-        if let frameFile, let frameFormat, let frameSize {
-            // A file's frame is there at once: no sensor cadence to wait for.
-            return try CaptureDevice.frameFile(path: frameFile, format: frameFormat, size: frameSize,
-                                               mounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror),
-                                               framesPerSecond: 1000)
+        // A file's frame is there at once: no sensor cadence to wait for.
+        if let replay = try frameFile.camera(mounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror), framesPerSecond: 1000) {
+            return replay
         }
         let camera: CaptureDevice
         switch device {

@@ -1,0 +1,83 @@
+import Foundation
+import PhotoCaptureVision
+
+extension WatchCommand {
+    /// What `--faces` and `--smart-framing` attach to the running session; each runs on its own
+    /// analysis queue that drops frames while busy, so neither delays the stream or the preview.
+    struct Analysis {
+        /// The tracked faces (`--faces`).
+        let faces: MetadataOutput?
+        /// The smart framing monitor (`--smart-framing`).
+        let monitor: SmartFramingMonitor?
+        /// Prints each new recommendation as it arrives; ends when the monitor stops.
+        let printer: Task<Void, Never>?
+
+        /// The faces reported now, or nil without `--faces`.
+        var latestFaces: [MetadataFaceObject]? { faces?.latestFaces }
+    }
+
+    /// Attaches the face output and starts the monitor the options ask for, on a running session.
+    func startAnalysis(session: CaptureSession, camera: CaptureDevice, started: Date) throws -> Analysis {
+        var output: MetadataOutput?
+        if faces {
+            do {
+                let attached = try MetadataOutput()
+                try session.addOutput(attached)
+                output = attached
+            } catch {
+                throw fail("--faces: \(error)")
+            }
+        }
+        guard smartFraming else { return Analysis(faces: output, monitor: nil, printer: nil) }
+        let monitor = camera.smartFramingMonitor
+        // Subscribed before the start, so the first recommendation (made before anyone is seen) is printed too.
+        let recommendations = monitor.recommendations()
+        do {
+            try monitor.setEnabledFramings(monitor.supportedFramings)
+            try monitor.startMonitoring()
+        } catch {
+            if let output { session.removeOutput(output) }
+            throw fail("--smart-framing: \(error)")
+        }
+        let json = json
+        // The stream yields changes only: one line per new recommendation, none while it holds.
+        let printer = Task {
+            for await framing in recommendations {
+                let elapsed = Date().timeIntervalSince(started)
+                if json {
+                    print((try? jsonText(RecommendationReport(framing, elapsed: elapsed))) ?? "{}")
+                } else {
+                    print("framing: \(framing) recommended after \(String(format: "%.1f", elapsed)) s")
+                }
+                fflush(nil)
+            }
+        }
+        return Analysis(faces: output, monitor: monitor, printer: printer)
+    }
+
+    /// Stops the monitor (its stream ends, so the printer finishes) and detaches the face output.
+    func stopAnalysis(_ analysis: Analysis, session: CaptureSession) async {
+        analysis.monitor?.stopMonitoring()
+        await analysis.printer?.value
+        if let faces = analysis.faces { session.removeOutput(faces) }
+    }
+
+    /// `, 2 faces: #1 0.42,0.39 0.09x0.15, #2 …` for the one-line report.
+    static func facesNote(_ faces: [MetadataFaceObject]) -> String {
+        guard !faces.isEmpty else { return ", no faces" }
+        let list = faces.map { face in
+            let b = face.bounds
+            return "#\(face.detectedObjectID) " + String(format: "%.2f,%.2f %.2fx%.2f", b.x, b.y, b.width, b.height)
+        }
+        return ", \(faces.count) face\(faces.count == 1 ? "" : "s"): " + list.joined(separator: ", ")
+    }
+
+    /// `preview` with the overlay drawn on it, as a JPEG: the faces and the recommended framing
+    /// now. `photoSize` is the photo's (the whole upright picture the preview shrinks).
+    func overlaid(_ preview: PixelBuffer, photoSize: PixelSize, analysis: Analysis) throws -> Data {
+        let overlay = PreviewOverlay(faces: analysis.latestFaces ?? [], framing: analysis.monitor?.recommendedFraming,
+                                     uprightSize: photoSize)
+        let drawn = overlay.drawn(on: try preview.rgbImage())
+        return try PixelBuffer(rgb: drawn).jpegData(quality: 80)
+    }
+}
