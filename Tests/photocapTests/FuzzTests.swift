@@ -58,6 +58,7 @@ import TestSupport
         case "jpeg": return [.info, .infoJSON, .orient, .lossless, .inPlace, .mjpegFrame]
         case "dng": return [.info, .infoJSON, .develop, .orient]
         case "heic-exif": return [.heicProperties]
+        case "tiff-turned": return [.orient, .inPlace]
         default: return [.info, .infoJSON, .orient, .inPlace]
         }
     }
@@ -66,13 +67,16 @@ import TestSupport
     func fuzz() throws {
         let seeds = try HostileSeeds()
         var random = Generator(state: Self.seed)
-        let formats = ["jpeg", "tiff", "heic", "dng", "heic-exif"]
-        var originals = try Dictionary(uniqueKeysWithValues: formats.dropLast().map { ($0, try seeds.bytes($0)) })
-        // A HEIC oriented only by its EXIF (irot none, EXIF 6), so --from-exif edits ipco/ipma/iloc.
-        let exifOnly = try TemporaryDirectory("photocap-fuzz-seed")
-        let exifOnlyPath = try exifOnly.write(originals["heic"]!, named: "seed.heic")
-        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", exifOnlyPath]).checked()
-        originals["heic-exif"] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: exifOnlyPath)))
+        let formats = ["jpeg", "tiff", "heic", "dng", "heic-exif", "tiff-turned"]
+        var originals = try Dictionary(uniqueKeysWithValues: formats.prefix(4).map { ($0, try seeds.bytes($0)) })
+        // Seeds with an Orientation of 6 in IFD0, so their turns run: a HEIC oriented only by its
+        // EXIF (irot none), which --from-exif writes into ipco/ipma/iloc; a TIFF, turned strip by strip.
+        let turnedSeeds = try TemporaryDirectory("photocap-fuzz-seed")
+        for (name, format) in [("heic-exif", "heic"), ("tiff-turned", "tiff")] {
+            let path = try turnedSeeds.write(originals[format]!, named: "seed.\(format)")
+            try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", path]).checked()
+            originals[name] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
         var runs = 0, failures = 0, problems: [String] = []
         var peak = (bytes: 0, command: "")
         var slowest = 0.0
@@ -84,7 +88,7 @@ import TestSupport
             let folder = try TemporaryDirectory("photocap-fuzz")
             let output = folder.url.appendingPathComponent("out")
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-            let fileExtension = format == "heic-exif" ? "heic" : format
+            let fileExtension = String(format.prefix { $0 != "-" })
             let file = try folder.write(bytes, named: "input.\(fileExtension)")
             let arguments: [String] = switch reader {
             case .info: ["info", file]

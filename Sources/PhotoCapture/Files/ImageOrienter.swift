@@ -24,7 +24,10 @@ import Imaging
 /// other metadata items carried and the EXIF edited as for JPEG; auxiliary images (depth,
 /// alpha, gain maps) cannot follow and are named in the outcome.
 ///
-/// TIFFs are written as RGB with Orientation 1. RAW files (DNG and camera RAW names) are
+/// TIFFs are turned in their own kind — bit depth, samples, photometric interpretation,
+/// compression — and every other byte of the file is kept: text tags,
+/// dates, EXIF and GPS, ICC, IPTC, XMP (Orientation 1) and other pages. Tiled, JPEG-compressed,
+/// YCbCr and georeferenced TIFFs are refused, naming why. RAW files (DNG and camera RAW names) are
 /// refused: their Orientation tag is the correction.
 public struct ImageOrienter: Sendable {
     /// JPEG/HEIC quality of re-encoded pictures, 1...100.
@@ -142,7 +145,7 @@ public struct ImageOrienter: Sendable {
             switch info.format {
             case .jpeg: turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation)
             case .heic: turned = try heic(bytes, orientation)
-            case .tiff: turned = try tiff(bytes, exif: info.exif)
+            case .tiff: turned = try tiff(bytes)
             case .dng: throw PhotoCaptureError(.rawNotReoriented)
             }
             return Result(format: info.format, originalOrientation: orientation, data: Data(turned.bytes), size: turned.size,
@@ -321,20 +324,12 @@ public struct ImageOrienter: Sendable {
 
     // MARK: TIFF
 
-    /// Stored RGB turned, written as an RGB TIFF with Orientation 1 and Make/Model/Software/DateTime.
-    private func tiff(_ data: [UInt8], exif: [String: String]) throws -> (bytes: [UInt8], size: PixelSize, dropped: [String]) {
-        let read = try TIFFFile.read(data)
-        let turned = RGBImage(size: read.size, pixels: read.rgb).transformed(by: read.orientation)
-        var metadata = EXIFMetadata(orientation: .up)
-        metadata.make = exif["Make"]
-        metadata.model = exif["Model"]
-        metadata.software = exif["Software"]
-        if let stamp = exif["DateTime"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-            metadata.dateTimeOriginal = formatter.date(from: stamp)
+    /// The picture turned in its own kind (bit depth, samples, photometric, compression), every
+    /// other byte of the file kept (``TIFFPixelTurner``).
+    private func tiff(_ data: [UInt8]) throws -> (bytes: [UInt8], size: PixelSize, dropped: [String]) {
+        guard let turned = try TIFFPixelTurner.upright(data) else {
+            throw CodecError.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")
         }
-        return (try TIFFFile.encode(rgb: turned.pixels, size: turned.size, metadata: metadata), turned.size, [])
+        return (turned.bytes, turned.size, [])
     }
 }

@@ -1,0 +1,143 @@
+/// Edits the entries of one directory of a classic TIFF file in place, keeping every other
+/// byte where it was: values that fit where they were are overwritten there, values that grow
+/// are appended at the end of the file (word-aligned) and their entry pointed at them. Entries
+/// are never added or removed, so the directory and everything that points into the file
+/// (EXIF, GPS and sub-IFDs, maker notes, ICC, XMP, IPTC) stays valid.
+struct TIFFDirectoryEditor {
+    /// The whole file.
+    private(set) var bytes: [UInt8]
+    let littleEndian: Bool
+    /// Offset of the directory.
+    let directory: Int
+
+    /// One 12-byte directory entry.
+    struct Entry {
+        let position: Int
+        let tag: Int
+        let type: Int
+        let count: Int
+        /// Bytes per value of the type.
+        let typeSize: Int
+        var length: Int { count * typeSize }
+        /// Where the values are: in the entry's value field when they fit 4 bytes, else at the
+        /// offset that field holds.
+        let valuesAt: Int
+    }
+
+    /// Bytes per value of each TIFF field type (1 BYTE … 13 IFD).
+    static let typeSizes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
+
+    /// The directory at `offset` of `bytes`; every entry and its values must lie in the file.
+    init(_ bytes: [UInt8], directoryAt offset: Int) throws(CodecError) {
+        guard let header = TIFFHeader(bytes) else {
+            throw .corruptFile(format: "TIFF", reason: "no classic TIFF header (\"II*\\0\" or \"MM\\0*\"; BigTIFF is not edited)")
+        }
+        self.bytes = bytes
+        littleEndian = header.isLittleEndian
+        directory = offset
+        guard offset >= 8, offset + 2 <= bytes.count else {
+            throw .corruptFile(format: "TIFF", reason: "the directory at byte \(offset) lies outside the file")
+        }
+        let count = integer(at: offset, size: 2)
+        guard offset + 2 + count * 12 + 4 <= bytes.count else {
+            throw .corruptFile(format: "TIFF", reason: "the directory at byte \(offset) runs past the end of the file")
+        }
+        for entry in entries {
+            guard entry.valuesAt >= 0, entry.valuesAt + entry.length <= bytes.count else {
+                throw .corruptFile(format: "TIFF", reason: "the values of tag \(entry.tag) lie outside the file")
+            }
+        }
+    }
+
+    /// The directory's entries, in file order.
+    var entries: [Entry] {
+        (0..<integer(at: directory, size: 2)).map { index in
+            let position = directory + 2 + index * 12
+            let type = integer(at: position + 2, size: 2)
+            let typeSize = Self.typeSizes[type] ?? 1
+            let count = integer(at: position + 4, size: 4)
+            let inline = count * typeSize <= 4
+            return Entry(position: position, tag: integer(at: position, size: 2), type: type, count: count, typeSize: typeSize,
+                         valuesAt: inline ? position + 8 : integer(at: position + 8, size: 4))
+        }
+    }
+
+    func entry(_ tag: Int) -> Entry? { entries.first { $0.tag == tag } }
+
+    /// The values of a BYTE, SHORT or LONG entry; nil when absent or of another type.
+    func integers(_ tag: Int) -> [Int]? {
+        guard let entry = entry(tag), [1, 3, 4].contains(entry.type) else { return nil }
+        return (0..<entry.count).map { integer(at: entry.valuesAt + $0 * entry.typeSize, size: entry.typeSize) }
+    }
+
+    /// The raw value bytes of an entry, as stored.
+    func valueBytes(_ tag: Int) -> [UInt8]? {
+        entry(tag).map { Array(bytes[$0.valuesAt..<($0.valuesAt + $0.length)]) }
+    }
+
+    /// Sets `tag`'s values: SHORT when the entry was SHORT and every value fits, else LONG.
+    mutating func setIntegers(_ tag: Int, _ values: [Int]) throws(CodecError) {
+        guard let entry = entry(tag), [3, 4].contains(entry.type) else {
+            throw .invalidArgument("TIFF tag \(tag) is not a SHORT or LONG entry")
+        }
+        let type = entry.type == 3 && values.allSatisfy({ (0...0xFFFF).contains($0) }) ? 3 : 4
+        guard values.allSatisfy({ (0...Int(UInt32.max)).contains($0) }) else {
+            throw .invalidArgument("a value of TIFF tag \(tag) does not fit a LONG")
+        }
+        let size = type == 3 ? 2 : 4
+        try setValues(tag, type: type, count: values.count, values.flatMap { encode($0, size: size) })
+    }
+
+    /// Sets `tag`'s type, count and value bytes, where they fit or appended.
+    mutating func setValues(_ tag: Int, type: Int, count: Int, _ values: [UInt8]) throws(CodecError) {
+        guard let entry = entry(tag) else { throw .invalidArgument("TIFF tag \(tag) is absent") }
+        put(type, at: entry.position + 2, size: 2)
+        put(count, at: entry.position + 4, size: 4)
+        if values.count <= 4 {
+            bytes.replaceSubrange((entry.position + 8)..<(entry.position + 12), with: values + [UInt8](repeating: 0, count: 4 - values.count))
+        } else if entry.length > 4, values.count <= entry.length {
+            bytes.replaceSubrange(entry.valuesAt..<(entry.valuesAt + values.count), with: values)
+        } else {
+            put(try append(values), at: entry.position + 8, size: 4)
+        }
+    }
+
+    /// Exchanges the type, count and values of two entries (XResolution and YResolution when a
+    /// picture is turned a quarter).
+    mutating func swapValues(_ first: Int, _ second: Int) {
+        guard let a = entry(first), let b = entry(second) else { return }
+        let saved = Array(bytes[(a.position + 2)..<(a.position + 12)])
+        bytes.replaceSubrange((a.position + 2)..<(a.position + 12), with: bytes[(b.position + 2)..<(b.position + 12)])
+        bytes.replaceSubrange((b.position + 2)..<(b.position + 12), with: saved)
+    }
+
+    /// Writes `data` over `range` (which it must fit), the rest of the range zeroed.
+    mutating func overwrite(_ range: Range<Int>, with data: [UInt8]) {
+        precondition(data.count <= range.count)
+        bytes.replaceSubrange(range, with: data + [UInt8](repeating: 0, count: range.count - data.count))
+    }
+
+    /// Cuts the file at `offset` (data after it is no longer referenced).
+    mutating func truncate(at offset: Int) { bytes.removeSubrange(offset...) }
+
+    /// Appends `data` at the end of the file, word-aligned, and returns its offset.
+    mutating func append(_ data: [UInt8]) throws(CodecError) -> Int {
+        if bytes.count % 2 == 1 { bytes.append(0) }
+        let offset = bytes.count
+        guard offset + data.count <= Int(UInt32.max) else { throw .invalidArgument("the TIFF file would pass 4 GiB") }
+        bytes += data
+        return offset
+    }
+
+    private func integer(at offset: Int, size: Int) -> Int {
+        TIFFHeader.integer(bytes, at: offset, count: size, littleEndian: littleEndian)
+    }
+
+    private mutating func put(_ value: Int, at offset: Int, size: Int) {
+        bytes.replaceSubrange(offset..<(offset + size), with: encode(value, size: size))
+    }
+
+    private func encode(_ value: Int, size: Int) -> [UInt8] {
+        (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * (littleEndian ? $0 : size - 1 - $0))) }
+    }
+}

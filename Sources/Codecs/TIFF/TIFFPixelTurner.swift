@@ -1,0 +1,252 @@
+import CTIFF
+import Imaging
+
+/// Turns the picture of a TIFF file (its first directory) upright in its own kind: the same bit
+/// depth, samples, photometric interpretation, compression, predictor and byte order, written
+/// back into the same file.
+///
+/// The strips are decoded with libtiff, turned, encoded again by libtiff into a scratch file
+/// with the original's coding tags, and their coded bytes put where the old strips were (or
+/// appended when they no longer fit). Then only the entries a turn changes are edited
+/// (``TIFFDirectoryEditor``): ImageWidth, ImageLength, RowsPerStrip, StripOffsets,
+/// StripByteCounts, Orientation 1, XResolution/YResolution swapped for quarter turns, the EXIF
+/// PixelX/YDimension, and XMP's `tiff:Orientation`. Every other byte stays: text tags, dates,
+/// EXIF and GPS directories, ICC, IPTC, XMP, other pages.
+///
+/// Refused with a specific reason: tiles, separate colour planes, JPEG compression, YCbCr,
+/// and georeferenced files (GeoTIFF tie points refer to raster positions a turn would move).
+package enum TIFFPixelTurner {
+    /// The upright file and its size; nil when the file's Orientation is already 1 (or absent).
+    package static func upright(_ data: [UInt8]) throws(CodecError) -> (bytes: [UInt8], size: PixelSize, orientation: Orientation)? {
+        guard let header = TIFFHeader(data) else {
+            throw .corruptFile(format: "TIFF", reason: "no classic TIFF header (\"II*\\0\" or \"MM\\0*\")")
+        }
+        var editor = try TIFFDirectoryEditor(data, directoryAt: header.firstIFDOffset)
+        let orientation = Orientation(exifValue: editor.integers(Tag.orientation)?.first ?? 1)
+        guard orientation != .up else { return nil }
+        let layout = try Layout(editor)
+        let decoded = try decodeStrips(data, layout)
+        let turned = turn(decoded, layout, by: orientation)
+        let size = orientation.apply(to: layout.size)
+        let strips = try encodeStrips(turned, size: size, layout, from: editor, littleEndian: header.isLittleEndian)
+        try place(strips.data, rowsPerStrip: strips.rowsPerStrip, replacing: layout, in: &editor)
+
+        try editor.setIntegers(Tag.width, [size.width])
+        try editor.setIntegers(Tag.height, [size.height])
+        try editor.setIntegers(Tag.orientation, [1])
+        if orientation.swapsDimensions { editor.swapValues(Tag.xResolution, Tag.yResolution) }
+        if let xmp = editor.entry(Tag.xmp), let packet = editor.valueBytes(Tag.xmp).flatMap({ String(validating: $0, as: UTF8.self) }),
+           let upright = XMPOrientation.upright(packet) {
+            try editor.setValues(Tag.xmp, type: xmp.type, count: upright.utf8.count, Array(upright.utf8))
+        }
+        var bytes = editor.bytes
+        // The EXIF directory's PixelX/YDimension, edited in place like a JPEG's.
+        if editor.entry(Tag.exifIFD) != nil, var exif = try? EXIFBlockEditor(bytes) {
+            exif.markUpright(pixelSize: size, uprightThumbnail: false)
+            bytes = exif.block
+        }
+        return (bytes, size, orientation)
+    }
+
+    /// Tags read or edited here.
+    enum Tag {
+        static let width = 256, height = 257, bitsPerSample = 258, compression = 259, photometric = 262, fillOrder = 266
+        static let stripOffsets = 273, orientation = 274, samplesPerPixel = 277, rowsPerStrip = 278, stripByteCounts = 279
+        static let xResolution = 282, yResolution = 283, planarConfiguration = 284, t4Options = 292, t6Options = 293
+        static let predictor = 317, colorMap = 320, tileWidth = 322, extraSamples = 338, sampleFormat = 339
+        static let xmp = 700, exifIFD = 34665
+        static let geoTIFF = [33550, 33922, 34264]  // ModelPixelScale, ModelTiepoint, ModelTransformation
+    }
+
+    /// What the strips hold and how.
+    struct Layout {
+        let size: PixelSize
+        let bitsPerSample: Int
+        let samplesPerPixel: Int
+        let compression: Int
+        let strips: [(offset: Int, length: Int)]
+        var bitsPerPixel: Int { bitsPerSample * samplesPerPixel }
+        func rowBytes(width: Int) -> Int { (width * bitsPerPixel + 7) / 8 }
+
+        init(_ editor: TIFFDirectoryEditor) throws(CodecError) {
+            guard let width = editor.integers(Tag.width)?.first, let height = editor.integers(Tag.height)?.first, width > 0, height > 0 else {
+                throw .corruptFile(format: "TIFF", reason: "no image width or height in IFD0")
+            }
+            size = PixelSize(width: width, height: height)
+            let bits = editor.integers(Tag.bitsPerSample) ?? [1]
+            samplesPerPixel = editor.integers(Tag.samplesPerPixel)?.first ?? 1
+            compression = editor.integers(Tag.compression)?.first ?? 1
+            let photometric = editor.integers(Tag.photometric)?.first
+            func refuse(_ what: String) -> CodecError { .unsupportedFormat(reason: "\(what): turning it is not supported; the file is left as it is") }
+            if editor.entry(Tag.tileWidth) != nil { throw refuse("a tiled TIFF") }
+            if (editor.integers(Tag.planarConfiguration)?.first ?? 1) != 1 { throw refuse("a TIFF with separate colour planes") }
+            if [6, 7, 34892].contains(compression) { throw refuse("a JPEG-compressed TIFF") }
+            if photometric == 6 { throw refuse("a YCbCr TIFF") }
+            if Tag.geoTIFF.contains(where: { editor.entry($0) != nil }) {
+                throw refuse("a georeferenced TIFF (its GeoTIFF tie points refer to pixel positions a turn moves)")
+            }
+            guard let first = bits.first, bits.allSatisfy({ $0 == first }), [1, 2, 4, 8, 16, 32, 64].contains(first), samplesPerPixel >= 1 else {
+                throw refuse("a TIFF with \(bits) bits per sample")
+            }
+            bitsPerSample = first
+            guard (first * samplesPerPixel) % 8 == 0 || first * samplesPerPixel <= 32 else {
+                throw refuse("a TIFF with \(first * samplesPerPixel)-bit pixels")
+            }
+            guard let offsets = editor.integers(Tag.stripOffsets), let lengths = editor.integers(Tag.stripByteCounts),
+                  offsets.count == lengths.count, !offsets.isEmpty else {
+                throw .corruptFile(format: "TIFF", reason: "no strips (StripOffsets and StripByteCounts)")
+            }
+            strips = zip(offsets, lengths).map { ($0, $1) }
+            if let outside = strips.firstIndex(where: { $0.offset < 8 || $0.offset + $0.length > editor.bytes.count }) {
+                throw .corruptFile(format: "TIFF", reason: "strip \(outside) lies outside the file")
+            }
+            try PixelBudget.check(size, declaredBy: "TIFF")
+        }
+    }
+
+    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff.
+    private static func decodeStrips(_ data: [UInt8], _ layout: Layout) throws(CodecError) -> [UInt8] {
+        let file = try TIFFMemoryStream(bytes: data).open(mode: "rm")
+        defer { file.close() }
+        let rowBytes = layout.rowBytes(width: layout.size.width)
+        guard Int(TIFFScanlineSize64(file.tiff)) == rowBytes else {
+            throw .tiff(function: "TIFFScanlineSize64", message: "rows of \(TIFFScanlineSize64(file.tiff)) bytes, expected \(rowBytes)")
+        }
+        var rowsPerStrip: UInt32 = 0
+        if !withUnsafeMutablePointer(to: &rowsPerStrip, { file.get(UInt32(TIFFTAG_ROWSPERSTRIP), $0) }) || rowsPerStrip == 0 {
+            rowsPerStrip = UInt32(layout.size.height)
+        }
+        let height = layout.size.height
+        var pixels = [UInt8](repeating: 0, count: rowBytes * height)
+        let strips = Int(TIFFNumberOfStrips(file.tiff))
+        for strip in 0..<strips {
+            let firstRow = strip * Int(rowsPerStrip)
+            guard firstRow < height else { break }
+            let expected = min(Int(rowsPerStrip), height - firstRow) * rowBytes
+            let read = pixels.withUnsafeMutableBytes {
+                TIFFReadEncodedStrip(file.tiff, UInt32(strip), $0.baseAddress! + firstRow * rowBytes, tmsize_t(expected))
+            }
+            guard read == expected else { throw .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError) }
+        }
+        return pixels
+    }
+
+    /// The rows turned by `orientation`; sub-byte pixels are unpacked, turned and packed again.
+    private static func turn(_ rows: [UInt8], _ layout: Layout, by orientation: Orientation) -> [UInt8] {
+        let bits = layout.bitsPerPixel
+        if bits % 8 == 0 { return orientation.apply(toPixels: rows, of: layout.size, bytesPerPixel: bits / 8) }
+        let size = layout.size, rowBytes = layout.rowBytes(width: size.width)
+        var unpacked = [UInt8](repeating: 0, count: size.area * 4)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let value = readBits(rows, at: y * rowBytes * 8 + x * bits, count: bits)
+                for byte in 0..<4 { unpacked[(y * size.width + x) * 4 + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
+            }
+        }
+        let turned = orientation.apply(toPixels: unpacked, of: size, bytesPerPixel: 4)
+        let output = orientation.apply(to: size), outputRowBytes = layout.rowBytes(width: output.width)
+        var packed = [UInt8](repeating: 0, count: outputRowBytes * output.height)
+        for y in 0..<output.height {
+            for x in 0..<output.width {
+                let index = (y * output.width + x) * 4
+                let value = (0..<4).reduce(0) { $0 | Int(turned[index + $1]) << (8 * $1) }
+                writeBits(value, into: &packed, at: y * outputRowBytes * 8 + x * bits, count: bits)
+            }
+        }
+        return packed
+    }
+
+    /// `count` bits from bit `offset` (most significant bit first, as TIFF packs them).
+    private static func readBits(_ bytes: [UInt8], at offset: Int, count: Int) -> Int {
+        var value = 0
+        for bit in offset..<(offset + count) { value = value << 1 | Int(bytes[bit / 8] >> (7 - bit % 8) & 1) }
+        return value
+    }
+
+    private static func writeBits(_ value: Int, into bytes: inout [UInt8], at offset: Int, count: Int) {
+        for index in 0..<count where value >> (count - 1 - index) & 1 == 1 {
+            let bit = offset + index
+            bytes[bit / 8] |= 0x80 >> UInt8(bit % 8)
+        }
+    }
+
+    /// The turned rows coded as the original's strips were, by libtiff in a scratch file with
+    /// the same coding tags; no more strips than the original had, so their tables fit.
+    private static func encodeStrips(_ rows: [UInt8], size: PixelSize, _ layout: Layout, from editor: TIFFDirectoryEditor,
+                                     littleEndian: Bool) throws(CodecError) -> (data: [[UInt8]], rowsPerStrip: Int) {
+        let stream = TIFFMemoryStream()
+        let file = try stream.open(mode: littleEndian ? "wl" : "wb")
+        let rowsPerStrip = (size.height + layout.strips.count - 1) / layout.strips.count
+        try file.set(UInt32(TIFFTAG_IMAGEWIDTH), UInt32(size.width))
+        try file.set(UInt32(TIFFTAG_IMAGELENGTH), UInt32(size.height))
+        try file.set(UInt32(TIFFTAG_BITSPERSAMPLE), Int32(layout.bitsPerSample))
+        try file.set(UInt32(TIFFTAG_SAMPLESPERPIXEL), Int32(layout.samplesPerPixel))
+        try file.set(UInt32(TIFFTAG_PLANARCONFIG), Int32(PLANARCONFIG_CONTIG))
+        try file.set(UInt32(TIFFTAG_ROWSPERSTRIP), UInt32(rowsPerStrip))
+        try file.set(UInt32(TIFFTAG_PHOTOMETRIC), Int32(editor.integers(Tag.photometric)?.first ?? 1))
+        try file.set(UInt32(TIFFTAG_COMPRESSION), Int32(layout.compression))
+        for tag in [Tag.fillOrder, Tag.predictor, Tag.sampleFormat] {
+            if let value = editor.integers(tag)?.first { try file.set(UInt32(tag), Int32(value)) }
+        }
+        for tag in [Tag.t4Options, Tag.t6Options] {
+            if let value = editor.integers(tag)?.first { try file.set(UInt32(tag), UInt32(value)) }
+        }
+        if let extra = editor.integers(Tag.extraSamples) { try file.setCounted(Int32(Tag.extraSamples), extra.map(UInt16.init)) }
+        if let map = editor.integers(Tag.colorMap), map.count == 3 << layout.bitsPerSample {
+            let third = map.count / 3
+            var (red, green, blue) = (map[..<third].map(UInt16.init), map[third..<(2 * third)].map(UInt16.init), map[(2 * third)...].map(UInt16.init))
+            let ok = red.withUnsafeMutableBufferPointer { red in
+                green.withUnsafeMutableBufferPointer { green in
+                    blue.withUnsafeMutableBufferPointer { blue in
+                        file.setField(UInt32(TIFFTAG_COLORMAP), [red.baseAddress!, green.baseAddress!, blue.baseAddress!])
+                    }
+                }
+            }
+            try file.check(ok, tag: UInt32(TIFFTAG_COLORMAP))
+        }
+        try file.writeStrips(rows, rowBytes: layout.rowBytes(width: size.width), rows: size.height, rowsPerStrip: rowsPerStrip)
+        try file.check(TIFFWriteDirectory(file.tiff), "TIFFWriteDirectory")
+        file.close()
+        guard stream.errors.isEmpty else { throw .tiff(function: "TIFFClose", message: stream.lastError) }
+        let scratch = stream.bytes
+        guard let directory = TIFFHeader(scratch)?.firstIFDOffset,
+              let offsets = TIFFHeader.integers(scratch, directoryAt: directory, tag: Tag.stripOffsets),
+              let lengths = TIFFHeader.integers(scratch, directoryAt: directory, tag: Tag.stripByteCounts),
+              offsets.count == lengths.count, zip(offsets, lengths).allSatisfy({ $0 + $1 <= scratch.count }) else {
+            throw .tiff(function: "TIFFWriteDirectory", message: "the re-coded strips cannot be found")
+        }
+        return (zip(offsets, lengths).map { Array(scratch[$0..<($0 + $1)]) }, rowsPerStrip)
+    }
+
+    /// Puts the new strips where the old ones were when those were contiguous and they fit (the
+    /// rest zeroed), else at the end of the file, and points the strip tables at them.
+    private static func place(_ strips: [[UInt8]], rowsPerStrip: Int, replacing layout: Layout,
+                              in editor: inout TIFFDirectoryEditor) throws(CodecError) {
+        let old = layout.strips.sorted { $0.offset < $1.offset }
+        var contiguous = true
+        for (previous, next) in zip(old, old.dropFirst()) where next.offset - (previous.offset + previous.length) > 1 {
+            contiguous = false  // something else may live between them
+        }
+        let region = old.first!.offset..<(old.last!.offset + old.last!.length)
+        let total = strips.reduce(0) { $0 + $1.count + $1.count % 2 }
+        var offsets: [Int] = []
+        if contiguous, total <= region.count {
+            var data: [UInt8] = []
+            for strip in strips {
+                offsets.append(region.lowerBound + data.count)
+                data += strip + (strip.count % 2 == 1 ? [0] : [])
+            }
+            editor.overwrite(region, with: data)
+        } else {
+            if contiguous, region.upperBound >= editor.bytes.count - 1 { editor.truncate(at: region.lowerBound) }
+            for strip in strips { offsets.append(try editor.append(strip)) }
+        }
+        try editor.setIntegers(Tag.stripOffsets, offsets)
+        try editor.setIntegers(Tag.stripByteCounts, strips.map(\.count))
+        if editor.entry(Tag.rowsPerStrip) != nil {
+            try editor.setIntegers(Tag.rowsPerStrip, [rowsPerStrip])
+        } else if strips.count > 1 {
+            throw .corruptFile(format: "TIFF", reason: "several strips but no RowsPerStrip")
+        }
+    }
+}
