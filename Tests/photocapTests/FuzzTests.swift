@@ -51,11 +51,11 @@ import TestSupport
         return bytes
     }
 
-    enum Reader: CaseIterable { case info, infoJSON, orient, lossless, inPlace, develop, mjpegFrame, heicProperties }
+    enum Reader: CaseIterable { case info, infoJSON, orient, lossless, inPlace, develop, mjpegFrame, heicProperties, acceptTruncated }
 
     static func readers(for format: String) -> [Reader] {
         switch format {
-        case "jpeg": return [.info, .infoJSON, .orient, .lossless, .inPlace, .mjpegFrame]
+        case "jpeg": return [.info, .infoJSON, .orient, .lossless, .inPlace, .mjpegFrame, .acceptTruncated]
         case "dng": return [.info, .infoJSON, .develop, .orient]
         case "heic-exif": return [.heicProperties]
         case "tiff-turned": return [.orient, .inPlace]
@@ -96,6 +96,7 @@ import TestSupport
             case .orient: ["orient", file, "--output", output.path]
             case .lossless: ["orient", file, "--output", output.path, "--lossless"]
             case .inPlace: ["orient", file, "--in-place"]
+            case .acceptTruncated: ["orient", file, "--output", output.path, "--accept-truncated"]
             case .heicProperties: ["orient", file, "--output", output.path, "--from-exif", "--pixels", "--quality", "50"]
             case .develop: ["develop", file, "--output", output.path + "/"]
             case .mjpegFrame: ["shoot", "--frame-file", file, "--frame-format", "mjpeg", "--frame-size", "64x64",

@@ -102,3 +102,36 @@ import TestSupport
         #expect(missing.status == 64)
     }
 }
+
+/// A JPEG cut short (issue 18): ImageMagick decodes what is there. photocap refuses it by
+/// default, saying so and naming the way; `--accept-truncated` turns what its data holds.
+@Suite struct TruncatedJPEGTests {
+    @Test func aTruncatedJPEGIsRefusedUnlessAccepted() throws {
+        let folder = try TemporaryDirectory("truncated-jpeg")
+        let whole = folder.url.appendingPathComponent("whole.jpg").path
+        try ExternalTool.run("convert", ["-size", "320x240", "gradient:red-blue", "-quality", "95", whole]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", whole]).checked()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
+        let input = try folder.write(Array(bytes.prefix(bytes.count * 6 / 10)), named: "cut.jpg")
+        let out = folder.url.appendingPathComponent("out").path + "/"
+
+        let refused = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, input])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "photocap: error: \(input): the JPEG file is truncated at byte \(bytes.count * 6 / 10) (its data goes on past the end); --accept-truncated turns what its data holds\n")
+        #expect(!FileManager.default.fileExists(atPath: out + "cut.jpg"))
+
+        let accepted = try ExternalTool.run(TestPaths.photocap, ["orient", "--accept-truncated", "--output", out, input])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.text == "\(input): orientation 6 -> 1 (240x320)\n")
+        #expect(accepted.stderr.contains("warning: the file is cut short at byte \(bytes.count * 6 / 10)"), "\(accepted.stderr)")
+        // What ImageMagick shows for the cut file (its decoder fills the rest the same way).
+        let shown = try ReferenceDecoder.imageMagickAutoOriented(input)
+        let result = try ReferenceDecoder.djpeg(out + "cut.jpg")
+        #expect(result.size == shown.size)
+        if result.size == shown.size { #expect(result.meanAbsoluteDifference(to: shown) <= OrientCommandTests.goldenTolerance) }
+        #expect(try ExternalTool.exiftoolValidationProblems(out + "cut.jpg") == [])
+
+        let lossless = try ExternalTool.run(TestPaths.photocap, ["orient", "--accept-truncated", "--lossless", "--output", out, input])
+        #expect(lossless.status == 64 && lossless.stderr.contains("cannot be combined with --lossless"), "\(lossless.stderr)")
+    }
+}

@@ -19,14 +19,19 @@ public struct ImageFileInfo: Sendable {
     public var thumbnailSize: PixelSize?
     /// Every EXIF tag (``EXIFReader/entries``); empty when the file has no EXIF.
     public var exif: [String: String]
+    /// Whether the file's image data stops before the image does (a JPEG cut short).
+    public var isTruncated = false
 
     /// Sniffs the format of `data` from its magic bytes and reads the fields.
     ///
     /// Throws ``CodecError/unsupportedFormat(reason:)`` for anything but JPEG, HEIC, TIFF and
     /// DNG, and ``CodecError/corruptFile(format:reason:)`` when the file is truncated or malformed.
-    public init(data: [UInt8]) throws(CodecError) {
+    /// A JPEG whose data stops before its image does is refused with
+    /// ``CodecError/truncated(format:bytes:)`` unless `acceptingTruncatedJPEG`; then
+    /// ``isTruncated`` says so.
+    public init(data: [UInt8], acceptingTruncatedJPEG: Bool = false) throws(CodecError) {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) {
-            try self.init(jpeg: data)
+            try self.init(jpeg: data, acceptingTruncation: acceptingTruncatedJPEG)
         } else if let brands = Self.ftypBrands(data) {
             let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
             guard !brands.isDisjoint(with: hevcBrands) else {
@@ -44,14 +49,13 @@ public struct ImageFileInfo: Sendable {
         }
     }
 
-    private init(jpeg data: [UInt8]) throws(CodecError) {
+    private init(jpeg data: [UInt8], acceptingTruncation: Bool) throws(CodecError) {
         let segments = try JPEGFile.headerSegments(of: data)
         // EOI cannot occur inside entropy-coded data (0xFF is stuffed there), so its absence
         // after the first scan means the file was cut short.
         let scan = data[segments.scanStart...]
-        guard zip(scan, scan.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
-            throw .truncated(format: "JPEG", bytes: data.count)
-        }
+        isTruncated = !zip(scan, scan.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 })
+        if isTruncated && !acceptingTruncation { throw .truncated(format: "JPEG", bytes: data.count) }
         let decoder = try JPEGDecoder()
         format = .jpeg
         storedSize = try decoder.header(data).size

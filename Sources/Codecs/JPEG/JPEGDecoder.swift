@@ -19,7 +19,9 @@ package final class JPEGDecoder {
     /// Decodes `jpeg` to packed RGB (R, G, B), rows without padding, as stored: no
     /// orientation is applied. The size the header declares is checked against
     /// ``PixelBudget`` before anything is allocated.
-    package func decodeRGB(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
+    /// With `acceptingTruncation`, data that stops before the image does is decoded as far as
+    /// it goes; libjpeg fills the rest (grey).
+    package func decodeRGB(_ jpeg: [UInt8], acceptingTruncation: Bool = false) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
         let header = try readHeader(jpeg)
         let size = header.size
         try PixelBudget.check(size, declaredBy: "JPEG")
@@ -31,7 +33,7 @@ package final class JPEGDecoder {
                               TJFLAG_ACCURATEDCT)
             }
         }
-        try check(code, "tjDecompress2", jpeg)
+        try check(code, "tjDecompress2", jpeg, acceptingTruncation: acceptingTruncation)
         return (size, rgb)
     }
 
@@ -76,11 +78,12 @@ package final class JPEGDecoder {
 
     /// Fails on errors; a warning (for example a truncated file) is an error too, because the
     /// pixels would be incomplete.
-    private func check(_ code: Int32, _ function: String, _ jpeg: [UInt8]) throws(CodecError) {
+    private func check(_ code: Int32, _ function: String, _ jpeg: [UInt8], acceptingTruncation: Bool = false) throws(CodecError) {
         guard code == 0 else {
             let error = decompressor.error(function)
             // libjpeg's warning for data that stops before the image does.
             if case .turboJPEG(_, let message) = error, message.contains("Premature end of JPEG file") {
+                if acceptingTruncation { return }
                 throw .truncated(format: "JPEG", bytes: jpeg.count)
             }
             throw error

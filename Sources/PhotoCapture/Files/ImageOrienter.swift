@@ -45,6 +45,10 @@ public struct ImageOrienter: Sendable {
     /// thumbnails, which HEIF readers apply; the coded images are kept byte for byte. With
     /// ``turnsHEICPixels`` the pixels are then turned by it.
     public var takesHEICOrientationFromEXIF = false
+    /// JPEG only: a file cut short (its data stops before its image does) is decoded as far as
+    /// its data goes and re-encoded, the rest grey, with a warning in the outcome; refused
+    /// otherwise, and always with ``isLossless``.
+    public var acceptsTruncatedJPEG = false
     /// In place: keep the file's modification time (its mode, owner and group are always kept;
     /// see ``AtomicFileWriter/replace(_:with:keepingModificationTime:)``).
     public var keepsModificationTime = false
@@ -65,9 +69,10 @@ public struct ImageOrienter: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// The file was already upright; nothing was turned.
         case alreadyUpright
-        /// The pixels were turned from `orientation`; the result is `size`. `dropped` names the
-        /// auxiliary images (`depth`, `alpha`, a gain map's type) a re-encoded HEIC lost.
-        case turned(from: Orientation, size: PixelSize, dropped: [String] = [])
+        /// The pixels were turned from `orientation`; the result is `size`. `warnings` say what
+        /// the user should know was lost: the auxiliary images (depth, alpha, gain map) a
+        /// re-encoded HEIC cannot keep, the missing part of a truncated JPEG.
+        case turned(from: Orientation, size: PixelSize, warnings: [String] = [])
         /// No pixel changed: the picture is shown upright as it is (a HEIC, by its `irot`/`imir`),
         /// and the EXIF Orientation inside was set from `from` to `to`, which agrees, in place.
         case exifCorrected(from: Orientation, to: Orientation)
@@ -114,7 +119,9 @@ public struct ImageOrienter: Sendable {
     /// What the file is, refusing before any pixel work what cannot be turned.
     private func inspected(_ bytes: [UInt8]) throws(PhotoCaptureError) -> ImageFileInfo {
         let info: ImageFileInfo
-        do { info = try ImageFileInfo(data: bytes) } catch { throw PhotoCaptureError(.imageFileDamaged(error)) }
+        do { info = try ImageFileInfo(data: bytes, acceptingTruncatedJPEG: acceptsTruncatedJPEG && !isLossless) } catch {
+            throw PhotoCaptureError(.imageFileDamaged(error))
+        }
         if info.format == .dng { throw PhotoCaptureError(.rawNotReoriented) }
         if isLossless, info.format != .jpeg { throw PhotoCaptureError(.losslessRequiresJPEG(info.format)) }
         for quality in [quality, heicQuality ?? quality] where !(1...100).contains(quality) {
@@ -141,15 +148,15 @@ public struct ImageOrienter: Sendable {
             guard orientation != .up else {
                 return Result(format: info.format, originalOrientation: orientation, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
             }
-            let turned: (bytes: [UInt8], size: PixelSize, dropped: [String])
+            let turned: (bytes: [UInt8], size: PixelSize, warnings: [String])
             switch info.format {
-            case .jpeg: turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation)
+            case .jpeg: turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)
             case .heic: turned = try heic(bytes, orientation)
             case .tiff: turned = try tiff(bytes)
             case .dng: throw PhotoCaptureError(.rawNotReoriented)
             }
             return Result(format: info.format, originalOrientation: orientation, data: Data(turned.bytes), size: turned.size,
-                          outcome: .turned(from: orientation, size: turned.size, dropped: turned.dropped))
+                          outcome: .turned(from: orientation, size: turned.size, warnings: turned.warnings))
         } catch let error as PhotoCaptureError {
             throw error
         } catch let notExact as JPEGLosslessTransform.NotExact {
@@ -194,19 +201,20 @@ public struct ImageOrienter: Sendable {
 
     /// Decoded, turned as a whole image (odd sizes kept), re-encoded at ``quality``; EXIF rewritten,
     /// XMP (orientation 1), ICC profile, comments and other descriptive segments carried over.
-    private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, dropped: [String]) {
-        let decoded = try JPEGDecoder().decodeRGB(data)
+    private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+        let decoded = try JPEGDecoder().decodeRGB(data, acceptingTruncation: truncated)
         // The whole-image transform keeps odd sizes; the camera's strip converter works on even
         // 4:2:0 crops and would drop an odd last row or column.
         let planar = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
         let encoded = try JPEGEncoder().encode(planar, quality: quality)
         let withEXIF = try withEditedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
         let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF))
-        return (carried + (try JPEGFile.trailer(of: data)), planar.size, [])
+        let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
+        return (carried + (try JPEGFile.trailer(of: data)), planar.size, warnings)
     }
 
     /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF and XMP rewritten.
-    private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, dropped: [String]) {
+    private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
         let transformed = try JPEGLosslessTransform.transform(data, applying: orientation)
         let size = try JPEGDecoder().header(transformed).size
         // tjTransform copies every other segment itself.
@@ -279,8 +287,8 @@ public struct ImageOrienter: Sendable {
 
     /// Decoded as a viewer shows it, re-encoded with no transformation at ``heicQuality``: the
     /// thumbnail item turned the same way, the EXIF edited as for JPEG, the colour description and
-    /// metadata items carried (XMP saying Orientation 1). Auxiliary images are returned as dropped.
-    private func heic(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, dropped: [String]) {
+    /// metadata items carried (XMP saying Orientation 1). The auxiliary images it drops are named in warnings.
+    private func heic(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
         let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: true)
         let image = try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage()
         let thumbnail = try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true).map {
@@ -297,7 +305,8 @@ public struct ImageOrienter: Sendable {
         let quality = try heicQuality ?? encoder.quality(matching: Double(data.count) / Double(image.size.area),
                                                          sample: Self.sample(of: RGBImage(size: decoded.size, pixels: decoded.rgb)))
         let bytes = try encoder.encode(image, quality: quality, orientation: .up, thumbnail: thumbnail, exif: exif, carrying: carried)
-        return (bytes, image.size, carried.auxiliaryImages)
+        let warnings = carried.auxiliaryImages.map { "its \($0) image was dropped: auxiliary images are not turned yet" }
+        return (bytes, image.size, warnings)
     }
 
     /// A sample of `image` to find a HEIC quality on: the centres of its nine thirds, side by
@@ -326,7 +335,7 @@ public struct ImageOrienter: Sendable {
 
     /// The picture turned in its own kind (bit depth, samples, photometric, compression), every
     /// other byte of the file kept (``TIFFPixelTurner``).
-    private func tiff(_ data: [UInt8]) throws -> (bytes: [UInt8], size: PixelSize, dropped: [String]) {
+    private func tiff(_ data: [UInt8]) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
         guard let turned = try TIFFPixelTurner.upright(data) else {
             throw CodecError.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")
         }

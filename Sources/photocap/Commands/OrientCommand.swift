@@ -42,12 +42,16 @@ struct OrientCommand: AsyncParsableCommand {
     var lossless = false
 
     @Flag(help: ArgumentHelp("HEIC only: turn the pixels and re-encode them, for programs that ignore irot/imir.",
-                             discussion: "Without it a HEIC keeps its coded image, shown upright by its irot/imir, and only its EXIF Orientation is made to agree. With it the colour profile, XMP and EXIF are carried; depth, alpha and gain-map images are dropped, with a warning."))
+                             discussion: "Without it a HEIC keeps its coded image, shown upright by its irot/imir, and only its EXIF Orientation is made to agree. With it the colour profile, XMP and EXIF are carried; depth, alpha and gain-map images are dropped, each with a warning."))
     var pixels = false
 
     @Flag(help: ArgumentHelp("HEIC only: take the orientation from the EXIF inside and write it into irot/imir.",
                              discussion: "For HEICs whose writer put the orientation only in EXIF, which HEIF readers do not apply. The coded images are kept byte for byte. With --pixels the pixels are then turned by it."))
     var fromExif = false
+
+    @Flag(help: ArgumentHelp("JPEG only: turn a file that is cut short, as far as its data goes.",
+                             discussion: "A JPEG whose data stops before its picture does is refused without it. With it the picture is decoded as far as the data goes, the rest grey as decoders show it, and re-encoded, with a warning. Not with --lossless."))
+    var acceptTruncated = false
 
     @Option(help: "Quality of re-encoded images (1-100). Default: 92 for JPEG; for HEIC (--pixels) the quality that keeps the original's size.")
     var quality: Int?
@@ -59,6 +63,9 @@ struct OrientCommand: AsyncParsableCommand {
             throw ValidationError("give exactly one of --output DIR and --in-place")
         }
         if keepTime && !inPlace { throw ValidationError("--keep-time applies to --in-place") }
+        if acceptTruncated && lossless {
+            throw ValidationError("--accept-truncated re-encodes what the data holds; it cannot be combined with --lossless")
+        }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality \(quality) is not in 1...100") }
         if let output {
             var isFolder: ObjCBool = false
@@ -82,6 +89,7 @@ struct OrientCommand: AsyncParsableCommand {
         orienter.keepsModificationTime = keepTime
         orienter.turnsHEICPixels = pixels
         orienter.takesHEICOrientationFromEXIF = fromExif
+        orienter.acceptsTruncatedJPEG = acceptTruncated
         // A bar only for a person watching a batch: never in JSON, never into a file or pipe.
         let showsProgress = !json && items.count > 1 && isatty(STDERR_FILENO) != 0
         let outcomes = await orienter.orientFiles(items, overwrite: inPlace) { done, outcome in
@@ -109,12 +117,9 @@ struct OrientCommand: AsyncParsableCommand {
         }
         switch outcome.result {
         case .success(.alreadyUpright): print("\(file): already upright".escapingControlCharacters)
-        case .success(.turned(let orientation, let size, let dropped)):
+        case .success(.turned(let orientation, let size, let warnings)):
             print("\(file): orientation \(orientation.exifValue) -> 1 (\(size))".escapingControlCharacters)
-            if !dropped.isEmpty {
-                let images = dropped.joined(separator: ", ") + (dropped.count == 1 ? " image" : " images")
-                note("\(file): warning: the re-encode dropped its \(images) (auxiliary images are not turned yet)")
-            }
+            for warning in warnings { note("\(file): warning: \(warning)") }
         case .success(.exifCorrected(let from, let to)):
             print("\(file): shown upright by irot/imir; EXIF Orientation \(from.exifValue) -> \(to.exifValue) to agree".escapingControlCharacters)
         case .success(.transformsSet(let from, let to)):
@@ -187,6 +192,9 @@ struct OrientCommand: AsyncParsableCommand {
     /// The library's message, but an existing result says that --output never overwrites.
     private func message(for error: PhotoCaptureError) -> String {
         if case .fileExists(let path) = error.code { return "\(path) exists; photocap orient --output never overwrites" }
+        if case .imageFileDamaged(.truncated(format: "JPEG", _)) = error.code, !lossless {
+            return PhotoCaptureError(error.code).description + "; --accept-truncated turns what its data holds"
+        }
         return PhotoCaptureError(error.code).description
     }
 }

@@ -39,7 +39,7 @@ struct BatchSummary: Encodable {
 
     /// One file's JSON line: its path, outcome (`turned`, `alreadyUpright`, `exifCorrected`,
     /// `transformsSet` or `refused`), the orientation it had (for a HEIC: its irot/imir) and its
-    /// new size (and the auxiliary images a HEIC re-encode dropped), the EXIF orientation beside
+    /// new size (and warnings: what a re-encode lost), the EXIF orientation beside
     /// a HEIC's irot/imir (as it was, or as they now are), or the error.
     static func jsonLine(for outcome: ImageOrienter.BatchOutcome, message: (PhotoCaptureError) -> String) -> String {
         struct Line: Encodable {
@@ -49,15 +49,15 @@ struct BatchSummary: Encodable {
             var orientation: Int?
             var size: JSONSize?
             var exifOrientation: Int?
-            var dropped: [String]?
+            var warnings: [String]?
             var error: String?
         }
         var line = Line(path: outcome.item.source, target: outcome.item.target, outcome: "refused")
         switch outcome.result {
         case .success(.alreadyUpright): line = Line(path: line.path, target: line.target, outcome: "alreadyUpright")
-        case .success(.turned(let orientation, let size, let dropped)):
+        case .success(.turned(let orientation, let size, let warnings)):
             line = Line(path: line.path, target: line.target, outcome: "turned", orientation: orientation.exifValue, size: JSONSize(size),
-                        dropped: dropped.isEmpty ? nil : dropped)
+                        warnings: warnings.isEmpty ? nil : warnings)
         case .success(.exifCorrected(let from, let to)):
             line = Line(path: line.path, target: line.target, outcome: "exifCorrected", orientation: to.exifValue, exifOrientation: from.exifValue)
         case .success(.transformsSet(let from, let to)):
