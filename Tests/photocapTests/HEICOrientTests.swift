@@ -172,3 +172,70 @@ import TestSupport
         #expect(info.contains("image: 48x64") && info.contains("alpha channel: no"), "\(info)")
     }
 }
+
+/// A phone HEIC with auxiliary images (pug: iPhone 13 Pro, a 768x576 depth image and an HDR gain
+/// map, Display P3, XMP, Apple maker notes; BSD-3-Clause).
+@Suite struct HEICAuxiliaryImageTests {
+    static let pug = TestPaths.testImages.appendingPathComponent("third-party/pillow-heif/pillow_heif_pug.heic")
+
+    /// heif-convert's pictures of a file: the image, its depth image and its gain map, as PPM.
+    static func pictures(_ path: String, in folder: TemporaryDirectory) throws -> [String: Data] {
+        let base = folder.url.appendingPathComponent(UUID().uuidString).path
+        try ExternalTool.run("heif-convert", ["--with-aux", path, base + ".png"]).checked()
+        var pictures: [String: Data] = [:]
+        for (name, suffix) in [("image", ""), ("depth", "-depth"), ("gain map", "-urn:com:apple:photo:2020:aux:hdrgainmap")] {
+            pictures[name] = try ExternalTool.run("convert", [base + suffix + ".png", "-depth", "16", "ppm:-"]).checked().stdout
+        }
+        return pictures
+    }
+
+    /// --from-exif turns the depth image and the gain map with the picture (their irot set too),
+    /// pixel for pixel; the coded data and every tag but the rotation and the data's offset stay.
+    @Test func theDepthImageAndGainMapTurnWithThePicture() throws {
+        let folder = try TemporaryDirectory("heic-aux")
+        let input = try folder.write([UInt8](try Data(contentsOf: Self.pug)), named: "pug.heic")
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", input]).checked()
+        let before = try Self.pictures(input, in: folder)
+        let tagsBefore = try MetadataPreservationTests.metadata(input)
+        let coded = try HEICOrientationFromEXIFTests.codedData(input)
+
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--in-place", input])
+        #expect(run.text == "\(input): irot/imir 1 -> 6, as its EXIF says\n", "\(run.stderr)")
+        #expect(try HEICOrientationFromEXIFTests.codedData(input) == coded)
+        let after = try Self.pictures(input, in: folder)
+        for (name, picture) in before {
+            let stored = folder.url.appendingPathComponent("before.ppm")
+            try picture.write(to: stored)
+            let turned = try ExternalTool.run("convert", [stored.path, "-rotate", "90", "-depth", "16", "ppm:-"]).checked().stdout
+            #expect(after[name] == turned, "\(name) is not turned like the picture")
+        }
+        let tagsAfter = try MetadataPreservationTests.metadata(input)
+        let differences = Set(tagsBefore.keys).union(tagsAfter.keys).sorted()
+            .filter { !MetadataPreservationTests.codingGroups.contains(where: $0.hasPrefix) }
+            .filter { !$0.hasPrefix("QuickTime:Rotation") && !$0.hasPrefix("QuickTime:MediaDataOffset") }
+            .filter { tagsBefore[$0] != tagsAfter[$0] }
+        #expect(differences.isEmpty, "\(differences)")
+        #expect(try MetadataPreservationTests.warnings(input).isSubset(of: MetadataPreservationTests.warnings(Self.pug.path)))
+    }
+
+    /// --pixels cannot keep them: each is named in a warning; P3, XMP and the maker notes stay.
+    @Test func aReencodeNamesTheDepthImageAndGainMap() throws {
+        let folder = try TemporaryDirectory("heic-aux-pixels")
+        let input = try folder.write([UInt8](try Data(contentsOf: Self.pug)), named: "pug.heic")
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", input]).checked()
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--pixels", "--output", out, input])
+        #expect(run.status == 0 && run.text == "\(input): orientation 6 -> 1 (3024x4032)\n", "\(run.stderr)")
+        #expect(Set(run.stderr.split(separator: "\n")) == [
+            "photocap: \(input): warning: its depth image was dropped: auxiliary images are not turned yet",
+            "photocap: \(input): warning: its HDR gain map image was dropped: auxiliary images are not turned yet",
+        ], "\(run.stderr)")
+        let tags = try MetadataPreservationTests.metadata(out + "pug.heic"), original = try MetadataPreservationTests.metadata(input)
+        #expect(tags["ICC_Profile:ProfileDescription"] == "Display P3")
+        // The image's own XMP (the gain map's and the depth image's go with them) and maker notes.
+        let kept = original.keys.filter { ["Apple:", "XMP-photoshop:", "XMP-xmp:"].contains(where: $0.hasPrefix) }
+        #expect(kept.count > 10)
+        #expect(kept.filter { original[$0] != tags[$0] }.isEmpty, "\(kept.filter { original[$0] != tags[$0] })")
+        #expect(!(try ExternalTool.run("heif-info", [out + "pug.heic"]).text.contains("depth channel: yes")))
+    }
+}

@@ -12,7 +12,8 @@ package struct HEICFileInfo: Sendable {
     package var orientation: Orientation
     /// Stored size of the primary image's first thumbnail, if any.
     package var thumbnailSize: PixelSize?
-    /// The item IDs of the primary image and its thumbnails.
+    /// The item IDs of the primary image, its thumbnails and its auxiliary images (depth, alpha,
+    /// gain maps): the items a turn of the picture applies to.
     package var imageItems: Set<Int>
     /// The TIFF-structured EXIF block of the primary image (libheif's 4-byte offset prefix
     /// removed), if any.
@@ -22,7 +23,7 @@ package struct HEICFileInfo: Sendable {
     package init(data: [UInt8]) throws(CodecError) {
         let read = try HEIFContext.withPrimaryImage(of: data) { (_, primary) throws(CodecError) in
             (primary.storedSize, primary.displayedSize, try primary.firstThumbnail()?.storedSize, try primary.exifItem(),
-             primary.thumbnailItems)
+             primary.thumbnailItems + primary.auxiliaryItems)
         }
         storedSize = read.0
         displayedSize = read.1

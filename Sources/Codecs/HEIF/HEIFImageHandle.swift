@@ -26,6 +26,13 @@ final class HEIFImageHandle {
         }.map(Int.init)
     }
 
+    /// The item IDs of its auxiliary images: alpha, depth, gain maps, mattes.
+    var auxiliaryItems: [Int] {
+        Self.identifiers(count: heif_image_handle_get_number_of_auxiliary_images(handle, 0)) {
+            heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, $0, $1)
+        }.map(Int.init)
+    }
+
     /// The first thumbnail item, if any.
     func firstThumbnail() throws(CodecError) -> HEIFImageHandle? {
         guard heif_image_handle_get_number_of_thumbnails(handle) > 0 else { return nil }
@@ -71,9 +78,7 @@ final class HEIFImageHandle {
                                          bytes: try metadata(identifier)))
         }
         // Every auxiliary image, alpha and depth included (filter 0), named by its auxC type.
-        for identifier in Self.identifiers(count: heif_image_handle_get_number_of_auxiliary_images(handle, 0), {
-            heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, $0, $1)
-        }) {
+        for identifier in auxiliaryItems.map(heif_item_id.init) {
             var auxiliary: OpaquePointer?
             try HEIFContext.check(heif_image_handle_get_auxiliary_image_handle(handle, identifier, &auxiliary),
                                   "heif_image_handle_get_auxiliary_image_handle")
