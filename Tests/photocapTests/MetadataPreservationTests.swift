@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Testing
 import TestSupport
 
@@ -133,5 +134,63 @@ import TestSupport
 
         let lossless = try ExternalTool.run(TestPaths.photocap, ["orient", "--accept-truncated", "--lossless", "--output", out, input])
         #expect(lossless.status == 64 && lossless.stderr.contains("cannot be combined with --lossless"), "\(lossless.stderr)")
+    }
+}
+
+/// A camera JPEG with a Multi-Picture Format index (CIPA DC-007) and a preview after its EOI:
+/// a turn changes the main image's length, so the index must follow (it was copied stale by
+/// --lossless and dropped by a re-encode). exiftool, which reads MPF, judges.
+@Suite struct MultiPictureTests {
+    /// main.jpg (64x48, Orientation 6) with an APP2 MPF index after its EXIF, and a 32x24
+    /// preview JPEG appended after its EOI.
+    static func makeMultiPicture(in folder: TemporaryDirectory) throws -> (path: String, preview: [UInt8]) {
+        let main = folder.url.appendingPathComponent("main.jpg").path, preview = folder.url.appendingPathComponent("preview.jpg").path
+        try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", main]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", main]).checked()
+        try ExternalTool.run("convert", ["-size", "32x24", "gradient:green-yellow", "-quality", "90", preview]).checked()
+        let mainBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: main)))
+        let previewBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: preview)))
+        // After SOI and the APP0/APP1 segments.
+        var insertion = 2
+        while mainBytes[insertion] == 0xFF, [0xE0, 0xE1].contains(mainBytes[insertion + 1]) {
+            insertion += 2 + (Int(mainBytes[insertion + 2]) << 8 | Int(mainBytes[insertion + 3]))
+        }
+        func le(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let segmentLength = 4 + 4 + 8 + 2 + 3 * 12 + 4 + 32  // marker+length, "MPF\0", TIFF header, IFD, entries
+        let mainLength = mainBytes.count + segmentLength
+        let header = insertion + 4 + 4
+        var index: [UInt8] = Array("II".utf8) + [0x2A, 0] + le(8, 4) + le(3, 2)
+        index += le(0xB000, 2) + le(7, 2) + le(4, 4) + Array("0100".utf8)
+        index += le(0xB001, 2) + le(4, 2) + le(1, 4) + le(2, 4)
+        index += le(0xB002, 2) + le(7, 2) + le(32, 4) + le(8 + 2 + 3 * 12 + 4, 4) + le(0, 4)
+        index += le(0x2003_0000, 4) + le(mainLength, 4) + le(0, 4) + le(0, 4)
+        index += le(0x0001_0001, 4) + le(previewBytes.count, 4) + le(mainLength - header, 4) + le(0, 4)
+        let payload = Array("MPF".utf8) + [0] + index
+        let segment: [UInt8] = [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let file = Array(mainBytes[..<insertion]) + segment + Array(mainBytes[insertion...]) + previewBytes
+        return (try folder.write(file, named: "camera.jpg"), previewBytes)
+    }
+
+    static func images(_ path: String) throws -> (second: Data, firstLength: String) {
+        (try ExternalTool.run("exiftool", ["-b", "-MPImage2:PreviewImage", path]).checked().stdout,
+         try ExternalTool.run("exiftool", ["-s3", "-MPImage1:MPImageLength", path]).checked().text)
+    }
+
+    @Test(arguments: [[], ["--lossless"]])
+    func theMultiPictureIndexFollowsTheTurn(_ options: [String]) throws {
+        let folder = try TemporaryDirectory("mpf")
+        let (input, preview) = try Self.makeMultiPicture(in: folder)
+        let original = try Self.images(input)
+        #expect(original.second == Data(preview), "the crafted index is read by exiftool")
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out] + options + [input])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = out + "camera.jpg"
+        let turned = try Self.images(result)
+        #expect(turned.second == Data(preview), "exiftool finds the preview where the index says")
+        let resultBytes = try Data(contentsOf: URL(fileURLWithPath: result))
+        #expect(turned.firstLength == "\(resultBytes.count - preview.count)\n")
+        #expect(try MetadataPreservationTests.warnings(result).isSubset(of: MetadataPreservationTests.warnings(input)))
+        #expect(try ReferenceDecoder.djpeg(result).size == PixelSize(width: 48, height: 64))
     }
 }

@@ -165,7 +165,8 @@ package enum JPEGFile {
         func isDescriptive(in jpeg: [UInt8]) -> Bool {
             switch marker {
             case 0xE1: return !isEXIF(in: jpeg)
-            case 0xE2: return !payloadStarts(with: Array("MPF".utf8) + [0], in: jpeg)
+            // MPF too: its table is rebased to the new coding (MPFIndex).
+            case 0xE2: return true
             case 0xE3...0xE7, 0xE9...0xED, 0xEF, 0xFE: return true
             // Canon's CIFF metadata (PowerShot) rides in an APP0 of its own.
             case 0xE0: return payloadStarts(with: Array("II".utf8) + [0x1A, 0, 0, 0] + Array("HEAP".utf8), in: jpeg)

@@ -24,9 +24,6 @@ struct TIFFDirectoryEditor {
         let valuesAt: Int
     }
 
-    /// Bytes per value of each TIFF field type (1 BYTE … 13 IFD).
-    static let typeSizes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
-
     /// The directory at `offset` of `bytes`; every entry and its values must lie in the file.
     init(_ bytes: [UInt8], directoryAt offset: Int) throws(CodecError) {
         guard let header = TIFFHeader(bytes) else {
@@ -54,7 +51,7 @@ struct TIFFDirectoryEditor {
         (0..<integer(at: directory, size: 2)).map { index in
             let position = directory + 2 + index * 12
             let type = integer(at: position + 2, size: 2)
-            let typeSize = Self.typeSizes[type] ?? 1
+            let typeSize = TIFFHeader.typeSizes[type] ?? 1
             let count = integer(at: position + 4, size: 4)
             let inline = count * typeSize <= 4
             return Entry(position: position, tag: integer(at: position, size: 2), type: type, count: count, typeSize: typeSize,

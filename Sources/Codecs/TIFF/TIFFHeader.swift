@@ -92,8 +92,25 @@ struct TIFFHeader {
         return nil
     }
 
+    /// Where the values of `tag` in the classic-TIFF directory at `offset` lie (any type), and
+    /// their length in bytes; nil when the entry is absent or outside the bytes.
+    static func entry(_ bytes: [UInt8], directoryAt offset: Int, tag: Int) -> (offset: Int, length: Int)? {
+        guard let header = TIFFHeader(bytes), offset >= 8, offset + 2 <= bytes.count else { return nil }
+        let little = header.isLittleEndian
+        for index in 0..<integer(bytes, at: offset, count: 2, littleEndian: little) {
+            let entry = offset + 2 + index * 12
+            guard entry + 12 <= bytes.count else { return nil }
+            guard integer(bytes, at: entry, count: 2, littleEndian: little) == tag else { continue }
+            let type = integer(bytes, at: entry + 2, count: 2, littleEndian: little)
+            let length = integer(bytes, at: entry + 4, count: 4, littleEndian: little) * (typeSizes[type] ?? 1)
+            let start = length <= 4 ? entry + 8 : integer(bytes, at: entry + 8, count: 4, littleEndian: little)
+            return start + length <= bytes.count ? (start, length) : nil
+        }
+        return nil
+    }
+
     /// Bytes per value of each TIFF field type (1 BYTE ... 13 IFD, 16 LONG8 ... 18 IFD8).
-    private static let typeSizes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4,
+    static let typeSizes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4,
                                                 12: 8, 13: 4, 16: 8, 17: 8, 18: 8]
 
     /// The end (one past the last byte) of the classic-TIFF directory at `offset`, with its

@@ -210,7 +210,7 @@ public struct ImageOrienter: Sendable {
         let withEXIF = try withEditedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
         let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF))
         let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
-        return (carried + (try JPEGFile.trailer(of: data)), planar.size, warnings)
+        return (try MPFIndex.rebasing(carried + JPEGFile.trailer(of: data), from: data), planar.size, warnings)
     }
 
     /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF and XMP rewritten.
@@ -219,7 +219,7 @@ public struct ImageOrienter: Sendable {
         let size = try JPEGDecoder().header(transformed).size
         // tjTransform copies every other segment itself.
         let edited = try JPEGFile.withUprightXMP(withEditedEXIF(of: data, into: transformed, size: size, orientation: orientation))
-        return (edited + (try JPEGFile.trailer(of: data)), size, [])
+        return (try MPFIndex.rebasing(edited + JPEGFile.trailer(of: data), from: data), size, [])
     }
 
     /// `jpeg` with the EXIF block of `original` edited for upright pixels of `size`
