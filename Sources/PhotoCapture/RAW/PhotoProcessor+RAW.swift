@@ -5,9 +5,11 @@ import Imaging
 extension PhotoProcessor {
     /// The RAW photo of `frame`: a DNG with the Bayer samples as delivered, the whole
     /// orientation correction in its Orientation tag (``ResolvedRawPhotoSettings``), the
-    /// device's calibration, a developed preview, and the orientation split in XMP.
+    /// device's calibration, a developed preview, the orientation split in XMP and, for a
+    /// bracket member, the exposure read back.
     func rawPhoto(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String, calibration: RawCalibration,
-                  delivery: FrameDelivery, sequenceCount: Int) throws(PhotoCaptureError) -> (CapturePhoto, [UInt8]) {
+                  delivery: FrameDelivery, sequenceCount: Int,
+                  exposure: AppliedExposure? = nil) throws(PhotoCaptureError) -> (CapturePhoto, [UInt8]) {
         let raw = resolved.rawPhoto!
         let id = resolved.uniqueID
         let bits = frame.format.bitsPerSample
@@ -15,6 +17,7 @@ extension PhotoProcessor {
         var exif = metadata(for: resolved, frame: frame, size: frame.size, date: date, cameraName: cameraName)
         exif.orientation = raw.writtenOrientation
         exif.pixelSize = nil  // EXIF does not allow PixelX/YDimension in TIFF-based files
+        if let exposure { exif.record(exposure) }
         var dng = DNGMetadata(exif: exif, uniqueCameraModel: cameraName)
         dng.colorMatrix = calibration.colorMatrix
         dng.calibrationIlluminant = calibration.calibrationIlluminant
