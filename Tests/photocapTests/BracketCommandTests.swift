@@ -54,11 +54,12 @@ import TestSupport
     }
 
     /// `--format dng --bracket`: one DNG per member named `-bN`, each valid and stating the
-    /// exposure read back (the JSON's `applied`); `--raw-plus jpeg` adds each member's JPEG.
+    /// exposure read back (the JSON's `applied`); `--raw-plus jpeg` (from CSI-2 packed `pgAA`
+    /// frames) adds each member's JPEG.
     @Test(arguments: [nil, "jpeg"])
     func aRawBracketWritesADNGPerMember(rawPlus: String?) throws {
         let folder = try TestPaths.temporaryFolder()
-        let formatOptions = rawPlus.map { ["--raw-plus", $0, "--pixel-format", "BA10"] } ?? ["--format", "dng"]
+        let formatOptions = rawPlus.map { ["--raw-plus", $0, "--pixel-format", "pgAA"] } ?? ["--format", "dng"]
         let target = folder.appendingPathComponent(rawPlus == nil ? "hdr.dng" : "hdr.jpg").path
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket", "-2,0,+2", "--json",
                                      "--output", target] + formatOptions)
