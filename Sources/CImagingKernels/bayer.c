@@ -64,3 +64,31 @@ void pc_mosaic_bayer(const uint8_t *rgb, int width, int height, const uint8_t pa
         }
     }
 }
+
+void pc_unpack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst) {
+    int group_pixels = bits == 10 ? 4 : 2, group_bytes = bits == 10 ? 5 : 3, low_bits = bits - 8;
+    unsigned mask = (1u << low_bits) - 1;
+    for (int x = 0; x < width; x += group_pixels) {
+        const uint8_t *group = src + (x / group_pixels) * group_bytes;
+        unsigned low = group[group_bytes - 1];
+        for (int i = 0; i < group_pixels && x + i < width; i++) {
+            unsigned value = ((unsigned)group[i] << low_bits) | ((low >> (low_bits * i)) & mask);
+            dst[2 * (x + i)] = (uint8_t)(value & 0xff);
+            dst[2 * (x + i) + 1] = (uint8_t)(value >> 8);
+        }
+    }
+}
+
+void pc_pack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst) {
+    int group_pixels = bits == 10 ? 4 : 2, group_bytes = bits == 10 ? 5 : 3, low_bits = bits - 8;
+    for (int x = 0; x < width; x += group_pixels) {
+        uint8_t *group = dst + (x / group_pixels) * group_bytes;
+        group[group_bytes - 1] = 0;
+        for (int i = 0; i < group_pixels; i++) {
+            /* A partial last group is padded with zero samples. */
+            unsigned value = x + i < width ? (unsigned)src[2 * (x + i)] | ((unsigned)src[2 * (x + i) + 1] << 8) : 0;
+            group[i] = (uint8_t)(value >> low_bits);
+            group[group_bytes - 1] |= (uint8_t)((value & ((1u << low_bits) - 1)) << (low_bits * i));
+        }
+    }
+}

@@ -24,7 +24,11 @@ import Testing
         let image = Self.scene(size)
         let limit = (1 << format.bitsPerSample) - 1
         let curves = (0..<3).map { channel in (0..<256).map { UInt16(($0 * (channel + 2) * 131) % (limit + 1)) } }
-        let frame = try FrameBuilder.bayerFrame(from: image, format: format, curves: curves)
+        // CSI-2 packed frames are read through the unpacking that CSI2PackingTests checks
+        // (10 is not a multiple of 4: the 10-bit rows end in a partial group).
+        let delivered = try FrameBuilder.bayerFrame(from: image, format: format, curves: curves)
+        #expect(delivered.format == format)
+        let frame = try delivered.unpackedCSI2()
         let tile = format.bayerPattern!.colorIndices
         for y in 0..<size.height {
             for x in 0..<size.width {

@@ -11,6 +11,6 @@ import Testing
         #expect(FramePixelFormat.sgrbg10.bayerPattern?.colorIndices == [1, 0, 2, 1])  // GRGR.. BGBG..
         #expect(FramePixelFormat.sgbrg12.bayerPattern?.colorIndices == [1, 2, 0, 1])  // GBGB.. RGRG..
         #expect(FramePixelFormat.sbggr16.bayerPattern?.colorIndices == [2, 1, 1, 0])  // BGBG.. GRGR..
-        #expect(FramePixelFormat.allCases.filter(\.isBayer).count == 16)
+        #expect(FramePixelFormat.allCases.filter(\.isBayer).count == 24)  // 16 unpacked, 8 CSI-2 packed
     }
 }

@@ -295,9 +295,6 @@ import TestSupport
         var flash = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 0)])
         flash.flashMode = .auto
         #expect(Self.rejection(output, flash)?.code == .bracket(.flashNotAllowed))
-        var raw = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 0)])
-        raw.rawPixelFormat = .sbggr12
-        #expect(Self.rejection(output, raw)?.code == .bracket(.rawNotSupported))
         for (member, reason) in [(BracketedStillImageSettings.autoExposure(exposureTargetBias: .nan), "bias nan EV is not a number"),
                                  (.manualExposure(exposureDuration: 0, iso: nil), "exposure time 0.0 s is not above 0"),
                                  (.manualExposure(exposureDuration: nil, iso: -100), "ISO/gain -100.0 is not above 0")] {

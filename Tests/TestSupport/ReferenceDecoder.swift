@@ -19,6 +19,12 @@ public enum ReferenceDecoder {
         try PPM.parse(try ExternalTool.run("dcraw", ["-c", "-w", "-W", "-o", "1", "-g", "2.4", "12.92", file]).checked().stdout)
     }
 
+    /// A RAW file's CFA samples as stored, by dcraw: document mode without scaling or black
+    /// subtraction (`-D`), 16 bits (`-4`), not turned (`-t 0`); one value per pixel, row by row.
+    public static func dcrawRawSamples(_ file: String) throws -> (size: PixelSize, samples: [UInt16]) {
+        try PGM.parse16(try ExternalTool.run("dcraw", ["-c", "-D", "-4", "-t", "0", file]).checked().stdout)
+    }
+
     /// The stored pixels, by ImageMagick, ignoring orientation.
     public static func imageMagickStored(_ file: String) throws -> RGBImage {
         try PPM.parse(try ExternalTool.run("convert", [file, "-depth", "8", "ppm:-"]).checked().stdout)
@@ -63,5 +69,29 @@ public enum PPM {
         index += 1
         guard bytes.count - index >= width * height * 3 else { throw Malformed(description: "PPM pixels truncated") }
         return RGBImage(size: PixelSize(width: width, height: height), pixels: Array(bytes[index..<index + width * height * 3]))
+    }
+}
+
+/// Binary PGM (P5) reading, 16 bits per sample (big-endian, as Netpbm stores them).
+public enum PGM {
+    /// Parses a P5 file with maxval 65535.
+    public static func parse16(_ data: Data) throws -> (size: PixelSize, samples: [UInt16]) {
+        let bytes = [UInt8](data)
+        var fields: [String] = []
+        var index = 0
+        while fields.count < 4 {
+            while index < bytes.count, [32, 10, 9, 13].contains(bytes[index]) { index += 1 }
+            let start = index
+            while index < bytes.count, ![32, 10, 9, 13].contains(bytes[index]) { index += 1 }
+            guard index > start else { throw PPM.Malformed(description: "PGM header ends early") }
+            fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
+        }
+        index += 1
+        guard fields[0] == "P5", let width = Int(fields[1]), let height = Int(fields[2]), fields[3] == "65535" else {
+            throw PPM.Malformed(description: "not a 16-bit binary PGM: \(fields)")
+        }
+        guard bytes.count - index >= width * height * 2 else { throw PPM.Malformed(description: "PGM samples truncated") }
+        let samples = (0..<width * height).map { UInt16(bytes[index + 2 * $0]) << 8 | UInt16(bytes[index + 2 * $0 + 1]) }
+        return (PixelSize(width: width, height: height), samples)
     }
 }

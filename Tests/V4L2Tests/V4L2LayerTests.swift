@@ -6,6 +6,19 @@ import V4L2
 /// The parts of the V4L2 layer that need no device; the device itself is exercised against the
 /// kernel's vivid driver in the VM harness (Tests/V4L2Integration).
 @Suite struct V4L2LayerTests {
+    /// The CSI-2 packed Bayer codes of linux/videodev2.h (V4L2_PIX_FMT_SRGGB10P… and
+    /// …12P), computed by hand, map to the packed frame formats in V4L2 format negotiation.
+    @Test func csi2PackedBayerCodesMapToTheirFormats() {
+        let codes: [(UInt32, FramePixelFormat)] = [
+            (0x4141_5270, .srggb10p), (0x4141_6770, .sgrbg10p), (0x4141_4770, .sgbrg10p), (0x4141_4270, .sbggr10p),
+            (0x4343_5270, .srggb12p), (0x4343_6770, .sgrbg12p), (0x4343_4770, .sgbrg12p), (0x4343_4270, .sbggr12p),
+        ]
+        for (code, format) in codes {
+            #expect(FramePixelFormat(fourCC: FourCC(rawValue: code)) == format, "\(FourCC(rawValue: code))")
+            #expect(format.v4l2FourCC.rawValue == code)
+        }
+    }
+
     @Test func fourCCsMatchTheKernelsCodes() {
         // Values of v4l2_fourcc() from linux/videodev2.h, computed by hand: a | b<<8 | c<<16 | d<<24.
         #expect(FourCC("YUYV")?.rawValue == 0x5659_5559)
@@ -23,7 +36,8 @@ import V4L2
 
     @Test func unknownCodesAreNotFrameFormats() {
         #expect(FramePixelFormat(fourCC: FourCC("H264")!) == nil)
-        #expect(FramePixelFormat(fourCC: FourCC("pBAA")!) == nil)  // packed 10-bit Bayer: not read yet
+        #expect(FramePixelFormat(fourCC: FourCC("pBAA")!) == .sbggr10p)  // packed 10-bit Bayer: read since issue 15
+        #expect(FramePixelFormat(fourCC: FourCC("pBEE")!) == nil)  // 14-bit packed (SBGGR14P): not read
     }
 
     @Test func controlKeysAreWhatV4L2CtlPrints() {

@@ -53,6 +53,38 @@ import TestSupport
         #expect(means[0] < means[1] && means[1] < means[2], "\(means)")
     }
 
+    /// `--format dng --bracket`: one DNG per member named `-bN`, each valid and stating the
+    /// exposure read back (the JSON's `applied`); `--raw-plus jpeg` (from CSI-2 packed `pgAA`
+    /// frames) adds each member's JPEG.
+    @Test(arguments: [nil, "jpeg"])
+    func aRawBracketWritesADNGPerMember(rawPlus: String?) throws {
+        let folder = try TestPaths.temporaryFolder()
+        let formatOptions = rawPlus.map { ["--raw-plus", $0, "--pixel-format", "pgAA"] } ?? ["--format", "dng"]
+        let target = folder.appendingPathComponent(rawPlus == nil ? "hdr.dng" : "hdr.jpg").path
+        let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket", "-2,0,+2", "--json",
+                                     "--output", target] + formatOptions)
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let dngs = ["hdr-b1.dng", "hdr-b2.dng", "hdr-b3.dng"]
+        #expect(names == (rawPlus == nil ? dngs : (dngs + ["hdr-b1.jpg", "hdr-b2.jpg", "hdr-b3.jpg"]).sorted()))
+        let reports = try Self.jsonLines(run)
+        let raws = reports.filter { $0["isRawPhoto"] as? Bool == true }
+        #expect(raws.count == 3 && reports.count == (rawPlus == nil ? 3 : 6))
+        #expect(raws.map { $0["path"] as? String } == dngs.map { folder.appendingPathComponent($0).path })
+        let applied = raws.compactMap { ($0["bracket"] as? [String: Any])?["applied"] as? [String: Any] }
+        #expect(applied.map { $0["exposureTargetBias"] as? Double } == [-2, 0, 2])
+        let files = dngs.map { folder.appendingPathComponent($0).path }
+        #expect(try Self.exif("ExposureCompensation", files) == ["-2", "0", "2"])
+        #expect(try Self.exif("ISO", files) == ["100", "100", "100"])
+        #expect(try files.map { try ExternalTool.run("exiftool", ["-s3", "-ExposureTime", $0]).checked().text }
+            == ["1/400\n", "1/100\n", "1/25\n"])
+        for file in files { #expect(try ExternalTool.exiftoolValidationProblems(file) == [], "\(file)") }
+        if rawPlus != nil {
+            let jpegs = ["hdr-b1.jpg", "hdr-b2.jpg", "hdr-b3.jpg"].map { folder.appendingPathComponent($0).path }
+            #expect(try Self.exif("ExposureCompensation", jpegs) == ["-2", "0", "2"])
+        }
+    }
+
     @Test func aManualBracketSetsTimeAndISO() throws {
         let folder = try TestPaths.temporaryFolder()
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket-manual", "1/100@100,1/50@200,@400",

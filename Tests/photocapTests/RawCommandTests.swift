@@ -35,6 +35,29 @@ import TestSupport
         #expect(info.text.contains("DNG") && info.text.contains("640x480") && info.text.contains("256x192"), "\(info.text)")
     }
 
+    /// A CSI-2 packed frame file (`--frame-format pGCC`, packed here by the test's own packer)
+    /// becomes a DNG whose every sample dcraw reads back as written; `--raw-plus` develops it.
+    @Test(arguments: ["pGCC", "pRAA"])
+    func aPackedFrameFileBecomesALosslessDNG(code: String) throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let bits = code.hasSuffix("AA") ? 10 : 12
+        let values = CSI2Packer.pattern(width: 64, height: 48, bits: bits)
+        let framePath = try folder.write(CSI2Packer.pack(values, width: 64, bits: bits), named: "frame.raw")
+        let path = folder.url.appendingPathComponent("packed.dng").path
+        let run = try Self.photocap(["shoot", "--frame-file", framePath, "--frame-format", code, "--frame-size", "64x48",
+                                     "--raw-plus", "jpeg", "--json", "--output", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try run.text.split(separator: "\n").map(Self.json)
+        #expect(reports.map { $0["isRawPhoto"] as? Bool } == [true, false])
+        let raw = try #require(reports.first?["raw"] as? [String: Any])
+        #expect(raw["pixelFormat"] as? String == code)
+        #expect(raw["whiteLevel"] as? Int == (1 << bits) - 1 && raw["storedBitsPerSample"] as? Int == 16)
+        #expect(try ExternalTool.exiftoolValidationProblems(path) == [])
+        #expect(try ReferenceDecoder.dcrawRawSamples(path).samples == values)
+        #expect(try ReferenceDecoder.djpeg(folder.url.appendingPathComponent("packed.jpg").path).size
+            == PixelSize(width: 64, height: 48))
+    }
+
     /// `--raw-plus`: one request, two files with one stem, two JSON lines with one uniqueID.
     @Test(arguments: ["jpeg", "heic", "tiff"])
     func rawPlusWritesBothFiles(processed: String) throws {

@@ -44,3 +44,13 @@ void pc_bin_bayer(const uint8_t *src, size_t src_stride, int width, int height, 
 /// other), and stored as a byte or a little-endian 16-bit word.
 void pc_mosaic_bayer(const uint8_t *rgb, int width, int height, const uint8_t pattern[4], const uint16_t *curves,
                      int bytes_per_sample, uint8_t *dst, size_t dst_stride);
+
+/// Unpacks one row of `width` MIPI CSI-2 packed Bayer samples of `bits` (10: each 5-byte group
+/// holds the high 8 bits of 4 samples, then their low 2 bits, first sample lowest; 12: each 3-byte
+/// group holds the high 8 bits of 2 samples, then their low 4 bits) into little-endian 16-bit
+/// words, the value in the low `bits`, as V4L2's unpacked formats (RG10, RG12...) hold them.
+void pc_unpack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst);
+
+/// The inverse of pc_unpack_csi2_row: `width` little-endian 16-bit words (values below
+/// 2^bits) packed into CSI-2 groups; a partial last group is padded with zero samples.
+void pc_pack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst);

@@ -21,11 +21,15 @@ package enum DNGFile {
     /// DNGBackwardVersion: 1.1.0.0, the oldest reader version the layout needs.
     package static let backwardVersion: [UInt8] = [1, 1, 0, 0]
 
-    /// Encodes `frame`, which must be a Bayer frame, as a DNG file in memory.
-    package static func encode(_ frame: Frame, metadata: DNGMetadata) throws(CodecError) -> [UInt8] {
-        guard let pattern = frame.format.bayerPattern else {
-            throw .invalidArgument("\(frame.format) is not a Bayer format; DNG holds CFA data")
+    /// Encodes `frame`, which must be a Bayer frame, as a DNG file in memory. CSI-2 packed samples
+    /// are stored unpacked, one per 16-bit word, as `RG10`/`RG12` samples are (callers unpack
+    /// first, so this is no second pass).
+    package static func encode(_ delivered: Frame, metadata: DNGMetadata) throws(CodecError) -> [UInt8] {
+        guard let pattern = delivered.format.bayerPattern else {
+            throw .invalidArgument("\(delivered.format) is not a Bayer format; DNG holds CFA data")
         }
+        let frame: Frame
+        do { frame = try delivered.unpackedCSI2() } catch { throw .imaging(error) }
         try validate(metadata, bits: frame.format.bitsPerSample)
         let bytesPerSample = frame.format.bitsPerSample == 8 ? 1 : 2
         let rowBytes = frame.size.width * bytesPerSample

@@ -19,7 +19,7 @@ extension RAWDeveloper {
         (bare.thumbnail, bare.xmp) = (nil, nil)
         let binned: Frame, padded: Frame
         do {
-            binned = try frame.binnedBayer(by: factor)
+            binned = try frame.unpackedCSI2().binnedBayer(by: factor)
             // LibRaw refuses images under 22 pixels a side; a small frame is developed padded.
             padded = try binned.paddedBayer(toAtLeast: PixelSize(width: minimumDevelopedSide, height: minimumDevelopedSide))
         } catch { throw .imaging(error) }

@@ -43,7 +43,9 @@ package struct FrameConverter: Sendable {
     /// ``effectiveCrop(_:frameSize:)`` says) and applies `transform` to the pixels.
     ///
     /// The result's size is `transform.apply(to: crop.size)`.
-    package func convert(_ frame: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> PlanarImage {
+    package func convert(_ delivered: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> PlanarImage {
+        // CSI-2 packed samples are unpacked first (a frame the photo pipeline hands over already is).
+        let frame = try delivered.unpackedCSI2()
         let rect = try Self.effectiveCrop(crop, frameSize: frame.size)
         let output = try PlanarImage(size: transform.apply(to: rect.size))
         // Any orientation is a vertical flip (free: read rows bottom-up) followed by a rotation.

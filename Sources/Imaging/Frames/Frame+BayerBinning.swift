@@ -7,7 +7,8 @@ extension Frame {
     ///
     /// The result is 2·⌈width/2/factor⌉ × 2·⌈height/2/factor⌉ pixels.
     package func binnedBayer(by factor: Int) throws(ImagingError) -> Frame {
-        guard format.isBayer else { throw .notBayer(format) }
+        // CSI-2 packed frames are unpacked first (unpackedCSI2()).
+        guard format.isBayer, !format.isCSI2Packed else { throw .notBayer(format) }
         guard factor >= 1, size.width % 2 == 0, size.height % 2 == 0 else { throw .invalidSize(size) }
         let tiles = PixelSize(width: (size.width / 2 + factor - 1) / factor, height: (size.height / 2 + factor - 1) / factor)
         let binned = PixelSize(width: tiles.width * 2, height: tiles.height * 2)

@@ -2,9 +2,11 @@ extension Frame {
     /// A Bayer frame at least `minimum` large (each side rounded up to even), this frame in its
     /// top-left corner and the rest filled by repeating its last row and column of 2×2 tiles, so
     /// the colour pattern continues. For developers that refuse small images (LibRaw wants 22
-    /// pixels a side); the result is cropped back to this frame's part afterwards.
+    /// pixels a side); the result is cropped back to this frame's part afterwards. A CSI-2 packed
+    /// frame comes back unpacked (``FramePixelFormat/unpacked``).
     public func paddedBayer(toAtLeast minimum: PixelSize) throws(ImagingError) -> Frame {
         guard format.isBayer else { throw .notBayer(format) }
+        if format.isCSI2Packed { return try unpackedCSI2().paddedBayer(toAtLeast: minimum) }
         guard size.width >= 2, size.height >= 2, size.width % 2 == 0, size.height % 2 == 0 else { throw .invalidSize(size) }
         let padded = PixelSize(width: max(size.width, (minimum.width + 1) / 2 * 2),
                                height: max(size.height, (minimum.height + 1) / 2 * 2))

@@ -7,6 +7,10 @@ extension FrameBuilder {
     package static func bayerFrame(from image: RGBImage, format: FramePixelFormat, curves: [[UInt16]],
                                   sequence: UInt64 = 0, timestampNanoseconds: UInt64 = 0) throws(ImagingError) -> Frame {
         guard format.isBayer else { throw .notBayer(format) }
+        if format.isCSI2Packed {
+            return try bayerFrame(from: image, format: format.unpacked, curves: curves, sequence: sequence,
+                                  timestampNanoseconds: timestampNanoseconds).packedCSI2(as: format)
+        }
         let limit = UInt16((1 << format.bitsPerSample) - 1)
         precondition(curves.count == 3 && curves.allSatisfy { $0.count == 256 && $0.allSatisfy { $0 <= limit } },
                      "three tables of 256 values within \(format.bitsPerSample) bits")

@@ -7,6 +7,10 @@ package enum FrameBuilder {
     /// cameras deliver them by default.
     package static func frame(from image: RGBImage, format: FramePixelFormat, sequence: UInt64 = 0,
                              timestampNanoseconds: UInt64 = 0) throws(ImagingError) -> Frame {
+        if format.isCSI2Packed {
+            return try frame(from: image, format: format.unpacked, sequence: sequence, timestampNanoseconds: timestampNanoseconds)
+                .packedCSI2(as: format)
+        }
         let size = image.size
         guard size.width % 2 == 0, size.height % 2 == 0 || !format.hasVerticalSubsampling else {
             throw .invalidSize(size)

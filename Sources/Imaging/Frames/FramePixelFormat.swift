@@ -58,6 +58,22 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     case sgbrg16
     /// Bayer BGGR, 16 bits per sample (`BYR2`).
     case sbggr16
+    /// Bayer RGGB, 10 bits MIPI CSI-2 packed: 4 samples in 5 bytes (`pRAA`).
+    case srggb10p
+    /// Bayer GRBG, 10 bits CSI-2 packed (`pgAA`).
+    case sgrbg10p
+    /// Bayer GBRG, 10 bits CSI-2 packed (`pGAA`).
+    case sgbrg10p
+    /// Bayer BGGR, 10 bits CSI-2 packed (`pBAA`).
+    case sbggr10p
+    /// Bayer RGGB, 12 bits MIPI CSI-2 packed: 2 samples in 3 bytes (`pRCC`).
+    case srggb12p
+    /// Bayer GRBG, 12 bits CSI-2 packed (`pgCC`).
+    case sgrbg12p
+    /// Bayer GBRG, 12 bits CSI-2 packed (`pGCC`).
+    case sgbrg12p
+    /// Bayer BGGR, 12 bits CSI-2 packed (`pBCC`).
+    case sbggr12p
     /// Motion JPEG: each frame is a complete JPEG file (`MJPG`), as webcams deliver it.
     case mjpeg
 
@@ -93,6 +109,14 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
         case .sgrbg16: return "GR16"
         case .sgbrg16: return "GB16"
         case .sbggr16: return "BYR2"
+        case .srggb10p: return "pRAA"
+        case .sgrbg10p: return "pgAA"
+        case .sgbrg10p: return "pGAA"
+        case .sbggr10p: return "pBAA"
+        case .srggb12p: return "pRCC"
+        case .sgrbg12p: return "pgCC"
+        case .sgbrg12p: return "pGCC"
+        case .sbggr12p: return "pBCC"
         case .mjpeg: return "MJPG"
         }
     }
@@ -122,10 +146,10 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     /// The colour filter tile for Bayer formats; nil for the others.
     public var bayerPattern: BayerPattern? {
         switch self {
-        case .srggb8, .srggb10, .srggb12, .srggb16: return .rggb
-        case .sgrbg8, .sgrbg10, .sgrbg12, .sgrbg16: return .grbg
-        case .sgbrg8, .sgbrg10, .sgbrg12, .sgbrg16: return .gbrg
-        case .sbggr8, .sbggr10, .sbggr12, .sbggr16: return .bggr
+        case .srggb8, .srggb10, .srggb12, .srggb16, .srggb10p, .srggb12p: return .rggb
+        case .sgrbg8, .sgrbg10, .sgrbg12, .sgrbg16, .sgrbg10p, .sgrbg12p: return .grbg
+        case .sgbrg8, .sgbrg10, .sgbrg12, .sgbrg16, .sgbrg10p, .sgbrg12p: return .gbrg
+        case .sbggr8, .sbggr10, .sbggr12, .sbggr16, .sbggr10p, .sbggr12p: return .bggr
         default: return nil
         }
     }
@@ -133,11 +157,26 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     /// Whether this is sensor data behind a colour filter array (RAW).
     public var isBayer: Bool { bayerPattern != nil }
 
+    /// Whether samples are MIPI CSI-2 packed (10 bits: 4 in 5 bytes; 12 bits: 2 in 3 bytes).
+    public var isCSI2Packed: Bool {
+        switch self {
+        case .srggb10p, .sgrbg10p, .sgbrg10p, .sbggr10p, .srggb12p, .sgrbg12p, .sgbrg12p, .sbggr12p: return true
+        default: return false
+        }
+    }
+
+    /// The format with the same pattern and bits, one sample per 16-bit little-endian word, that
+    /// a CSI-2 packed format unpacks to; the format itself when it is not packed.
+    public var unpacked: FramePixelFormat {
+        guard isCSI2Packed, let pattern = bayerPattern else { return self }
+        return Self.bayer(pattern, bits: bitsPerSample)!
+    }
+
     /// Significant bits per Bayer sample (8, 10, 12 or 16); 8 for the other formats.
     public var bitsPerSample: Int {
         switch self {
-        case .srggb10, .sgrbg10, .sgbrg10, .sbggr10: return 10
-        case .srggb12, .sgrbg12, .sgbrg12, .sbggr12: return 12
+        case .srggb10, .sgrbg10, .sgbrg10, .sbggr10, .srggb10p, .sgrbg10p, .sgbrg10p, .sbggr10p: return 10
+        case .srggb12, .sgrbg12, .sgbrg12, .sbggr12, .srggb12p, .sgrbg12p, .sgbrg12p, .sbggr12p: return 12
         case .srggb16, .sgrbg16, .sgbrg16, .sbggr16: return 16
         default: return 8
         }
@@ -146,20 +185,26 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
     /// Whether frames are compressed files (MJPEG) rather than pixel arrays.
     public var isCompressed: Bool { self == .mjpeg }
 
-    /// The Bayer format with `pattern` and `bits` (8, 10, 12 or 16) per sample.
+    /// The Bayer format with `pattern` and `bits` (8, 10, 12 or 16) per sample, one sample per
+    /// byte or 16-bit word (not packed).
     public static func bayer(_ pattern: BayerPattern, bits: Int) -> FramePixelFormat? {
-        allCases.first { $0.bayerPattern == pattern && $0.bitsPerSample == bits }
+        allCases.first { $0.bayerPattern == pattern && $0.bitsPerSample == bits && !$0.isCSI2Packed }
     }
 
     /// The format for a V4L2 four-character code or a lowercase name (`yuyv`, `YU12`, `i420`...).
+    /// Codes are matched exactly first: `pgAA` (GRBG) and `pGAA` (GBRG) differ only in case, so
+    /// `pgaa` names neither.
     public init?(name: String) {
         let lowered = name.lowercased()
-        if let format = FramePixelFormat(rawValue: lowered) {
+        if let format = FramePixelFormat.allCases.first(where: { $0.fourCC == name }) {
             self = format
-        } else if let format = FramePixelFormat.allCases.first(where: { $0.fourCC.lowercased() == lowered }) {
+        } else if let format = FramePixelFormat(rawValue: lowered) {
             self = format
         } else {
-            return nil
+            // Any case, unless that is ambiguous (`pgaa`).
+            let matches = FramePixelFormat.allCases.filter { $0.fourCC.lowercased() == lowered }
+            guard matches.count == 1 else { return nil }
+            self = matches[0]
         }
     }
 
@@ -188,6 +233,8 @@ public enum FramePixelFormat: String, CaseIterable, Hashable, Sendable, CustomSt
         case .xbgr32, .rgbx32, .xrgb32, .bgrx32: return width * 4
         case .srggb10, .sgrbg10, .sgbrg10, .sbggr10, .srggb12, .sgrbg12, .sgbrg12, .sbggr12,
              .srggb16, .sgrbg16, .sgbrg16, .sbggr16: return width * 2
+        case .srggb10p, .sgrbg10p, .sgbrg10p, .sbggr10p: return (width + 3) / 4 * 5
+        case .srggb12p, .sgrbg12p, .sgbrg12p, .sbggr12p: return (width + 1) / 2 * 3
         case .mjpeg: return 0
         }
     }

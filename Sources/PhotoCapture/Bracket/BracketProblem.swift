@@ -11,8 +11,6 @@ public enum BracketProblem: Error, Sendable, Equatable, CustomStringConvertible 
     case mixedMemberKinds
     /// The flash must be off for a bracket (as with Apple's API).
     case flashNotAllowed
-    /// RAW (DNG) photos are not taken in brackets yet (Apple's API allows it; photocap does not).
-    case rawNotSupported
     /// A value no camera can take: not finite, or a time or ISO not above 0.
     case invalidExposure(sequenceCount: Int, reason: String)
     /// A bias scales the metered value, and the camera metered 0 (or reported nothing).
@@ -35,8 +33,6 @@ public enum BracketProblem: Error, Sendable, Equatable, CustomStringConvertible 
             return "a bracket takes either auto exposure members or manual members, not both"
         case .flashNotAllowed:
             return "a bracket needs the flash off"
-        case .rawNotSupported:
-            return "a bracket cannot include RAW (DNG) photos yet: ask for a processed format"
         case .invalidExposure(let index, let reason):
             return "bracket member \(index): \(reason)"
         case .meteringUnavailable(let device, let control):

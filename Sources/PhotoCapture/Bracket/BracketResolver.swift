@@ -23,7 +23,6 @@ struct BracketResolver {
         }
         guard Set(requested.map(\.isAutoExposure)).count == 1 else { throw reject(.mixedMemberKinds) }
         guard settings.flashMode == .off else { throw reject(.flashNotAllowed) }
-        guard !settings.isRawPhotoRequested else { throw reject(.rawNotSupported) }
 
         let capabilities = controls.capabilities
         let metered = try controls.metered()

@@ -8,7 +8,8 @@ extension PhotoOutput {
 
     /// Captures a bracket: for each member, sets its exposure, takes the first settled frame
     /// (``CaptureSession/settledFrame(format:size:hardwareCrop:startedAfter:settling:timeout:request:)``) and
-    /// hands it to a processing task, then exposes the next member while earlier ones encode.
+    /// hands it to a processing task, then exposes the next member while earlier ones encode. A
+    /// RAW request gives each member's DNG (then, RAW + processed, its developed photo).
     /// A request that sets focus is focused once, before the first member. The controls go back
     /// as soon as the last frame is in hand, or when a member fails; the photos are delivered in
     /// sequence order after `didCapturePhoto`, and the request ends with one `didFinishCapture`.
@@ -61,8 +62,8 @@ extension PhotoOutput {
         if failure == nil { delegate.photoOutput(self, didCapturePhotoFor: resolved) }
         for task in processing {
             switch await task.result {
-            case .success(let photo):
-                delegate.photoOutput(self, didFinishProcessingPhoto: photo)
+            case .success(let photos):
+                for photo in photos { delegate.photoOutput(self, didFinishProcessingPhoto: photo) }
             case .failure(let error as PhotoCaptureError):
                 failure = failure ?? error.attributed(to: id)
             case .failure(let error):
@@ -76,10 +77,9 @@ extension PhotoOutput {
 
     private func captureMembers(of resolved: ResolvedPhotoSettings, session: CaptureSession, device: CaptureDevice,
                                 controls: any ExposureControls, requestedAt instant: UInt64,
-                                timeout: Duration) async -> ([Task<CapturePhoto, any Error>], PhotoCaptureError?) {
+                                timeout: Duration) async -> ([Task<[CapturePhoto], any Error>], PhotoCaptureError?) {
         let processor = PhotoProcessor(encoders: encoders)
-        let cameraName = device.localizedName
-        var processing: [Task<CapturePhoto, any Error>] = []
+        var processing: [Task<[CapturePhoto], any Error>] = []
         for member in resolved.bracketedSettings {
             if processing.count >= Self.bracketMembersInFlight {
                 _ = await processing[processing.count - Self.bracketMembersInFlight].result
@@ -95,13 +95,17 @@ extension PhotoOutput {
                     settling: controls.framesToSettle, timeout: timeout, request: instant)
                 let exposure = AppliedExposure(reading, member: member, framesSkipped: skipped)
                 processing.append(Task {
-                    try await Self.onWorkerThread { () throws(PhotoCaptureError) -> CapturePhoto in
-                        var photo = try processor.process(delivered.frame, resolved: resolved, cameraName: cameraName,
-                                                          delivery: delivered.delivery, sequenceCount: member.sequenceCount,
-                                                          exposure: exposure)
-                        photo.bracketSettings = member
-                        photo.appliedExposure = exposure
-                        return photo
+                    // A RAW member gives its DNG and, with a processed format, the photo developed from it.
+                    try await Self.onWorkerThread { () throws(PhotoCaptureError) -> [CapturePhoto] in
+                        var photos: [CapturePhoto] = []
+                        try processor.photos(from: delivered.frame, resolved: resolved, device: device, delivery: delivered.delivery,
+                                             sequenceCount: member.sequenceCount, exposure: exposure) { photo in
+                            var photo = photo
+                            photo.bracketSettings = member
+                            photo.appliedExposure = exposure
+                            photos.append(photo)
+                        }
+                        return photos
                     }
                 })
             } catch {

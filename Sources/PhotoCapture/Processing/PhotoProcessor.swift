@@ -28,24 +28,25 @@ struct PhotoProcessor {
 
     /// Every photo of one captured frame, each handed to `deliver` as soon as it is ready: the
     /// processed photo alone; or the RAW photo alone; or the RAW photo, then the processed photo
-    /// developed from its DNG.
+    /// developed from its DNG. A bracket member's `exposure` goes into the EXIF of each.
     func photos(from frame: Frame, resolved: ResolvedPhotoSettings, device: CaptureDevice?,
-                delivery: FrameDelivery, sequenceCount: Int = 1,
+                delivery: FrameDelivery, sequenceCount: Int = 1, exposure: AppliedExposure? = nil,
                 deliver: (CapturePhoto) -> Void) throws(PhotoCaptureError) {
         let cameraName = device?.localizedName ?? "camera"
         guard resolved.rawPhoto != nil else {
-            deliver(try process(frame, resolved: resolved, cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount))
+            deliver(try process(frame, resolved: resolved, cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount,
+                                exposure: exposure))
             return
         }
         let (raw, dng) = try rawPhoto(frame, resolved: resolved, cameraName: cameraName,
                                       calibration: device?.rawCalibration ?? .uncalibrated,
-                                      delivery: delivery, sequenceCount: sequenceCount)
+                                      delivery: delivery, sequenceCount: sequenceCount, exposure: exposure)
         deliver(raw)
         guard resolved.format.isProcessed else { return }
         let developed = try developed(dng, uniqueID: resolved.uniqueID)
         var photo = try process(try Self.frame(developed.image, like: frame, uniqueID: resolved.uniqueID), resolved: resolved,
                                 cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount,
-                                captureDate: raw.captureDate)
+                                captureDate: raw.captureDate, exposure: exposure)
         photo.timings.development = developed.time
         photo.encodingRoute = .developed
         deliver(photo)

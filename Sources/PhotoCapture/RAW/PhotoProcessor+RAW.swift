@@ -5,16 +5,22 @@ import Imaging
 extension PhotoProcessor {
     /// The RAW photo of `frame`: a DNG with the Bayer samples as delivered, the whole
     /// orientation correction in its Orientation tag (``ResolvedRawPhotoSettings``), the
-    /// device's calibration, a developed preview, and the orientation split in XMP.
-    func rawPhoto(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String, calibration: RawCalibration,
-                  delivery: FrameDelivery, sequenceCount: Int) throws(PhotoCaptureError) -> (CapturePhoto, [UInt8]) {
+    /// device's calibration, a developed preview, the orientation split in XMP and, for a
+    /// bracket member, the exposure read back. CSI-2 packed samples are unpacked once, here, and
+    /// then stored, previewed and developed as `RG10`/`RG12` samples are.
+    func rawPhoto(_ delivered: Frame, resolved: ResolvedPhotoSettings, cameraName: String, calibration: RawCalibration,
+                  delivery: FrameDelivery, sequenceCount: Int,
+                  exposure: AppliedExposure? = nil) throws(PhotoCaptureError) -> (CapturePhoto, [UInt8]) {
         let raw = resolved.rawPhoto!
         let id = resolved.uniqueID
+        let frame: Frame
+        do { frame = try delivered.unpackedCSI2() } catch { throw PhotoCaptureError(.imaging(error), uniqueID: id) }
         let bits = frame.format.bitsPerSample
         let date = Self.captureDate(of: frame)
         var exif = metadata(for: resolved, frame: frame, size: frame.size, date: date, cameraName: cameraName)
         exif.orientation = raw.writtenOrientation
         exif.pixelSize = nil  // EXIF does not allow PixelX/YDimension in TIFF-based files
+        if let exposure { exif.record(exposure) }
         var dng = DNGMetadata(exif: exif, uniqueCameraModel: cameraName)
         dng.colorMatrix = calibration.colorMatrix
         dng.calibrationIlluminant = calibration.calibrationIlluminant
@@ -47,7 +53,7 @@ extension PhotoProcessor {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
         }
         let details = RawPhotoDetails(
-            frame: frame, cfaPattern: frame.format.bayerPattern!, bitsPerSample: bits,
+            frame: delivered, cfaPattern: frame.format.bayerPattern!, bitsPerSample: bits,
             storedBitsPerSample: bits == 8 ? 8 : 16, blackLevel: dng.blackLevel, whiteLevel: (1 << bits) - 1,
             calibration: calibration, writtenOrientation: raw.writtenOrientation, thumbnailDimensions: thumbnail.size)
         var timings = ProcessingTimings(conversion: 0, scaling: 0, encoding: encoding.seconds)

@@ -6,10 +6,16 @@ import Glibc
 #endif
 
 extension ShootCommand {
-    /// A progress line per bracket member, on a terminal.
+    /// A progress line per bracket member, on a terminal (RAW + processed: after the second photo).
     func reportProgress(of photo: CapturePhoto) {
-        guard photo.bracketSettings != nil, !json, isatty(STDERR_FILENO) != 0 else { return }
-        note("bracket member \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))")
+        guard photo.bracketSettings != nil, !json, isatty(STDERR_FILENO) != 0,
+              !(photo.isRawPhoto && photo.resolvedSettings.format.isProcessed) else { return }
+        note("bracket member \(Self.memberNumber(photo)): \(Self.exposureSummary(photo))")
+    }
+
+    /// `2/3`: the member and how many the bracket has (RAW + processed gives two photos each).
+    static func memberNumber(_ photo: CapturePhoto) -> String {
+        "\(photo.sequenceCount)/\(photo.resolvedSettings.bracketedSettings.count)"
     }
 
     /// A bracket cut short by a vanished camera leaves its controls as the bracket set them.
@@ -37,13 +43,15 @@ extension ShootCommand {
         return String(format: "%g s", seconds)
     }
 
-    /// The output paths of a bracket's members: the request's name with `-b1`, `-b2`...
+    /// The output paths of a bracket's members: the request's name with `-b1`, `-b2`... (and,
+    /// RAW + processed, each member's DNG beside its photo).
     func memberPaths(count: Int, index: Int?, total: Int, output: PhotoOutput, format: PhotoFormat,
                      date: Date) throws(PhotoCaptureError) -> [OutputPaths] {
         var paths: [OutputPaths] = []
         for member in 1...count {
             paths.append(try OutputPaths(output: output, requested: outputPath, format: format, withPreview: preview != nil,
-                                         overwrite: overwrite, index: index, count: total, member: member, date: date))
+                                         withRaw: rawPlus != nil, overwrite: overwrite, index: index, count: total,
+                                         member: member, date: date))
         }
         return paths
     }

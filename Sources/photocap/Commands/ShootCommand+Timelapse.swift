@@ -103,7 +103,7 @@ extension ShootCommand {
             ? [try OutputPaths(output: output, requested: outputPath, format: resolved.format, withPreview: preview != nil,
                                withRaw: rawPlus != nil, overwrite: overwrite, index: number, count: countOption ?? 9999,
                                date: Date())]
-            : try memberPaths(count: resolved.expectedPhotoCount, index: number, total: countOption ?? 9999,
+            : try memberPaths(count: resolved.bracketedSettings.count, index: number, total: countOption ?? 9999,
                               output: output, format: resolved.format, date: Date())
         return try await capture(settings, to: paths, with: output, device: camera.uniqueID, timelapse: report)
     }

@@ -176,7 +176,7 @@ struct ShootCommand: AsyncParsableCommand {
                 ? [try OutputPaths(output: output, requested: outputPath, format: resolved.format,
                                    withPreview: preview != nil, withRaw: rawPlus != nil, overwrite: overwrite,
                                    index: count > 1 ? index : nil, count: count, date: stamp)]
-                : try memberPaths(count: resolved.expectedPhotoCount, index: count > 1 ? index : nil, total: count,
+                : try memberPaths(count: resolved.bracketedSettings.count, index: count > 1 ? index : nil, total: count,
                                   output: output, format: resolved.format, date: stamp)
             requests.append((settings, paths))
         }
@@ -316,7 +316,8 @@ struct ShootCommand: AsyncParsableCommand {
         } else if let raw = photo.rawDetails {
             print("\(path): dng \(raw.frame.size) \(raw.frame.format) (\(raw.bitsPerSample)-bit), "
                   + "orientation \(raw.writtenOrientation.exifValue), RAW (never compensated)"
-                  + (previewPath.map { ", preview \($0)" } ?? ""))
+                  + (previewPath.map { ", preview \($0)" } ?? "")
+                  + (photo.bracketSettings == nil ? "" : ", bracket \(Self.memberNumber(photo)): \(Self.exposureSummary(photo))"))
         } else {
             let r = photo.resolvedSettings
             print("\(path): \(r.format) \(r.photoDimensions), orientation \(r.writtenOrientation.exifValue), "
@@ -324,7 +325,7 @@ struct ShootCommand: AsyncParsableCommand {
                   + (photo.encodingRoute == .developed ? ", developed from RAW" : "")
                   + (previewPath.map { ", preview \($0)" } ?? "")
                   + (FocusReport(r)?.note ?? "")
-                  + (photo.bracketSettings == nil ? "" : ", bracket \(photo.sequenceCount)/\(photo.photoCount): \(Self.exposureSummary(photo))"))
+                  + (photo.bracketSettings == nil ? "" : ", bracket \(Self.memberNumber(photo)): \(Self.exposureSummary(photo))"))
         }
         return [path] + (previewPath.map { [$0] } ?? [])
     }

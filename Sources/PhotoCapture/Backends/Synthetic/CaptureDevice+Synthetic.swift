@@ -29,9 +29,11 @@ extension CaptureDevice {
     }
 
     /// Pixel formats the synthetic camera delivers, in order of preference: YUYV, NV12, RGB24,
-    /// MJPEG, then Bayer in every order at 16, 12, 10 and 8 bits.
+    /// MJPEG, then Bayer in every order at 16, 12, 10 and 8 bits, then MIPI CSI-2 packed Bayer
+    /// at 12 and 10 bits (`pRCC`…, `pRAA`…).
     public static let syntheticPixelFormats: [FramePixelFormat] = [.yuyv, .nv12, .rgb24, .mjpeg]
         + [16, 12, 10, 8].flatMap { bits in FramePixelFormat.BayerPattern.allCases.map { FramePixelFormat.bayer($0, bits: bits)! } }
+        + [12, 10].flatMap { bits in FramePixelFormat.allCases.filter { $0.isCSI2Packed && $0.bitsPerSample == bits } }
 
     /// The built-in synthetic camera: deterministic, asymmetric frames of ``SyntheticScene`` in
     /// YUYV, NV12, RGB24 and MJPEG (as a UVC webcam sends it: quality 90, no Huffman tables) at
