@@ -321,7 +321,8 @@ public struct ImageOrienter: Sendable {
 
     // MARK: TIFF
 
-    /// Stored RGB turned, written as an RGB TIFF with Orientation 1 and Make/Model/Software/DateTime.
+    /// Stored RGB turned, written as an RGB TIFF with Orientation 1, Make/Model/Software/DateTime
+    /// and the XMP packet (its `tiff:Orientation` saying 1).
     private func tiff(_ data: [UInt8], exif: [String: String]) throws -> (bytes: [UInt8], size: PixelSize, dropped: [String]) {
         let read = try TIFFFile.read(data)
         let turned = RGBImage(size: read.size, pixels: read.rgb).transformed(by: read.orientation)
@@ -335,6 +336,7 @@ public struct ImageOrienter: Sendable {
             formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
             metadata.dateTimeOriginal = formatter.date(from: stamp)
         }
-        return (try TIFFFile.encode(rgb: turned.pixels, size: turned.size, metadata: metadata), turned.size, [])
+        let xmp = read.xmp.map { XMPOrientation.setting($0, to: .up) }
+        return (try TIFFFile.encode(rgb: turned.pixels, size: turned.size, metadata: metadata, xmp: xmp), turned.size, [])
     }
 }
