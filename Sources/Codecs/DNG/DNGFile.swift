@@ -98,13 +98,7 @@ package enum DNGFile {
         try file.setCounted(TIFFTAG_ASSHOTNEUTRAL, metadata.asShotNeutral.map(Float.init))
         try file.set(UInt32(TIFFTAG_ORIENTATION), Int32(metadata.exif.orientation.exifValue))
         try file.setIdentification(metadata.exif)
-        if let xmp = metadata.xmp {
-            var bytes = Array(xmp.utf8)
-            let ok = bytes.withUnsafeMutableBufferPointer {
-                file.setField(UInt32(TIFFTAG_XMLPACKET), [UInt32($0.count), $0.baseAddress!])
-            }
-            try file.check(ok, tag: UInt32(TIFFTAG_XMLPACKET))
-        }
+        try file.setXMP(metadata.xmp)
     }
 
     /// The CFA image's tags and data, as the current directory, then written.

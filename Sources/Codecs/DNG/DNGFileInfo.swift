@@ -64,15 +64,7 @@ package struct DNGFileInfo: Sendable {
         model = file.text(TIFFTAG_MODEL)
         cameraTags.make = file.text(TIFFTAG_MAKE)
         cameraTags.model = model
-        var xmpCount: UInt32 = 0
-        var xmpBytes: UnsafeMutableRawPointer?
-        if withUnsafeMutablePointer(to: &xmpCount, { count in
-            withUnsafeMutablePointer(to: &xmpBytes) { file.get(UInt32(TIFFTAG_XMLPACKET), count, $0) }
-        }), let xmpBytes {
-            xmp = String(decoding: UnsafeRawBufferPointer(start: xmpBytes, count: Int(xmpCount)), as: UTF8.self)
-        } else {
-            xmp = nil
-        }
+        xmp = file.xmp()
 
         var exifOffset: UInt64 = 0
         let hasEXIF = withUnsafeMutablePointer(to: &exifOffset) { file.get(UInt32(TIFFTAG_EXIFIFD), $0) }

@@ -35,11 +35,14 @@ package final class HEICEncoder {
     ///   - thumbnail: an optional thumbnail, already with the same physical transform as `image`.
     ///   - exif: an optional TIFF-structured EXIF block (from ``EXIFBuilder``), stored as an
     ///     Exif item of the primary image. Its orientation should agree with `orientation`.
+    ///   - xmp: an optional XMP packet, stored as an XMP (`mime`, `application/rdf+xml`) item of
+    ///     the primary image. Its `tiff:Orientation`, if any, should agree with `orientation`.
     ///   - carried: what a re-encoded file keeps of its original: the ICC profile and nclx
     ///     primaries and transfer (of the image and thumbnail, whose pixels are in that colour
     ///     space), and the metadata items, stored as they are. Auxiliary images are not written.
     package func encode(_ image: PlanarImage, quality: Int, orientation: Orientation, thumbnail: PlanarImage?,
-                       exif: [UInt8]?, carrying carried: HEIFCarriedProperties = HEIFCarriedProperties()) throws(CodecError) -> [UInt8] {
+                       exif: [UInt8]?, xmp: String? = nil,
+                       carrying carried: HEIFCarriedProperties = HEIFCarriedProperties()) throws(CodecError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidArgument("HEIC quality \(quality) is not in 1...100") }
         try HEIFContext.check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
         let file = try HEIFContext()
@@ -71,6 +74,13 @@ package final class HEICEncoder {
                 heif_context_add_exif_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count))
             }
             try HEIFContext.check(error, "heif_context_add_exif_metadata")
+        }
+        if let xmp {
+            let bytes = Array(xmp.utf8)
+            let error = bytes.withUnsafeBytes {
+                heif_context_add_XMP_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count))
+            }
+            try HEIFContext.check(error, "heif_context_add_XMP_metadata")
         }
         for item in carried.metadata {
             let error = item.bytes.withUnsafeBytes {

@@ -41,6 +41,29 @@ package enum JPEGFile {
         return output
     }
 
+    /// The largest XMP packet one standard XMP APP1 segment holds, as Adobe's XMP specification
+    /// (part 3) gives it; larger packets need extended XMP, which photocap does not write.
+    package static let maximumXMPPacket = 65502
+
+    /// Inserts `packet` as a standard XMP APP1 segment ("http://ns.adobe.com/xap/1.0/\0" +
+    /// packet) after SOI and the leading JFIF and EXIF segments, replacing any XMP APP1 `jpeg`
+    /// has. Throws when the packet exceeds ``maximumXMPPacket`` bytes.
+    package static func insertingXMP(_ packet: String, into jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        let bytes = Array(packet.utf8)
+        guard bytes.count <= maximumXMPPacket else {
+            throw .invalidArgument("an XMP packet of \(bytes.count) bytes does not fit in one APP1 segment (at most \(maximumXMPPacket))")
+        }
+        let length = XMPOrientation.app1Header.count + bytes.count + 2
+        let segments = try headerSegments(of: jpeg)
+        let leading = segments.list.prefix { $0.isJFIF(in: jpeg) || $0.isEXIF(in: jpeg) }
+        var output = Array(jpeg[..<(leading.last?.range.upperBound ?? 2)])
+        output += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + XMPOrientation.app1Header + bytes
+        for segment in segments.list.dropFirst(leading.count) where !segment.isXMP(in: jpeg) {
+            output += jpeg[segment.range]
+        }
+        return output + jpeg[segments.scanStart...]
+    }
+
     /// `encoded` with the segments of `original` that describe the picture rather than its
     /// coding — XMP, ICC profile, APP3–APP13 and APP15, comments, an Adobe APP14 that says YCbCr —
     /// inserted after its own JFIF and EXIF segments, in their original order. Not carried:
@@ -61,7 +84,7 @@ package enum JPEGFile {
     /// unchanged when it has no XMP or the packet no orientation.
     package static func withUprightXMP(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
         let segments = try headerSegments(of: jpeg)
-        guard let xmp = segments.list.first(where: { $0.marker == 0xE1 && $0.payloadStarts(with: XMPOrientation.app1Header, in: jpeg) }),
+        guard let xmp = segments.list.first(where: { $0.isXMP(in: jpeg) }),
               let packet = String(validating: jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound], as: UTF8.self),
               let upright = XMPOrientation.upright(packet) else { return jpeg }
         let payload = XMPOrientation.app1Header + Array(upright.utf8)
@@ -158,6 +181,10 @@ package enum JPEGFile {
 
         func isEXIF(in jpeg: [UInt8]) -> Bool {
             marker == 0xE1 && payloadStarts(with: EXIFData.app1Header, in: jpeg)
+        }
+
+        func isXMP(in jpeg: [UInt8]) -> Bool {
+            marker == 0xE1 && payloadStarts(with: XMPOrientation.app1Header, in: jpeg)
         }
 
         /// Metadata about the picture that survives re-encoding (see

@@ -10,12 +10,13 @@ package enum TIFFFile {
     /// contiguous, LZW-compressed strips with the horizontal predictor, `Orientation` =
     /// `metadata.orientation`, Make/Model/Software/DateTime in IFD0, and an EXIF sub-IFD with
     /// the capture time (DateTimeOriginal, SubSecTimeOriginal, OffsetTimeOriginal), exposure,
-    /// ISO, exposure bias, unique ID, ColorSpace and ExifVersion.
+    /// ISO, exposure bias, unique ID, ColorSpace and ExifVersion; `xmp`, when given, as the
+    /// `XMLPacket` tag (700) of IFD0.
     ///
     /// LZW rather than Deflate because `exiftool -validate` flags Deflate (8) as an invalid
     /// TIFF 6 Compression; PixelX/YDimension are left out because EXIF does not allow them in
     /// TIFF files (ImageWidth/ImageLength say it).
-    package static func encode(rgb: [UInt8], size: PixelSize, metadata: EXIFMetadata) throws(CodecError) -> [UInt8] {
+    package static func encode(rgb: [UInt8], size: PixelSize, metadata: EXIFMetadata, xmp: String? = nil) throws(CodecError) -> [UInt8] {
         guard !size.isEmpty, size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
             throw .invalidArgument("invalid TIFF size \(size)")
         }
@@ -42,6 +43,7 @@ package enum TIFFFile {
         try file.set(UInt32(TIFFTAG_YRESOLUTION), Double(72))
         try file.set(UInt32(TIFFTAG_RESOLUTIONUNIT), Int32(RESUNIT_INCH))
         try file.setIdentification(metadata)
+        try file.setXMP(xmp)
         // A placeholder, so IFD0 keeps its size when the real offset is filled in below.
         try file.set(UInt32(TIFFTAG_EXIFIFD), UInt64(0))
         try file.writeStrips(rgb, rowBytes: rowBytes, rows: size.height, rowsPerStrip: rowsPerStrip)
@@ -52,11 +54,11 @@ package enum TIFFFile {
         return stream.bytes
     }
 
-    /// Reads an RGB(A) TIFF: its stored size, its `Orientation` tag (absent → `.up`) and its
-    /// stored pixels as packed RGB (alpha dropped). Any layout libtiff's RGBA reader
+    /// Reads an RGB(A) TIFF: its stored size, its `Orientation` tag (absent → `.up`), its
+    /// stored pixels as packed RGB (alpha dropped) and its XMP packet (tag 700), if any. Any layout libtiff's RGBA reader
     /// understands is accepted. The declared size is checked against ``PixelBudget`` before
     /// the raster is allocated.
-    package static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8]) {
+    package static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8], xmp: String?) {
         guard TIFFHeader(data) != nil else {
             throw .corruptFile(format: "TIFF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }
@@ -86,6 +88,6 @@ package enum TIFFFile {
             rgb[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
             rgb[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
         }
-        return (size, Orientation(exifValue: orientationTag), rgb)
+        return (size, Orientation(exifValue: orientationTag), rgb, file.xmp())
     }
 }

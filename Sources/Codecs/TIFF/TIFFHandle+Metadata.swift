@@ -20,6 +20,26 @@ extension TIFFHandle {
         }
     }
 
+    /// `packet` as the current directory's `XMLPacket` tag (700); nothing when it is nil.
+    func setXMP(_ packet: String?) throws(CodecError) {
+        guard let packet else { return }
+        var bytes = Array(packet.utf8)
+        let ok = bytes.withUnsafeMutableBufferPointer {
+            setField(UInt32(TIFFTAG_XMLPACKET), [UInt32($0.count), $0.baseAddress!])
+        }
+        try check(ok, tag: UInt32(TIFFTAG_XMLPACKET))
+    }
+
+    /// The current directory's `XMLPacket` tag (700) as text; nil when it has none.
+    func xmp() -> String? {
+        var count: UInt32 = 0
+        var bytes: UnsafeMutableRawPointer?
+        guard withUnsafeMutablePointer(to: &count, { count in
+            withUnsafeMutablePointer(to: &bytes) { get(UInt32(TIFFTAG_XMLPACKET), count, $0) }
+        }), let bytes else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
+    }
+
     /// Writes the EXIF sub-IFD of `metadata` (capture time, exposure time, aperture, focal length, ISO, exposure bias,
     /// unique ID, versions; ColorSpace when `colorSpace` is given), then points IFD0's ExifIFD
     /// tag at it and rewrites IFD0.

@@ -88,6 +88,11 @@ struct PhotoProcessor {
         if let exposure { exif.record(exposure) }
         if let sourceCamera { exif.carryCamera(from: sourceCamera) }
 
+        // The app's XMP, saying the written orientation like the EXIF.
+        let xmp = resolved.metadata.xmp.map { XMPOrientation.setting($0, to: resolved.writtenOrientation) }
+        func withXMP(_ jpeg: [UInt8]) throws(CodecError) -> Data {
+            Data(try xmp.map { (packet) throws(CodecError) in try JPEGFile.insertingXMP(packet, into: jpeg) } ?? jpeg)
+        }
         let fileData: Data?, exifBlock: [UInt8], reductions: Reductions
         var scaling = Duration.zero, encoding = Duration.zero
         do {
@@ -97,7 +102,7 @@ struct PhotoProcessor {
                     return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
                 }
                 (reductions, exifBlock, scaling) = (reduced, block, sideTime)
-                fileData = Data(try JPEGFile.insertingEXIF(exifBlock, into: cameraJPEG.bytes))
+                fileData = try withXMP(try JPEGFile.insertingEXIF(exifBlock, into: cameraJPEG.bytes))
             } else if resolved.format == .jpeg {
                 // The main encode in strips on every core; previews, thumbnail and EXIF beside it.
                 let ((jpeg, encodeTime), (side, sideTime)) = try inParallel({
@@ -111,7 +116,7 @@ struct PhotoProcessor {
                 })
                 (reductions, exifBlock) = side
                 (scaling, encoding) = (sideTime, encodeTime)
-                fileData = Data(try JPEGFile.insertingEXIF(exifBlock, into: jpeg))
+                fileData = try withXMP(try JPEGFile.insertingEXIF(exifBlock, into: jpeg))
             } else {
                 (reductions, scaling) = try Self.timed { try reduce(image, resolved) }
                 let started = ContinuousClock.now
@@ -120,9 +125,9 @@ struct PhotoProcessor {
                 case .heic:
                     let encoder = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
                     fileData = Data(try encoder.encode(image, quality: resolved.quality, orientation: resolved.writtenOrientation,
-                                                       thumbnail: reductions.thumbnail, exif: exifBlock))
+                                                       thumbnail: reductions.thumbnail, exif: exifBlock, xmp: xmp))
                 case .tiff:
-                    fileData = Data(try TIFFFile.encode(rgb: try image.rgbBytes(), size: image.size, metadata: exif))
+                    fileData = Data(try TIFFFile.encode(rgb: try image.rgbBytes(), size: image.size, metadata: exif, xmp: xmp))
                 default:
                     fileData = nil
                 }

@@ -26,7 +26,8 @@ extension PhotoProcessor {
         dng.calibrationIlluminant = calibration.calibrationIlluminant
         dng.asShotNeutral = calibration.asShotNeutral
         dng.blackLevel = calibration.blackLevel(bits: bits)
-        dng.xmp = RawOrientationRecord(mounting: resolved.sensorMounting, rotationAngle: resolved.rotationAngle).xmp
+        dng.xmp = RawOrientationRecord(mounting: resolved.sensorMounting, rotationAngle: resolved.rotationAngle)
+            .xmp(adding: resolved.metadata.xmp.map { XMPOrientation.setting($0, to: raw.writtenOrientation) })
 
         let bytes: [UInt8], thumbnail: RGBImage, preview: RGBImage?
         var development = Duration.zero, encoding = Duration.zero

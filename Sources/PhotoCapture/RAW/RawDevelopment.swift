@@ -13,8 +13,9 @@ import Imaging
 /// without that record is treated as taken with an upright sensor: its Orientation is how the
 /// device was held (a mirror in it is taken as the sensor's).
 ///
-/// The DNG's ``PhotoMetadata`` (location, artist, copyright, description, comment) is carried
-/// into the developed photo; a field the settings' ``PhotoSettings/metadata`` sets wins. So are
+/// The DNG's ``PhotoMetadata`` (location, artist, copyright, description, comment, and its XMP
+/// without photocap's orientation record, when ``PhotoMetadata/validateXMP(_:)`` accepts it) is
+/// carried into the developed photo; a field the settings' ``PhotoSettings/metadata`` sets wins. So are
 /// its camera (`Make`, `Model`) and exposure (`ExposureTime`, `FNumber`, ISO, `FocalLength`,
 /// `ExposureBiasValue`). A DNG whose raw data is missing or truncated is refused.
 public enum RawDevelopment {
@@ -52,7 +53,12 @@ public enum RawDevelopment {
         var request = settings  // the same uniqueID: the development answers this request
         request.rotationAngle = record.rotationAngle
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
-        request.metadata = settings.metadata.filling(from: info.suppliedMetadata)
+        // Another tool's packet may be malformed or too large for photocap to write: left out
+        // then, never a reason to refuse the development.
+        let carriedXMP = RawOrientationRecord.appPacket(in: info.xmp).flatMap { (packet) -> String? in
+            (try? PhotoMetadata.validateXMP(packet)).map { packet }
+        }
+        request.metadata = settings.metadata.filling(from: info.suppliedMetadata, xmp: carriedXMP)
         let resolved = try SettingsResolver(device: device, defaultCompensation: .sensor).resolve(request)
         // The DNG's camera (Make, Model) and exposure go into the photo, not photocap's own.
         var photo = try processor.process(frame, resolved: resolved, cameraName: cameraName,

@@ -28,20 +28,48 @@ struct RawOrientationRecord: Equatable {
     /// The Orientation a DNG of this capture carries.
     var orientation: Orientation { OrientationPlan.raw(mounting: mounting, rotationAngle: rotationAngle).writtenOrientation }
 
+    /// The record as an `rdf:Description` element.
+    var description: String {
+        """
+          <rdf:Description rdf:about="" xmlns:photocap="\(Self.namespace)"
+           photocap:SensorRotation="\(mounting.rotation)"
+           photocap:SensorMirrored="\(mounting.isMirrored ? "True" : "False")"
+           photocap:DeviceRotation="\(rotationAngle)"/>
+        """
+    }
+
     /// An XMP packet with the record.
     var xmp: String {
         """
         <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
         <x:xmpmeta xmlns:x="adobe:ns:meta/">
          <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-          <rdf:Description rdf:about="" xmlns:photocap="\(Self.namespace)"
-           photocap:SensorRotation="\(mounting.rotation)"
-           photocap:SensorMirrored="\(mounting.isMirrored ? "True" : "False")"
-           photocap:DeviceRotation="\(rotationAngle)"/>
+        \(description)
          </rdf:RDF>
         </x:xmpmeta>
         <?xpacket end="w"?>
         """
+    }
+
+    /// The app's packet (``PhotoMetadata/xmp``, already checked) with the record added as one
+    /// more description at the end of its `rdf:RDF`; the record alone when there is none (or its
+    /// `rdf:RDF` is an empty element).
+    func xmp(adding appPacket: String?) -> String {
+        guard let appPacket, let end = appPacket.range(of: "</rdf:RDF>", options: .backwards) else { return xmp }
+        return appPacket[..<end.lowerBound] + description + "\n" + appPacket[end.lowerBound...]
+    }
+
+    // The description as written above (attributes only, self-closing), and an rdf:RDF left empty.
+    nonisolated(unsafe) private static let recordDescription =
+        /[ \t]*<rdf:Description rdf:about="" xmlns:photocap="http:\/\/ns\.photocap\.org\/raw\/1\.0\/"[^>]*\/>\n?/
+    nonisolated(unsafe) private static let emptyRDF = /<rdf:RDF[^>]*>\s*<\/rdf:RDF>/
+
+    /// A DNG's XMP without photocap's record: what an app (or another tool) put there, carried
+    /// into a photo developed from it; nil when nothing else is left.
+    static func appPacket(in dngXMP: String?) -> String? {
+        guard let dngXMP else { return nil }
+        let rest = dngXMP.replacing(recordDescription, with: "")
+        return rest.contains(emptyRDF) ? nil : rest
     }
 
     /// The record in an XMP packet; nil when the packet has none or a value is malformed.

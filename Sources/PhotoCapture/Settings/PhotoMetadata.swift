@@ -5,9 +5,9 @@ import Foundation
 /// itself (modelled on `AVCapturePhotoSettings.metadata`).
 ///
 /// JPEG and HEIC carry it in their EXIF block, TIFF and DNG in IFD0, the Exif IFD and a GPS
-/// IFD. `Artist`, `Copyright` and `ImageDescription` are ASCII fields: other characters are
-/// written as "?"; ``userComment`` keeps any characters. Developing a DNG carries its metadata
-/// into the developed photo.
+/// IFD; ``xmp`` goes where each format keeps XMP. `Artist`, `Copyright` and `ImageDescription`
+/// are ASCII fields: other characters are written as "?"; ``userComment`` keeps any
+/// characters. Developing a DNG carries its metadata into the developed photo.
 public struct PhotoMetadata: Sendable, Equatable {
     /// Where the photo was taken (the GPS IFD); nil writes none.
     public var location: PhotoLocation?
@@ -19,19 +19,50 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var imageDescription: String?
     /// A free comment (`UserComment`), in any characters.
     public var userComment: String?
+    /// An XMP packet of the app's own, written as it is: in JPEG as a standard XMP APP1
+    /// segment, in HEIC as an XMP item of the primary image, in TIFF and DNG as the
+    /// `XMLPacket` tag (700). It must be well-formed XML whose root is `x:xmpmeta` or
+    /// `rdf:RDF` (with an `rdf:RDF` inside an `x:xmpmeta`), and at most 65502 bytes of UTF-8 —
+    /// what one JPEG APP1 segment holds, so the same packet fits every format; resolving
+    /// settings refuses any other with ``PhotoCaptureError/Code/invalidMetadata(_:)``.
+    ///
+    /// A `tiff:Orientation` in the packet is set to the orientation the file is written with (as
+    /// its EXIF says), so the two never disagree. In a DNG photocap adds its own description
+    /// (how the orientation splits into mounting and device rotation) to the packet's
+    /// `rdf:RDF`, and takes it out again when the DNG is developed.
+    public var xmp: String?
 
     /// Metadata with the given fields; every field defaults to none.
     public init(location: PhotoLocation? = nil, artist: String? = nil, copyright: String? = nil,
-                imageDescription: String? = nil, userComment: String? = nil) {
+                imageDescription: String? = nil, userComment: String? = nil, xmp: String? = nil) {
         (self.location, self.artist, self.copyright) = (location, artist, copyright)
-        (self.imageDescription, self.userComment) = (imageDescription, userComment)
+        (self.imageDescription, self.userComment, self.xmp) = (imageDescription, userComment, xmp)
     }
 
-    /// These fields, each one unset taken from `file` (metadata read from a file).
-    func filling(from file: EXIFMetadata) -> PhotoMetadata {
+    /// These fields, each one unset taken from `file` and `fileXMP` (metadata read from a file).
+    func filling(from file: EXIFMetadata, xmp fileXMP: String?) -> PhotoMetadata {
         PhotoMetadata(location: location ?? file.location.map(PhotoLocation.init),
                       artist: artist ?? file.artist, copyright: copyright ?? file.copyright,
-                      imageDescription: imageDescription ?? file.imageDescription, userComment: userComment ?? file.userComment)
+                      imageDescription: imageDescription ?? file.imageDescription, userComment: userComment ?? file.userComment,
+                      xmp: xmp ?? fileXMP)
+    }
+
+    /// The largest ``xmp`` packet, in bytes of UTF-8: what one standard XMP APP1 segment of a
+    /// JPEG holds.
+    public static let maximumXMPSize = JPEGFile.maximumXMPPacket
+
+    /// Checks `packet` as resolving settings checks ``xmp``: throws
+    /// ``PhotoCaptureError/Code/invalidMetadata(_:)`` saying why it is refused (too large, not
+    /// well-formed XML, another root element).
+    public static func validateXMP(_ packet: String) throws(PhotoCaptureError) {
+        try XMPPacketValidator.validate(packet)
+    }
+
+    /// Throws ``PhotoCaptureError/Code/invalidMetadata(_:)`` for a location out of range or an
+    /// XMP packet photocap cannot write.
+    func validate() throws(PhotoCaptureError) {
+        try location?.validate()
+        if let xmp { try Self.validateXMP(xmp) }
     }
 
     /// Fills the app-supplied fields of `exif`.

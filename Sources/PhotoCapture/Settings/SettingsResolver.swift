@@ -16,7 +16,7 @@ struct SettingsResolver: Sendable {
         var adjustments: [SettingsAdjustment] = []
 
         guard (1...100).contains(settings.quality) else { throw reject(.qualityOutOfRange(settings.quality)) }
-        do { try settings.metadata.location?.validate() } catch { throw error.attributed(to: id) }
+        do { try settings.metadata.validate() } catch { throw error.attributed(to: id) }
 
         // Flash.
         let flash: Bool

@@ -64,9 +64,10 @@ struct DevelopCommand: AsyncParsableCommand {
             throw PhotoCaptureError(.fileWriteFailed(path: target, call: "open", reason: "it is the DNG being developed"))
         }
         if !outputOptions.overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.fileExists(path: target)) }
+        let xmp = try metadata.xmpPacket()
         var settings = PhotoSettings(format: format)
         encoding.apply(to: &settings)
-        metadata.apply(to: &settings)
+        metadata.apply(to: &settings, xmp: xmp)
         settings.orientationCompensation = encoding.compensation.orientationCompensation
         let photo = try RawDevelopment.developPhoto(fromDNG: data, settings: settings, name: file)
         try photo.write(to: target, overwrite: outputOptions.overwrite)

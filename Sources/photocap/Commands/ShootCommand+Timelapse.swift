@@ -24,7 +24,8 @@ extension ShootCommand {
     /// again by its bus info) for `--reconnect-timeout`, and the gap is reported.
     func shootTimelapse() async throws(PhotoCaptureError) {
         guard let interval = timelapse.interval?.duration else { return }
-        let first = makeSettings()
+        let xmp = try metadata.xmpPacket()
+        let first = makeSettings(xmp: xmp)
         var (camera, session, output, rawFormat) = try await prepareSession(firstRequest: first.uniqueID)
         // Held while an unplugged camera is awaited, so the vanished one is released.
         let placeholder = (CaptureDevice.synthetic(), CaptureSession(), PhotoOutput())
@@ -49,7 +50,7 @@ extension ShootCommand {
                 if let end, due >= end { break }
                 try? await clock.sleep(until: due)
                 let now = clock.now
-                var settings = taken == 0 ? first : makeSettings()
+                var settings = taken == 0 ? first : makeSettings(xmp: xmp)
                 if let rawFormat { settings.rawPixelFormat = rawFormat }
                 current = settings.uniqueID
                 let report = TimelapseReport(index: taken + 1, slot: slot, scheduledMs: (due - start).milliseconds,

@@ -160,7 +160,8 @@ struct ShootCommand: AsyncParsableCommand {
     private func shoot() async throws(PhotoCaptureError) {
         if timelapse.interval != nil { return try await shootTimelapse() }
         // Settings first, so a camera that cannot be opened fails a named request too.
-        var settingsList = (1...count).map { _ in makeSettings() }
+        let xmp = try metadata.xmpPacket()
+        var settingsList = (1...count).map { _ in makeSettings(xmp: xmp) }
         let (camera, session, output, rawFormat) = try await prepareSession(firstRequest: settingsList[0].uniqueID)
         if let rawFormat {
             for index in settingsList.indices { settingsList[index].rawPixelFormat = rawFormat }
@@ -252,10 +253,11 @@ struct ShootCommand: AsyncParsableCommand {
     var overwrite: Bool { outputOptions.overwrite }
     var json: Bool { outputOptions.json }
 
-    func makeSettings() -> PhotoSettings {
+    /// New settings from the options; `xmp` is `--xmp`'s packet, read once.
+    func makeSettings(xmp: String?) -> PhotoSettings {
         var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
         encoding.apply(to: &settings)
-        metadata.apply(to: &settings)
+        metadata.apply(to: &settings, xmp: xmp)
         settings.maxPhotoDimensions = size
         if settings.isRawPhotoRequested || rawPlus != nil {
             settings.rawPixelFormat = pixelFormat

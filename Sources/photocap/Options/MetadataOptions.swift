@@ -22,8 +22,30 @@ struct MetadataOptions: ParsableArguments {
     @Option(name: .customLong("comment"), help: "A comment in any characters (EXIF UserComment).")
     var userComment: String?
 
-    /// Sets the fields given on the command line; the others keep what `settings` has.
-    func apply(to settings: inout PhotoSettings) {
+    @Option(help: ArgumentHelp("An XMP packet to write into the photo: well-formed XML, root x:xmpmeta or rdf:RDF, at most 65502 bytes; its tiff:Orientation is set to the photo's.",
+                               valueName: "file"))
+    var xmp: String?
+
+    /// The packet `--xmp` names (its size checked before it is read), checked as resolving the
+    /// settings will check it, so a bad one is refused before a camera is opened; nil without
+    /// `--xmp`.
+    func xmpPacket() throws(PhotoCaptureError) -> String? {
+        guard let xmp else { return nil }
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(xmp, maximumBytes: PhotoMetadata.maximumXMPSize) } catch {
+            throw PhotoCaptureError(.invalidMetadata("--xmp: \(error.description)"))
+        }
+        guard let packet = String(validating: bytes, as: UTF8.self) else {
+            throw PhotoCaptureError(.invalidMetadata("--xmp: \(xmp) is not UTF-8 text"))
+        }
+        try PhotoMetadata.validateXMP(packet)
+        return packet
+    }
+
+    /// Sets the fields given on the command line, and `xmp` (from ``xmpPacket()``) when there
+    /// is one; the others keep what `settings` has.
+    func apply(to settings: inout PhotoSettings, xmp packet: String?) {
+        settings.metadata.xmp = packet ?? settings.metadata.xmp
         settings.metadata.location = location ?? settings.metadata.location
         settings.metadata.artist = artist ?? settings.metadata.artist
         settings.metadata.copyright = copyright ?? settings.metadata.copyright
