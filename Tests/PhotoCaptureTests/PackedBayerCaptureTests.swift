@@ -23,7 +23,7 @@ import TestSupport
         return (session, output)
     }
 
-    /// Every sample of the packed frame comes back out of the DNG through dcraw exactly; the DNG
+    /// Every sample of the packed frame comes back out of the DNG through dcraw and LibRaw exactly; the DNG
     /// is valid, 16 bits a sample with WhiteLevel 2^bits − 1, and has the format's CFA pattern.
     @Test(arguments: formats)
     func everySampleSurvivesIntoTheDNG(format: FramePixelFormat) async throws {
@@ -42,10 +42,12 @@ import TestSupport
             .split(separator: "\n").map(String.init)
         let cfa = format.bayerPattern!.colorIndices.map(String.init).joined(separator: " ")
         #expect(tags == ["16", "\((1 << format.bitsPerSample) - 1)", cfa], "\(format)")
-        let raw = try ReferenceDecoder.dcrawRawSamples(file)
-        #expect(raw.size == Self.size)
-        let mismatches = zip(raw.samples, values).filter { $0 != $1 }.count
-        #expect(mismatches == 0, "\(format): \(mismatches) of \(values.count) samples differ")
+        // Two readers: dcraw, and LibRaw itself (unprocessed_raw).
+        for (reader, raw) in [("dcraw", try ReferenceDecoder.dcrawRawSamples(file)), ("LibRaw", try ReferenceDecoder.librawRawSamples(file))] {
+            #expect(raw.size == Self.size, "\(reader)")
+            let mismatches = zip(raw.samples, values).filter { $0 != $1 }.count
+            #expect(mismatches == 0, "\(format), \(reader): \(mismatches) of \(values.count) samples differ")
+        }
     }
 
     /// A packed frame is previewed and developed exactly as the same samples unpacked (`RG10`,

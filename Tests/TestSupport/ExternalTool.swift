@@ -29,7 +29,7 @@ public enum ExternalTool {
     static let packages = [
         "exiftool": "libimage-exiftool-perl", "djpeg": "libjpeg-turbo-progs", "heif-info": "libheif-examples",
         "tiffinfo": "libtiff-tools", "convert": "imagemagick", "identify": "imagemagick", "compare": "imagemagick",
-        "dcraw": "dcraw",
+        "dcraw": "dcraw", "unprocessed_raw": "libraw-bin",
     ]
 
     /// The full path of `tool` on PATH.

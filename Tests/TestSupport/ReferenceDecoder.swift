@@ -25,6 +25,14 @@ public enum ReferenceDecoder {
         try PGM.parse16(try ExternalTool.run("dcraw", ["-c", "-D", "-4", "-t", "0", file]).checked().stdout)
     }
 
+    /// The raw samples as LibRaw unpacks them (libraw-bin's `unprocessed_raw`: the stored
+    /// values, no black level subtracted, no scaling), written beside `file` as `FILE.pgm`.
+    public static func librawRawSamples(_ file: String) throws -> (size: PixelSize, samples: [UInt16]) {
+        try ExternalTool.run("unprocessed_raw", ["-q", file]).checked()
+        defer { try? FileManager.default.removeItem(atPath: file + ".pgm") }
+        return try PGM.parse16(try Data(contentsOf: URL(fileURLWithPath: file + ".pgm")))
+    }
+
     /// The stored pixels, by ImageMagick, ignoring orientation.
     public static func imageMagickStored(_ file: String) throws -> RGBImage {
         try PPM.parse(try ExternalTool.run("convert", [file, "-depth", "8", "ppm:-"]).checked().stdout)
