@@ -5,17 +5,17 @@ extension BenchmarkCommand {
     /// The cost of a dynamic aspect ratio: the whole pipeline on a 16:9 frame (``size``'s width,
     /// the same scene) from a sensor mounted at 90°, uncropped and cropped to 1:1 in the same
     /// conversion pass. The crop reads and encodes fewer pixels, so it should cost no more.
-    func croppingCases(in folder: URL) async throws -> [(name: String, run: () async throws -> Void)] {
+    func croppingCases(in folder: URL) async throws -> [BenchmarkCase] {
         let wide = PixelSize(width: size.width, height: size.width * 9 / 16 & ~1)
         let frame = try FrameBuilder.frame(from: picture(size: wide), format: .yuyv)
         let framePath = folder.appendingPathComponent("frame-16x9.yuyv").path
         try frame.storage.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: framePath)) }
-        var cases: [(name: String, run: () async throws -> Void)] = []
+        var cases: [BenchmarkCase] = []
         for (name, ratio) in [("16:9 frame, 90° compensation, uncropped", nil), ("16:9 frame, 90° compensation, 1:1 crop", AspectRatio.ratio1x1)] {
             let (session, output) = try await startSession(mounting: SensorMounting(rotation: 90), frameFile: framePath,
                                                            frameSize: wide, aspectRatio: ratio)
             let path = folder.appendingPathComponent("crop-\(cases.count).jpg").path
-            cases.append((name, jpegCapture(output: output, session: session, path: path)))
+            cases.append((name, session, jpegCapture(output: output, session: session, path: path)))
         }
         return cases
     }

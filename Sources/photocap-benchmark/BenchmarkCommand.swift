@@ -73,12 +73,12 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let encoder = try JPEGEncoder(), stripEncoder = try JPEGEncoder()
         let cores = ProcessInfo.processInfo.activeProcessorCount
 
-        var cases: [(name: String, run: () async throws -> Void)] = [
-            ("bare tjCompressFromYUVPlanes", { _ = try encoder.encode(planes, quality: self.quality) }),
-            ("strip-parallel encode, \(cores) strips on \(cores) cores", {
+        var cases: [BenchmarkCase] = [
+            ("bare tjCompressFromYUVPlanes", nil, { _ = try encoder.encode(planes, quality: self.quality) }),
+            ("strip-parallel encode, \(cores) strips on \(cores) cores", nil, {
                 _ = try stripEncoder.encodeInStrips(planes, quality: self.quality, strips: cores) }),
-            ("conversion pass alone (YUYV -> J420)", { _ = try FrameConverter().convert(frame) }),
-            ("conversion pass alone, 90° (YUYV -> J420)", { _ = try FrameConverter().convert(frame, applying: .right) }),
+            ("conversion pass alone (YUYV -> J420)", nil, { _ = try FrameConverter().convert(frame) }),
+            ("conversion pass alone, 90° (YUYV -> J420)", nil, { _ = try FrameConverter().convert(frame, applying: .right) }),
         ]
         let pipelines: [(String, SensorMounting)] = [
             ("pipeline: frame -> JPEG + EXIF + 160x120 thumbnail -> file", .upright),
@@ -89,18 +89,23 @@ struct BenchmarkCommand: AsyncParsableCommand {
         for (index, (name, mounting)) in pipelines.enumerated() {
             let (session, output) = try await startSession(mounting: mounting, frameFile: framePath)
             let path = folder.appendingPathComponent("photo-\(index).jpg").path
-            cases.append((name, jpegCapture(output: output, session: session, path: path)))
+            cases.append((name, session, jpegCapture(output: output, session: session, path: path)))
         }
 
         let cropCases = try await croppingCases(in: folder)
         cases += cropCases
+        // Only the measured case's camera streams: the others (frame files at full speed) would
+        // take the cores from it. Starting and stopping are not timed.
+        for item in cases { await item.session?.stopRunning() }
         var samples = Array(repeating: [Double](), count: cases.count)
         let clock = ContinuousClock()
         for round in 0...iterations {
             for (index, item) in cases.enumerated() {
+                try await item.session?.startRunning()
                 let start = clock.now
                 try await item.run()
                 let elapsed = clock.now - start
+                await item.session?.stopRunning()
                 // Round 0 warms caches and encoder state and is not counted.
                 if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
@@ -197,6 +202,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
         try await device.setDynamicAspectRatio(aspectRatio)
         return try await running(device)
     }
+
+    /// A benchmarked case: its name, the camera session it captures from (started only while it
+    /// runs), and the timed work.
+    typealias BenchmarkCase = (name: String, session: CaptureSession?, run: () async throws -> Void)
 
     /// A running session with a photo output on `device`.
     func running(_ device: CaptureDevice) async throws -> (CaptureSession, PhotoOutput) {
