@@ -50,10 +50,7 @@ package struct EXIFBlockEditor {
     }
 
     private mutating func set(_ value: Int, at offset: Int, count: Int) {
-        for index in 0..<count {
-            let byte = UInt8(truncatingIfNeeded: value >> (8 * index))
-            block[offset + (littleEndian ? index : count - 1 - index)] = byte
-        }
+        block.replaceSubrange(offset..<(offset + count), with: TIFFHeader.bytes(of: value, count: count, littleEndian: littleEndian))
     }
 
     private var ifd0Offset: Int { TIFFHeader.integer(block, at: 4, count: 4, littleEndian: littleEndian) }

@@ -18,9 +18,7 @@ package enum MPFIndex {
         let little = new.littleEndian
         func integer(_ offset: Int) -> Int { TIFFHeader.integer(bytes, at: offset, count: 4, littleEndian: little) }
         func put(_ value: Int, at offset: Int) {
-            for index in 0..<4 {
-                bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * (little ? index : 3 - index)))
-            }
+            bytes.replaceSubrange(offset..<(offset + 4), with: TIFFHeader.bytes(of: value, count: 4, littleEndian: little))
         }
         for entry in 0..<new.entryCount {
             let field = new.entries + entry * 16

@@ -135,6 +135,6 @@ struct TIFFDirectoryEditor {
     }
 
     private func encode(_ value: Int, size: Int) -> [UInt8] {
-        (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * (littleEndian ? $0 : size - 1 - $0))) }
+        TIFFHeader.bytes(of: value, count: size, littleEndian: littleEndian)
     }
 }

@@ -55,10 +55,10 @@ package enum TIFFFile {
     }
 
     /// Reads an RGB(A) TIFF: its stored size, its `Orientation` tag (absent → `.up`), its
-    /// stored pixels as packed RGB (alpha dropped) and its XMP packet (tag 700), if any. Any layout libtiff's RGBA reader
+    /// stored pixels as packed RGB (alpha dropped). Any layout libtiff's RGBA reader
     /// understands is accepted. The declared size is checked against ``PixelBudget`` before
     /// the raster is allocated.
-    package static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8], xmp: String?) {
+    package static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8]) {
         guard TIFFHeader(data) != nil else {
             throw .corruptFile(format: "TIFF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }
@@ -88,6 +88,6 @@ package enum TIFFFile {
             rgb[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
             rgb[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
         }
-        return (size, Orientation(exifValue: orientationTag), rgb, file.xmp())
+        return (size, Orientation(exifValue: orientationTag), rgb)
     }
 }

@@ -19,6 +19,11 @@ struct TIFFHeader {
         firstIFDOffset = TIFFHeader.integer(head, at: 4, count: 4, littleEndian: isLittleEndian)
     }
 
+    /// `value` as `count` bytes in the structure's byte order: what ``integer(_:at:count:littleEndian:)`` reads.
+    static func bytes(of value: Int, count: Int, littleEndian: Bool) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * (littleEndian ? $0 : count - 1 - $0))) }
+    }
+
     /// An unsigned integer of `count` bytes at `offset`.
     static func integer(_ bytes: [UInt8], at offset: Int, count: Int, littleEndian: Bool) -> Int {
         var value = 0
