@@ -13,30 +13,40 @@ extension JPEGEncoder {
     /// decoded pixels), but in up to `strips` horizontal strips of whole MCU rows encoded on
     /// parallel threads and joined into one baseline JPEG with a restart marker between strips.
     ///
+    /// `alongside` runs once, on one of the same threads, after the strips are handed out: work
+    /// the caller wants beside the encode. It must not start parallel work of its own — a
+    /// `concurrentPerform` nested in another runs on one thread, which is why the strips and
+    /// the caller's work share this one.
+    ///
     /// Falls back to one encode when the image has a single MCU row per strip or when
     /// TurboJPEG's strips are not baseline with identical tables (TJ_* environment overrides).
-    package func encodeInStrips(_ image: PlanarImage, quality: Int, strips requested: Int) throws(CodecError) -> [UInt8] {
+    package func encodeInStrips(_ image: PlanarImage, quality: Int, strips requested: Int,
+                                alongside: () -> Void = {}) throws(CodecError) -> [UInt8] {
         let layout = StripLayout(size: image.size, strips: requested)
-        guard layout.count > 1 else { return try encode(image, quality: quality) }
         while stripEncoders.count < layout.count - 1 { stripEncoders.append(try JPEGEncoder()) }
-        let encoders = [self] + stripEncoders.prefix(layout.count - 1)
+        let encoders = [self] + stripEncoders.prefix(max(0, layout.count - 1))
         let planes = image.planes
         let (lumaStride, chromaStride, width) = (image.lumaStride, image.chromaStride, image.size.width)
         var results = [Result<UnsafeBufferPointer<UInt8>, CodecError>?](repeating: nil, count: layout.count)
-        results.withUnsafeMutableBufferPointer { slots in
-            // Each iteration writes only its own slot and uses only its own encoder.
-            let work = StripWork(value: (encoders, slots, planes))
-            DispatchQueue.concurrentPerform(iterations: layout.count) { index in
-                let rows = layout.lumaRows(of: index), planes = work.value.2
-                let strip = PlaneRows(y: planes.y + rows.lowerBound * lumaStride,
-                                      cb: planes.cb + rows.lowerBound / 2 * chromaStride,
-                                      cr: planes.cr + rows.lowerBound / 2 * chromaStride,
-                                      lumaStride: lumaStride, chromaStride: chromaStride, width: width, height: rows.count)
-                work.value.1[index] = Result { () throws(CodecError) in try work.value.0[index].compress(strip, quality: quality) }
+        withoutActuallyEscaping(alongside) { alongside in
+            results.withUnsafeMutableBufferPointer { slots in
+                // Each iteration writes only its own slot and uses only its own encoder; the last
+                // one is the caller's.
+                let work = StripWork(value: (encoders, slots, planes, alongside))
+                DispatchQueue.concurrentPerform(iterations: layout.count + 1) { index in
+                    guard index < layout.count else { return work.value.3() }
+                    let rows = layout.lumaRows(of: index), planes = work.value.2
+                    let strip = PlaneRows(y: planes.y + rows.lowerBound * lumaStride,
+                                          cb: planes.cb + rows.lowerBound / 2 * chromaStride,
+                                          cr: planes.cr + rows.lowerBound / 2 * chromaStride,
+                                          lumaStride: lumaStride, chromaStride: chromaStride, width: width, height: rows.count)
+                    work.value.1[index] = Result { () throws(CodecError) in try work.value.0[index].compress(strip, quality: quality) }
+                }
             }
         }
         var segments: [UnsafeBufferPointer<UInt8>] = []
         for result in results { try segments.append(result!.get()) }
+        if segments.count == 1 { return Array(segments[0]) }
         if let joined = Self.joined(segments, height: image.size.height, restartInterval: layout.mcusPerStrip) { return joined }
         return try encode(image, quality: quality)
     }

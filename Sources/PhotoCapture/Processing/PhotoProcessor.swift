@@ -104,17 +104,19 @@ struct PhotoProcessor {
                 (reductions, exifBlock, scaling) = (reduced, block, sideTime)
                 fileData = try withXMP(try JPEGFile.insertingEXIF(exifBlock, into: cameraJPEG.bytes))
             } else if resolved.format == .jpeg {
-                // The main encode in strips on every core; previews, thumbnail and EXIF beside it.
-                let ((jpeg, encodeTime), (side, sideTime)) = try inParallel({
-                    try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
-                        try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size)) } }
-                }, {
-                    try Self.timed { () throws -> (Reductions, [UInt8]) in
-                        let reductions = try reduce(image, resolved)
-                        return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
-                    }
-                })
-                (reductions, exifBlock) = side
+                // The main encode in strips on every core; previews, thumbnail and EXIF beside it,
+                // on the same threads (not in a second concurrentPerform around it: nested, the
+                // strips would be encoded one after another).
+                var side: Result<((Reductions, [UInt8]), Duration), any Error>?
+                let (jpeg, encodeTime) = try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
+                    try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size)) {
+                        side = Result { try Self.timed { () throws -> (Reductions, [UInt8]) in
+                            let reductions = try reduce(image, resolved)
+                            return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
+                        } }
+                    } } }
+                let (sideWork, sideTime) = try side!.get()
+                (reductions, exifBlock) = sideWork
                 (scaling, encoding) = (sideTime, encodeTime)
                 fileData = try withXMP(try JPEGFile.insertingEXIF(exifBlock, into: jpeg))
             } else {
