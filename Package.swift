@@ -32,6 +32,8 @@ let package = Package(
         // LibRaw's thread-safe build (libraw_r); its pkg-config flags carry -fopenmp, which SwiftPM refuses.
         systemLibrary("CRaw", pkgConfig: nil, apt: "libraw-dev"),
         .target(name: "CImagingKernels"),
+        // libjpeg's coefficient API (libjpeg-turbo's libjpeg.so): lossless turns in strips.
+        .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
@@ -46,7 +48,7 @@ let package = Package(
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
-        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG"]),
+        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CJPEGCoefficients", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG"]),
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(
             name: "PhotoCapture",

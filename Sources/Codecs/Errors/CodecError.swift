@@ -5,6 +5,8 @@ import Imaging
 public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A TurboJPEG call failed.
     case turboJPEG(function: String, message: String)
+    /// A call of libjpeg's coefficient API (lossless turns) failed.
+    case libjpeg(function: String, message: String)
     /// A libheif call failed.
     case heif(function: String, message: String)
     /// A libexif call failed or produced no data.
@@ -36,6 +38,8 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .turboJPEG(let function, let message):
             return "TurboJPEG \(function) failed: \(message)"
+        case .libjpeg(let function, let message):
+            return "libjpeg \(function) failed: \(message)"
         case .heif(let function, let message):
             return "libheif \(function) failed: \(message)"
         case .exif(let function, let message):

@@ -1,4 +1,5 @@
 import CTurboJPEG
+import Foundation
 import Imaging
 
 /// Turns a JPEG's stored pixels by one of the eight orientations without re-encoding, with
@@ -65,12 +66,22 @@ package enum JPEGLosslessTransform {
     /// `jpeg` with its stored pixels turned by `orientation` (what a viewer would do for that
     /// EXIF value); markers (APPn, COM) are copied as they are. Throws ``NotExact`` (wrapped in
     /// nothing: it is thrown as is) when the transform is not exact.
-    package static func transform(_ jpeg: [UInt8], applying orientation: Orientation) throws -> [UInt8] {
+    ///
+    /// The turn runs in up to `strips` strips joined with restart markers (one per core by
+    /// default); tjTransform, in one piece, takes what libjpeg's coefficient API does not.
+    package static func transform(_ jpeg: [UInt8], applying orientation: Orientation,
+                                  strips: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> [UInt8] {
         let geometry = try geometry(of: jpeg)
         // tjTransform holds every coefficient of the image: as much memory as its pixels.
         try PixelBudget.check(geometry.size, declaredBy: "JPEG")
         guard isExact(orientation, size: geometry.size, mcu: geometry.mcu) else {
             throw NotExact(orientation: orientation, size: geometry.size, mcu: geometry.mcu)
+        }
+        if orientation == .up { return jpeg }
+        // In strips on every core where libjpeg's coefficient API takes the file; the markers
+        // are the original's, as tjTransform copies them.
+        if let turn = try JPEGCoefficientTurn(jpeg, orientation: orientation, strips: strips) {
+            return try JPEGFile.withApplicationSegments(of: jpeg, into: turn.turned().jpeg)
         }
         let operation: TJXOP
         switch orientation {

@@ -1,0 +1,42 @@
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+/// A JPEG whose DCT coefficients have been read (libjpeg's `jpeg_read_coefficients`) and are
+/// turned, strip by strip, into new JPEGs without decoding to pixels. Opaque.
+typedef struct pc_jpeg_turn pc_jpeg_turn;
+
+/// The eight orientations as EXIF numbers them; 1 leaves the coefficients as they are.
+enum {
+    PC_JPEG_TURN_OK = 0,
+    /// A libjpeg error (a damaged file, or memory); the message says which.
+    PC_JPEG_TURN_FAILED = 1,
+    /// Valid, but not a file this path turns exactly (not 8-bit, or the turn would move a
+    /// partial iMCU); the caller may use another way.
+    PC_JPEG_TURN_UNSUPPORTED = 2,
+};
+
+/// Reads the coefficients of `jpeg` (`count` bytes, which must stay valid until
+/// `pc_jpeg_turn_close`) and prepares up to `strips` output strips of whole iMCU rows for
+/// the turn that EXIF orientation `orientation` (2...8) asks for. On success `*turn` is set and
+/// `pc_jpeg_turn_strip` can be called once for every index below `pc_jpeg_turn_strip_count`,
+/// from any threads (each strip touches only its own coefficients and its own compressor).
+/// `message` (at least 200 bytes) receives the reason of a failure.
+int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int strips,
+                      pc_jpeg_turn **turn, char *message);
+
+/// The number of strips prepared (1 when the picture has too few iMCU rows, or the restart
+/// interval of a strip would not fit in 16 bits).
+int pc_jpeg_turn_strip_count(const pc_jpeg_turn *turn);
+
+/// The turned picture's size, and the MCUs in each strip but the last (the restart interval
+/// that joins the strips).
+void pc_jpeg_turn_geometry(const pc_jpeg_turn *turn, int *width, int *height, unsigned *restart_interval);
+
+/// Turns strip `index` and encodes it as a baseline JPEG of its own (no APPn markers, standard
+/// Huffman tables, the original's quantisation tables turned with the coefficients). The bytes
+/// stay owned by `turn` until `pc_jpeg_turn_close`.
+int pc_jpeg_turn_strip(pc_jpeg_turn *turn, int index, const uint8_t **bytes, size_t *count, char *message);
+
+/// Releases everything `turn` holds; NULL is allowed.
+void pc_jpeg_turn_close(pc_jpeg_turn *turn);

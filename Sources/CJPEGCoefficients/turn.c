@@ -1,0 +1,374 @@
+// Lossless JPEG turns in the DCT domain with libjpeg's coefficient API, in strips that are
+// turned and encoded on parallel threads. jpegtran (transupp.c) does the same turn in one
+// thread and reaches source blocks column by column through the virtual-array accessor; here
+// each strip reads the source through a table of block-row pointers built once, so the turn is
+// a plain gather, and the strips' entropy coding runs side by side.
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <jpeglib.h>
+
+#include "CJPEGCoefficients.h"
+
+/// libjpeg reports errors by calling error_exit, which must not return: it jumps back here.
+struct error_manager {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char *message;
+};
+
+static void on_error(j_common_ptr info) {
+    struct error_manager *manager = (struct error_manager *)info->err;
+    if (manager->message) (*info->err->format_message)(info, manager->message);
+    longjmp(manager->jump, 1);
+}
+
+// Warnings (such as extraneous bytes) are not fatal, as with tjTransform; nothing is printed.
+static void on_output_message(j_common_ptr info) { (void)info; }
+
+static void set_errors(struct error_manager *manager, char *message) {
+    jpeg_std_error(&manager->pub);
+    manager->pub.error_exit = on_error;
+    manager->pub.output_message = on_output_message;
+    manager->message = message;
+}
+
+struct strip {
+    int first_row;  // in the turned picture, a multiple of the iMCU height
+    int height;
+    int first_block_row[MAX_COMPONENTS];
+    int block_rows[MAX_COMPONENTS];  // padded to the component's vertical sampling
+    jvirt_barray_ptr arrays[MAX_COMPONENTS];
+    JBLOCKARRAY rows[MAX_COMPONENTS];
+    unsigned char *output;
+    unsigned long output_size;
+};
+
+struct pc_jpeg_turn {
+    struct jpeg_decompress_struct source;
+    struct error_manager source_errors;
+    int source_created;
+    int orientation;
+    int transposes;
+    int width, height;            // turned
+    int block_columns[MAX_COMPONENTS];  // turned, padded to the horizontal sampling
+    int source_block_columns[MAX_COMPONENTS];
+    int source_block_rows[MAX_COMPONENTS];
+    JBLOCKROW *source_rows[MAX_COMPONENTS];
+    int strip_count;
+    unsigned restart_interval;
+    struct strip *strips;
+    int index[DCTSIZE2];
+    int negate[DCTSIZE2];
+    // libjpeg's own array methods, wrapped to see every coefficient array it allocates.
+    jvirt_barray_ptr (*request_blocks)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
+    void (*realize_arrays)(j_common_ptr);
+    jvirt_barray_ptr arrays[2 * MAX_COMPONENTS + 8];
+    size_t array_bytes[2 * MAX_COMPONENTS + 8];
+    int array_count;
+};
+
+// The coefficient arrays are tens of megabytes touched once: in 4 KiB pages a 12 MP turn takes
+// over 20,000 page faults, more time than the entropy decoding. Where transparent huge pages
+// are offered on request (the "madvise" setting), the arrays ask for them.
+static void advise_huge_pages(void *start, size_t length) {
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t begin = ((uintptr_t)start + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)start + length) & ~(huge - 1);
+    if (end > begin) (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+#else
+    (void)start;
+    (void)length;
+#endif
+}
+
+static jvirt_barray_ptr recording_request(j_common_ptr info, int pool, boolean pre_zero, JDIMENSION blocks_per_row,
+                                          JDIMENSION rows, JDIMENSION max_access) {
+    struct pc_jpeg_turn *turn = info->client_data;
+    jvirt_barray_ptr array = turn->request_blocks(info, pool, pre_zero, blocks_per_row, rows, max_access);
+    if (turn->array_count < (int)(sizeof turn->arrays / sizeof turn->arrays[0])) {
+        turn->arrays[turn->array_count] = array;
+        turn->array_bytes[turn->array_count] = (size_t)blocks_per_row * rows * sizeof(JBLOCK);
+        turn->array_count++;
+    }
+    return array;
+}
+
+// Realized arrays are allocated but not yet touched: the moment to advise. Each lies in one
+// allocation (libjpeg splits only above 1 GB), which a writable access of its first row gives.
+static void advising_realize(j_common_ptr info) {
+    struct pc_jpeg_turn *turn = info->client_data;
+    turn->realize_arrays(info);
+    for (int a = 0; a < turn->array_count; a++) {
+        if (turn->array_bytes[a] < ((size_t)4 << 20)) continue;
+        JBLOCKARRAY first = (*info->mem->access_virt_barray)(info, turn->arrays[a], 0, 1, TRUE);
+        advise_huge_pages(first[0], turn->array_bytes[a]);
+    }
+}
+
+static int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+static int divide_up(long value, long divisor) { return (int)((value + divisor - 1) / divisor); }
+
+/// Where coefficient k of a turned block comes from, and whether its sign flips: a mirror
+/// negates the odd frequencies along its axis, a transpose swaps the axes.
+static void make_coefficient_map(struct pc_jpeg_turn *turn) {
+    for (int a = 0; a < DCTSIZE; a++) {
+        for (int b = 0; b < DCTSIZE; b++) {
+            int k = a * DCTSIZE + b, odd_row = a & 1, odd_column = b & 1;
+            turn->index[k] = turn->transposes ? b * DCTSIZE + a : k;
+            switch (turn->orientation) {
+            case 2: turn->negate[k] = odd_column; break;              // mirror left-right
+            case 3: turn->negate[k] = odd_row ^ odd_column; break;    // 180°
+            case 4: turn->negate[k] = odd_row; break;                 // mirror top-bottom
+            case 5: turn->negate[k] = 0; break;                       // transpose
+            case 6: turn->negate[k] = odd_column; break;              // 90° clockwise
+            case 7: turn->negate[k] = odd_row ^ odd_column; break;    // transverse
+            default: turn->negate[k] = odd_row; break;                // 8: 90° counter-clockwise
+            }
+        }
+    }
+}
+
+/// The source block that turned block (row, column) of a component comes from.
+static void source_block(const struct pc_jpeg_turn *turn, int component, int row, int column,
+                         int *source_row, int *source_column) {
+    int rows = turn->source_block_rows[component], columns = turn->source_block_columns[component];
+    switch (turn->orientation) {
+    case 2: *source_row = row; *source_column = columns - 1 - column; break;
+    case 3: *source_row = rows - 1 - row; *source_column = columns - 1 - column; break;
+    case 4: *source_row = rows - 1 - row; *source_column = column; break;
+    case 5: *source_row = column; *source_column = row; break;
+    case 6: *source_row = rows - 1 - column; *source_column = row; break;
+    case 7: *source_row = rows - 1 - column; *source_column = columns - 1 - row; break;
+    default: *source_row = column; *source_column = columns - 1 - row; break;
+    }
+}
+
+static int unsupported(struct pc_jpeg_turn *turn, char *message, const char *reason) {
+    snprintf(message, JMSG_LENGTH_MAX, "%s", reason);
+    pc_jpeg_turn_close(turn);
+    return PC_JPEG_TURN_UNSUPPORTED;
+}
+
+int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int strips,
+                      pc_jpeg_turn **result, char *message) {
+    *result = NULL;
+    message[0] = 0;
+    if (orientation < 2 || orientation > 8) {
+        snprintf(message, JMSG_LENGTH_MAX, "orientation %d is not a turn", orientation);
+        return PC_JPEG_TURN_UNSUPPORTED;
+    }
+    struct pc_jpeg_turn *turn = calloc(1, sizeof *turn);
+    if (!turn) {
+        snprintf(message, JMSG_LENGTH_MAX, "out of memory");
+        return PC_JPEG_TURN_FAILED;
+    }
+    turn->orientation = orientation;
+    turn->transposes = orientation >= 5;
+    set_errors(&turn->source_errors, message);
+    turn->source.err = &turn->source_errors.pub;
+    if (setjmp(turn->source_errors.jump)) {
+        pc_jpeg_turn_close(turn);
+        return PC_JPEG_TURN_FAILED;
+    }
+    jpeg_create_decompress(&turn->source);
+    turn->source_created = 1;
+    turn->source.client_data = turn;
+    turn->request_blocks = turn->source.mem->request_virt_barray;
+    turn->realize_arrays = turn->source.mem->realize_virt_arrays;
+    turn->source.mem->request_virt_barray = recording_request;
+    turn->source.mem->realize_virt_arrays = advising_realize;
+    jpeg_mem_src(&turn->source, (unsigned char *)jpeg, (unsigned long)count);
+    jpeg_read_header(&turn->source, TRUE);
+
+    struct jpeg_decompress_struct *source = &turn->source;
+    if (source->data_precision != 8) return unsupported(turn, message, "not an 8-bit JPEG");
+    int components = source->num_components;
+    if (components < 1 || components > MAX_COMPONENTS) return unsupported(turn, message, "unusual component count");
+    int max_h = source->max_h_samp_factor, max_v = source->max_v_samp_factor;
+    if (components == 1 && (max_h != 1 || max_v != 1)) return unsupported(turn, message, "single component with sampling factors");
+    // The edges that move must be whole iMCUs, or the turn would not be exact.
+    int mcu_width = max_h * DCTSIZE, mcu_height = max_v * DCTSIZE;
+    int needs_width = orientation == 2 || orientation == 3 || orientation == 7 || orientation == 8;
+    int needs_height = orientation == 3 || orientation == 4 || orientation == 6 || orientation == 7;
+    if ((needs_width && source->image_width % mcu_width) || (needs_height && source->image_height % mcu_height))
+        return unsupported(turn, message, "the turn would move a partial iMCU");
+
+    turn->width = turn->transposes ? (int)source->image_height : (int)source->image_width;
+    turn->height = turn->transposes ? (int)source->image_width : (int)source->image_height;
+    int turned_max_h = turn->transposes ? max_v : max_h, turned_max_v = turn->transposes ? max_h : max_v;
+    for (int c = 0; c < components; c++) {
+        jpeg_component_info *component = &source->comp_info[c];
+        turn->source_block_columns[c] = round_up((int)component->width_in_blocks, component->h_samp_factor);
+        turn->source_block_rows[c] = round_up((int)component->height_in_blocks, component->v_samp_factor);
+        int h = turn->transposes ? component->v_samp_factor : component->h_samp_factor;
+        int v = turn->transposes ? component->h_samp_factor : component->v_samp_factor;
+        turn->block_columns[c] = round_up(divide_up((long)turn->width * h, turned_max_h * DCTSIZE), h);
+        int block_rows = round_up(divide_up((long)turn->height * v, turned_max_v * DCTSIZE), v);
+        // Every turned block must have a source block: true for an exact turn.
+        int expected_columns = turn->transposes ? turn->source_block_rows[c] : turn->source_block_columns[c];
+        int expected_rows = turn->transposes ? turn->source_block_columns[c] : turn->source_block_rows[c];
+        if (turn->block_columns[c] != expected_columns || block_rows != expected_rows)
+            return unsupported(turn, message, "block grid does not match");
+    }
+
+    // Strips of whole iMCU rows; each strip's MCU count is the restart interval that joins them.
+    int turned_mcu_height = components == 1 ? DCTSIZE : turned_max_v * DCTSIZE;
+    int turned_mcu_width = components == 1 ? DCTSIZE : turned_max_h * DCTSIZE;
+    int mcu_rows = divide_up(turn->height, turned_mcu_height);
+    int mcus_per_row = divide_up(turn->width, turned_mcu_width);
+    int wanted = strips < 1 ? 1 : strips;
+    if (wanted > mcu_rows) wanted = mcu_rows;
+    int rows_per_strip = divide_up(mcu_rows, wanted);
+    if ((long)rows_per_strip * mcus_per_row > 65535) rows_per_strip = 65535 / mcus_per_row;
+    if (rows_per_strip < 1) rows_per_strip = mcu_rows;  // one MCU row is over 65535 MCUs: one strip
+    turn->strip_count = divide_up(mcu_rows, rows_per_strip);
+    turn->restart_interval = turn->strip_count > 1 ? (unsigned)(rows_per_strip * mcus_per_row) : 0;
+    turn->strips = calloc((size_t)turn->strip_count, sizeof *turn->strips);
+    if (!turn->strips) {
+        snprintf(message, JMSG_LENGTH_MAX, "out of memory");
+        pc_jpeg_turn_close(turn);
+        return PC_JPEG_TURN_FAILED;
+    }
+    for (int s = 0; s < turn->strip_count; s++) {
+        struct strip *strip = &turn->strips[s];
+        strip->first_row = s * rows_per_strip * turned_mcu_height;
+        int end = strip->first_row + rows_per_strip * turned_mcu_height;
+        strip->height = (end < turn->height ? end : turn->height) - strip->first_row;
+        for (int c = 0; c < components; c++) {
+            jpeg_component_info *component = &source->comp_info[c];
+            int v = turn->transposes ? component->h_samp_factor : component->v_samp_factor;
+            int unit = components == 1 ? DCTSIZE : turned_max_v * DCTSIZE;
+            strip->first_block_row[c] = strip->first_row / unit * (components == 1 ? 1 : v);
+            strip->block_rows[c] = round_up(divide_up((long)strip->height * v, turned_max_v * DCTSIZE), v);
+            // Requested before the coefficients are read, so reading realizes them too, in memory.
+            strip->arrays[c] = (*source->mem->request_virt_barray)((j_common_ptr)source, JPOOL_IMAGE, FALSE,
+                                                                  (JDIMENSION)turn->block_columns[c],
+                                                                  (JDIMENSION)strip->block_rows[c],
+                                                                  (JDIMENSION)strip->block_rows[c]);
+        }
+    }
+
+    jvirt_barray_ptr *source_arrays = jpeg_read_coefficients(source);
+    for (int c = 0; c < components; c++) {
+        int v = source->comp_info[c].v_samp_factor;
+        turn->source_rows[c] = malloc(sizeof(JBLOCKROW) * (size_t)turn->source_block_rows[c]);
+        if (!turn->source_rows[c]) {
+            snprintf(message, JMSG_LENGTH_MAX, "out of memory");
+            pc_jpeg_turn_close(turn);
+            return PC_JPEG_TURN_FAILED;
+        }
+        for (int row = 0; row < turn->source_block_rows[c]; row += v) {
+            JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source, source_arrays[c],
+                                                                  (JDIMENSION)row, (JDIMENSION)v, FALSE);
+            for (int k = 0; k < v; k++) turn->source_rows[c][row + k] = rows[k];
+        }
+        for (int s = 0; s < turn->strip_count; s++) {
+            struct strip *strip = &turn->strips[s];
+            // One writable access of every row marks them defined for the encoder's reads.
+            strip->rows[c] = (*source->mem->access_virt_barray)((j_common_ptr)source, strip->arrays[c], 0,
+                                                                (JDIMENSION)strip->block_rows[c], TRUE);
+        }
+    }
+    make_coefficient_map(turn);
+    *result = turn;
+    return PC_JPEG_TURN_OK;
+}
+
+int pc_jpeg_turn_strip_count(const pc_jpeg_turn *turn) { return turn->strip_count; }
+
+void pc_jpeg_turn_geometry(const pc_jpeg_turn *turn, int *width, int *height, unsigned *restart_interval) {
+    *width = turn->width;
+    *height = turn->height;
+    *restart_interval = turn->restart_interval;
+}
+
+/// Fills the strip's blocks from the source blocks, coefficient by coefficient.
+static void turn_blocks(const pc_jpeg_turn *turn, const struct strip *strip) {
+    for (int c = 0; c < turn->source.num_components; c++) {
+        for (int row = 0; row < strip->block_rows[c]; row++) {
+            JBLOCKROW target = strip->rows[c][row];
+            int turned_row = strip->first_block_row[c] + row;
+            for (int column = 0; column < turn->block_columns[c]; column++) {
+                int source_row, source_column;
+                source_block(turn, c, turned_row, column, &source_row, &source_column);
+                const JCOEF *from = turn->source_rows[c][source_row][source_column];
+                JCOEF *to = target[column];
+                for (int k = 0; k < DCTSIZE2; k++) {
+                    JCOEF value = from[turn->index[k]];
+                    to[k] = turn->negate[k] ? (JCOEF)-value : value;
+                }
+            }
+        }
+    }
+}
+
+int pc_jpeg_turn_strip(pc_jpeg_turn *turn, int index, const uint8_t **bytes, size_t *count, char *message) {
+    message[0] = 0;
+    if (index < 0 || index >= turn->strip_count) {
+        snprintf(message, JMSG_LENGTH_MAX, "no strip %d", index);
+        return PC_JPEG_TURN_FAILED;
+    }
+    struct strip *strip = &turn->strips[index];
+    turn_blocks(turn, strip);
+
+    struct jpeg_compress_struct target;
+    struct error_manager errors;
+    set_errors(&errors, message);
+    target.err = &errors.pub;
+    // Locals the jump must see are volatile or not changed after setjmp.
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&target);
+        return PC_JPEG_TURN_FAILED;
+    }
+    jpeg_create_compress(&target);
+    jpeg_copy_critical_parameters(&turn->source, &target);
+    target.image_width = (JDIMENSION)turn->width;
+    target.image_height = (JDIMENSION)strip->height;
+    // Markers are the caller's (the original's, in order); only tables and the frame here.
+    target.write_JFIF_header = FALSE;
+    target.write_Adobe_marker = FALSE;
+    if (turn->transposes) {
+        for (int c = 0; c < target.num_components; c++) {
+            jpeg_component_info *component = &target.comp_info[c];
+            int h = component->h_samp_factor;
+            component->h_samp_factor = component->v_samp_factor;
+            component->v_samp_factor = h;
+        }
+        for (int t = 0; t < NUM_QUANT_TBLS; t++) {
+            JQUANT_TBL *table = target.quant_tbl_ptrs[t];
+            if (!table) continue;
+            for (int a = 0; a < DCTSIZE; a++) {
+                for (int b = a + 1; b < DCTSIZE; b++) {
+                    UINT16 swap = table->quantval[a * DCTSIZE + b];
+                    table->quantval[a * DCTSIZE + b] = table->quantval[b * DCTSIZE + a];
+                    table->quantval[b * DCTSIZE + a] = swap;
+                }
+            }
+        }
+    }
+    free(strip->output);
+    strip->output = NULL;
+    strip->output_size = 0;
+    jpeg_mem_dest(&target, &strip->output, &strip->output_size);
+    jpeg_write_coefficients(&target, strip->arrays);
+    jpeg_finish_compress(&target);
+    jpeg_destroy_compress(&target);
+    *bytes = strip->output;
+    *count = strip->output_size;
+    return PC_JPEG_TURN_OK;
+}
+
+void pc_jpeg_turn_close(pc_jpeg_turn *turn) {
+    if (!turn) return;
+    if (turn->strips) {
+        for (int s = 0; s < turn->strip_count; s++) free(turn->strips[s].output);
+        free(turn->strips);
+    }
+    for (int c = 0; c < MAX_COMPONENTS; c++) free(turn->source_rows[c]);
+    if (turn->source_created) jpeg_destroy_decompress(&turn->source);
+    free(turn);
+}

@@ -1,0 +1,87 @@
+import Codecs
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// Lossless turns through libjpeg's coefficient API in strips, judged by jpegtran doing the same
+/// turn: the same coefficients decode (djpeg) to the same pixels, byte for byte.
+@Suite("Lossless turns in strips")
+struct JPEGCoefficientTurnTests {
+    /// jpegtran's option for each turned orientation.
+    static let jpegtranOperation: [Int: [String]] = [
+        2: ["-flip", "horizontal"], 3: ["-rotate", "180"], 4: ["-flip", "vertical"], 5: ["-transpose"],
+        6: ["-rotate", "90"], 7: ["-transverse"], 8: ["-rotate", "270"],
+    ]
+
+    /// A source JPEG made by cjpeg from a textured picture, with a comment and an APP marker added
+    /// by wrjpgcom so the carried segments are seen too.
+    static func source(_ size: PixelSize, cjpeg options: [String], in folder: TemporaryDirectory, named name: String) throws -> String {
+        let picture = JPEGStripTests.textured(size)
+        let ppm = try folder.write(Array("P6\n\(size.width) \(size.height)\n255\n".utf8) + picture.pixels, named: "\(name).ppm")
+        let plain = folder.url.appendingPathComponent("\(name)-plain.jpg").path, path = folder.url.appendingPathComponent("\(name).jpg").path
+        try ExternalTool.run("cjpeg", options + ["-quality", "85", "-outfile", plain, ppm]).checked()
+        try ExternalTool.run("wrjpgcom", ["-comment", "kept by the turn", "-replace", plain]).checked().stdout
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func decoded(_ path: String) throws -> Data {
+        try ExternalTool.run("djpeg", ["-pnm", path]).checked().stdout
+    }
+
+    @Test("every orientation, every sampling, baseline, progressive and restart-coded sources: jpegtran's pixels, exactly",
+          arguments: [
+            (["-sample", "2x2"], PixelSize(width: 160, height: 96)),        // 4:2:0, whole iMCUs
+            (["-sample", "2x2"], PixelSize(width: 203, height: 117)),       // 4:2:0, partial iMCUs
+            (["-sample", "2x1"], PixelSize(width: 176, height: 83)),        // 4:2:2
+            (["-sample", "1x2"], PixelSize(width: 91, height: 128)),        // 4:4:0
+            (["-sample", "1x1"], PixelSize(width: 72, height: 57)),         // 4:4:4
+            (["-grayscale"], PixelSize(width: 99, height: 64)),             // one component
+            (["-sample", "2x2", "-progressive"], PixelSize(width: 208, height: 144)),
+            (["-sample", "2x2", "-restart", "3B"], PixelSize(width: 144, height: 112)),
+          ])
+    func matchesJpegtran(options: [String], size: PixelSize) throws {
+        let folder = try TemporaryDirectory("coefficient-turn")
+        let path = try Self.source(size, cjpeg: options, in: folder, named: "source")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let geometry = try JPEGLosslessTransform.geometry(of: original)
+        var turned = 0
+        for value in 2...8 {
+            let orientation = Orientation(exifValue: value)
+            guard JPEGLosslessTransform.isExact(orientation, size: geometry.size, mcu: geometry.mcu) else { continue }
+            let reference = folder.url.appendingPathComponent("jpegtran-\(value).jpg").path
+            try ExternalTool.run("jpegtran", ["-perfect", "-copy", "all"] + Self.jpegtranOperation[value]! + ["-outfile", reference, path]).checked()
+            for strips in [1, 2, 5] {
+                let ours = try JPEGLosslessTransform.transform(original, applying: orientation, strips: strips)
+                let oursPath = try folder.write(ours, named: "ours-\(value)-\(strips).jpg")
+                let djpeg = try ExternalTool.run("djpeg", ["-pnm", oursPath]).checked()
+                #expect(djpeg.stderr.isEmpty, "djpeg warned: \(djpeg.stderr)")
+                #expect(djpeg.stdout == (try Self.decoded(reference)), "orientation \(value), \(strips) strips, \(options)")
+                // More than one strip means restart markers joined them (this path, not tjTransform's).
+                let markers = JPEGStripTests.restarts(in: ours).markers.count
+                if strips > 1 { #expect(markers > 0, "orientation \(value): no restart markers with \(strips) strips") }
+                // The comment segment rides along.
+                #expect(ours.firstRange(of: Array("kept by the turn".utf8)) != nil)
+            }
+            turned += 1
+        }
+        // Transpose is always exact; the aligned 4:2:0 source takes all seven.
+        #expect(turned >= 1)
+        if size == PixelSize(width: 160, height: 96) { #expect(turned == 7) }
+    }
+
+    @Test("a damaged file is refused with libjpeg's reason, not turned")
+    func damagedFileIsRefused() throws {
+        let folder = try TemporaryDirectory("coefficient-turn-damaged")
+        let path = try Self.source(PixelSize(width: 64, height: 64), cjpeg: ["-sample", "2x2"], in: folder, named: "damaged")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // A frame header that declares 0 components.
+        guard let sof = bytes.indices.dropLast().first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }) else {
+            Issue.record("no SOF0 in cjpeg's output")
+            return
+        }
+        bytes[sof + 9] = 0
+        #expect(throws: (any Error).self) { try JPEGLosslessTransform.transform(bytes, applying: .right, strips: 2) }
+    }
+}
