@@ -9,22 +9,20 @@ package final class JPEGEncoder {
     private let compressor: JPEGHandle
     // Kept between encodes: a fresh worst-case buffer per photo costs a page fault for every
     // page the JPEG touches, which at 12 MP is a sizeable fraction of the encode itself.
-    private var buffer: UnsafeMutablePointer<UInt8>?
-    private var bufferCapacity = 0
+    // Ours, not tjAlloc's: TJFLAG_NOREALLOC never lets TurboJPEG free or grow it, and a large
+    // allocation is backed by huge pages (LargeAllocation).
+    private var buffer: UnsafeMutableRawBufferPointer?
 
-    deinit { tjFree(buffer) }
+    deinit { buffer.map(LargeAllocation.deallocate) }
 
     /// The reusable output buffer, grown to at least `capacity` bytes (TurboJPEG's worst case,
     /// so it never reallocates).
-    private func outputBuffer(capacity: Int) throws(CodecError) -> UnsafeMutablePointer<UInt8> {
-        if let buffer, bufferCapacity >= capacity { return buffer }
-        tjFree(buffer)
-        buffer = nil
-        bufferCapacity = 0
-        guard let fresh = tjAlloc(Int32(clamping: capacity)) else { throw compressor.error("tjAlloc") }
+    private func outputBuffer(capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        if let buffer, buffer.count >= capacity { return buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) }
+        buffer.map(LargeAllocation.deallocate)
+        let fresh = LargeAllocation.allocate(byteCount: capacity)
         buffer = fresh
-        bufferCapacity = capacity
-        return fresh
+        return fresh.baseAddress!.assumingMemoryBound(to: UInt8.self)
     }
 
     /// Creates an encoder.
@@ -59,7 +57,7 @@ package final class JPEGEncoder {
         let width = Int32(rows.width), height = Int32(rows.height)
         let size = tjBufSize(width, height, Int32(TJSAMP_420.rawValue))
         guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
-        var output: UnsafeMutablePointer<UInt8>? = try outputBuffer(capacity: Int(size))
+        var output: UnsafeMutablePointer<UInt8>? = outputBuffer(capacity: Int(size))
         var outputSize = size
         var sources: [UnsafePointer<UInt8>?] = [UnsafePointer(rows.y), UnsafePointer(rows.cb), UnsafePointer(rows.cr)]
         let strides: [Int32] = [Int32(rows.lumaStride), Int32(rows.chromaStride), Int32(rows.chromaStride)]

@@ -68,27 +68,27 @@ public final class FrameStorage: @unchecked Sendable {
 
     /// Copies `bytes` into memory the storage owns.
     package convenience init(copying bytes: some Collection<UInt8>) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
+        let buffer = LargeAllocation.allocate(byteCount: max(bytes.count, 1))
         // One memcpy for contiguous bytes (Data, arrays); the generic element-by-element copy,
         // unspecialised across modules, is some 30 times slower on a 24 MB frame.
         let copied: Void? = bytes.withContiguousStorageIfAvailable { buffer.copyMemory(from: UnsafeRawBufferPointer($0)) }
         if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }
-        self.init(borrowing: UnsafeRawBufferPointer(buffer)) { $0.deallocate() }
+        self.init(borrowing: UnsafeRawBufferPointer(buffer)) { LargeAllocation.deallocate(UnsafeMutableRawBufferPointer(mutating: $0)) }
     }
 
     /// Allocates `count` bytes and lets `fill` write them once.
     package convenience init<Failure: Error>(
         count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 64)
+        let buffer = LargeAllocation.allocate(byteCount: max(count, 1))
         do {
             try fill(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
         } catch {
-            buffer.deallocate()
+            LargeAllocation.deallocate(buffer)
             throw error
         }
         self.init(borrowing: UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
-            UnsafeMutableRawBufferPointer(mutating: $0).deallocate()
+            LargeAllocation.deallocate(UnsafeMutableRawBufferPointer(mutating: $0))
         }
     }
 

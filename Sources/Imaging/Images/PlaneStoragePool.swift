@@ -30,7 +30,7 @@ final class PlaneStoragePool: Sendable {
         if let address, let pointer = UnsafeMutableRawPointer(bitPattern: address) {
             return UnsafeMutableRawBufferPointer(start: pointer, count: byteCount)
         }
-        return UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 64)
+        return LargeAllocation.allocate(byteCount: byteCount)
     }
 
     /// Parks `buffer` for reuse, or frees it when the pool is full.
@@ -43,6 +43,6 @@ final class PlaneStoragePool: Sendable {
             state.bytes += count
             return true
         }
-        if !kept { buffer.deallocate() }
+        if !kept { LargeAllocation.deallocate(buffer) }
     }
 }
