@@ -21,7 +21,7 @@ extension BenchmarkCommand {
     }
 
     /// One benchmarked capture: a YUYV frame to a JPEG file with EXIF and a 160x120 thumbnail.
-    func jpegCapture(output: PhotoOutput, session: CaptureSession, path: String) -> () async throws -> Void {
+    func jpegCapture(output: PhotoOutput, session: CaptureSession, path: String) -> () async throws -> Duration {
         {
             var settings = PhotoSettings(format: .jpeg)
             settings.quality = self.quality
@@ -30,6 +30,7 @@ extension BenchmarkCommand {
             let photo = try await output.capturePhoto(with: settings)
             try photo.write(to: path, overwrite: true)
             _ = session  // keeps the camera streaming while the case runs
+            return .nanoseconds(Int64(photo.frameDelivery.requestToDeliveryNanoseconds))
         }
     }
 }
