@@ -20,8 +20,13 @@ extension JPEGEncoder {
     ///
     /// Falls back to one encode when the image has a single MCU row per strip or when
     /// TurboJPEG's strips are not baseline with identical tables (TJ_* environment overrides).
+    ///
+    /// `segments`, called once the strips and `alongside` are done, gives marker segments (such
+    /// as EXIF and XMP APP1s) placed after the JFIF APP0 as the strips are joined, so the photo
+    /// is copied once, not once more per inserted segment.
     package func encodeInStrips(_ image: PlanarImage, quality: Int, strips requested: Int,
-                                alongside: () -> Void = {}) throws(CodecError) -> [UInt8] {
+                                alongside: () -> Void = {},
+                                segments: () throws(CodecError) -> [UInt8] = { [] }) throws(CodecError) -> [UInt8] {
         let layout = StripLayout(size: image.size, strips: requested)
         while stripEncoders.count < layout.count - 1 { stripEncoders.append(try JPEGEncoder()) }
         let encoders = [self] + stripEncoders.prefix(max(0, layout.count - 1))
@@ -44,23 +49,33 @@ extension JPEGEncoder {
                 }
             }
         }
-        var segments: [UnsafeBufferPointer<UInt8>] = []
-        for result in results { try segments.append(result!.get()) }
-        if segments.count == 1 { return Array(segments[0]) }
-        if let joined = Self.joined(segments, height: image.size.height, restartInterval: layout.mcusPerStrip) { return joined }
-        return try encode(image, quality: quality)
+        var encoded: [UnsafeBufferPointer<UInt8>] = []
+        for result in results { try encoded.append(result!.get()) }
+        let inserted = try segments()
+        if let joined = Self.joined(encoded, height: image.size.height, restartInterval: layout.mcusPerStrip, inserting: inserted) {
+            return joined
+        }
+        let whole = try encode(image, quality: quality)
+        return whole.withUnsafeBufferPointer { Self.joined([$0], height: image.size.height, restartInterval: 0, inserting: inserted) } ?? whole
     }
 
     /// One JPEG from strips encoded apart: the first strip's headers with the full height and a
-    /// DRI segment, then each strip's entropy-coded data, RST0…RST7 in turn between them. Nil
-    /// when the strips are not baseline single-scan JPEGs with the same headers.
-    static func joined(_ strips: [UnsafeBufferPointer<UInt8>], height: Int, restartInterval: Int) -> [UInt8]? {
+    /// DRI segment, then each strip's entropy-coded data, RST0…RST7 in turn between them;
+    /// `inserted` segments follow the first strip's JFIF APP0 (or its SOI). One strip is taken as
+    /// it is. Nil when the strips are not baseline single-scan JPEGs with the same headers.
+    static func joined(_ strips: [UnsafeBufferPointer<UInt8>], height: Int, restartInterval: Int,
+                       inserting inserted: [UInt8] = []) -> [UInt8]? {
+        guard let first = strips.first, first.count >= 6 else { return nil }
+        // After SOI and a leading APP0, as TurboJPEG writes them.
+        let insertion = first[2] == 0xFF && first[3] == 0xE0 ? 4 + (Int(first[4]) << 8 | Int(first[5])) : 2
+        guard insertion <= first.count else { return nil }
+        if strips.count == 1 { return Array(first[..<insertion]) + inserted + Array(first[insertion...]) }
         var layouts: [StripHeader] = []
         for strip in strips {
             guard let header = StripHeader(strip) else { return nil }
             layouts.append(header)
         }
-        let first = strips[0], header = layouts[0]
+        let header = layouts[0]
         for (strip, layout) in zip(strips, layouts).dropFirst() {
             // The same tables and components; only the height may differ.
             guard layout.dataStart == header.dataStart, layout.heightOffset == header.heightOffset,
@@ -68,10 +83,12 @@ extension JPEGEncoder {
                       || strip[$0] == first[$0] }) else { return nil }
         }
         var output: [UInt8] = []
-        output.reserveCapacity(strips.reduce(16) { $0 + $1.count })
-        output += first[..<header.scanStart]
-        output[header.heightOffset] = UInt8(height >> 8)
-        output[header.heightOffset + 1] = UInt8(height & 0xFF)
+        output.reserveCapacity(strips.reduce(16 + inserted.count) { $0 + $1.count })
+        output += first[..<insertion]
+        output += inserted
+        output += first[insertion..<header.scanStart]
+        output[header.heightOffset + inserted.count] = UInt8(height >> 8)
+        output[header.heightOffset + inserted.count + 1] = UInt8(height & 0xFF)
         output += [0xFF, 0xDD, 0x00, 0x04, UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]
         output += first[header.scanStart..<header.dataStart]
         for (index, strip) in strips.enumerated() {

@@ -7,12 +7,9 @@ package enum JPEGFile {
     /// The largest TIFF-structured EXIF block one APP1 segment holds.
     package static let maximumEXIFBlock = maximumAPP1Payload - EXIFData.app1Header.count
 
-    /// Inserts an APP1 EXIF segment ("Exif\0\0" + `tiffBlock`) right after SOI and the JFIF
-    /// APP0 (if any), replacing any existing EXIF APP1.
-    ///
-    /// Throws when `jpeg` is not a JPEG file or when "Exif\0\0" + `tiffBlock` exceeds the
-    /// 65533 bytes a segment can hold.
-    package static func insertingEXIF(_ tiffBlock: [UInt8], into jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+    /// An APP1 segment (marker, length, "Exif\0\0", block) holding `tiffBlock`; throws when the
+    /// block does not start with a TIFF header or does not fit in one segment.
+    package static func exifSegment(_ tiffBlock: [UInt8]) throws(CodecError) -> [UInt8] {
         guard TIFFHeader(tiffBlock) != nil else {
             throw .invalidArgument("the EXIF block does not start with a TIFF header")
         }
@@ -20,9 +17,31 @@ package enum JPEGFile {
         guard payloadCount <= maximumAPP1Payload else {
             throw .invalidArgument("an EXIF block of \(tiffBlock.count) bytes does not fit in one APP1 segment (at most \(maximumAPP1Payload - EXIFData.app1Header.count))")
         }
+        let length = payloadCount + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + EXIFData.app1Header + tiffBlock
+    }
+
+    /// A standard XMP APP1 segment holding `packet`; throws when the packet exceeds
+    /// ``maximumXMPPacket`` bytes.
+    package static func xmpSegment(_ packet: String) throws(CodecError) -> [UInt8] {
+        let bytes = Array(packet.utf8)
+        guard bytes.count <= maximumXMPPacket else {
+            throw .invalidArgument("an XMP packet of \(bytes.count) bytes does not fit in one APP1 segment (at most \(maximumXMPPacket))")
+        }
+        let length = XMPOrientation.app1Header.count + bytes.count + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + XMPOrientation.app1Header + bytes
+    }
+
+    /// Inserts an APP1 EXIF segment ("Exif\0\0" + `tiffBlock`) right after SOI and the JFIF
+    /// APP0 (if any), replacing any existing EXIF APP1.
+    ///
+    /// Throws when `jpeg` is not a JPEG file or when "Exif\0\0" + `tiffBlock` exceeds the
+    /// 65533 bytes a segment can hold.
+    package static func insertingEXIF(_ tiffBlock: [UInt8], into jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        let exif = try exifSegment(tiffBlock)
         let segments = try headerSegments(of: jpeg)
         var output: [UInt8] = []
-        output.reserveCapacity(jpeg.count + payloadCount + 4)
+        output.reserveCapacity(jpeg.count + exif.count)
         output += [0xFF, 0xD8]
         var remaining = segments.list[...]
         // JFIF wants its APP0 first; EXIF readers accept APP1 after it.
@@ -30,10 +49,7 @@ package enum JPEGFile {
             output += jpeg[first.range]
             remaining = remaining.dropFirst()
         }
-        let length = payloadCount + 2
-        output += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]
-        output += EXIFData.app1Header
-        output += tiffBlock
+        output += exif
         for segment in remaining where !segment.isEXIF(in: jpeg) {
             output += jpeg[segment.range]
         }
@@ -49,15 +65,11 @@ package enum JPEGFile {
     /// packet) after SOI and the leading JFIF and EXIF segments, replacing any XMP APP1 `jpeg`
     /// has. Throws when the packet exceeds ``maximumXMPPacket`` bytes.
     package static func insertingXMP(_ packet: String, into jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
-        let bytes = Array(packet.utf8)
-        guard bytes.count <= maximumXMPPacket else {
-            throw .invalidArgument("an XMP packet of \(bytes.count) bytes does not fit in one APP1 segment (at most \(maximumXMPPacket))")
-        }
-        let length = XMPOrientation.app1Header.count + bytes.count + 2
+        let xmp = try xmpSegment(packet)
         let segments = try headerSegments(of: jpeg)
         let leading = segments.list.prefix { $0.isJFIF(in: jpeg) || $0.isEXIF(in: jpeg) }
         var output = Array(jpeg[..<(leading.last?.range.upperBound ?? 2)])
-        output += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + XMPOrientation.app1Header + bytes
+        output += xmp
         for segment in segments.list.dropFirst(leading.count) where !segment.isXMP(in: jpeg) {
             output += jpeg[segment.range]
         }

@@ -107,18 +107,23 @@ struct PhotoProcessor {
                 // The main encode in strips on every core; previews, thumbnail and EXIF beside it,
                 // on the same threads (not in a second concurrentPerform around it: nested, the
                 // strips would be encoded one after another).
+                // The EXIF and XMP segments go in as the strips are joined: one copy of the photo.
                 var side: Result<((Reductions, [UInt8]), Duration), any Error>?
                 let (jpeg, encodeTime) = try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
-                    try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size)) {
+                    try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size), alongside: {
                         side = Result { try Self.timed { () throws -> (Reductions, [UInt8]) in
                             let reductions = try reduce(image, resolved)
                             return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
                         } }
-                    } } }
+                    }, segments: { () throws(CodecError) -> [UInt8] in
+                        // A failed side is thrown below, where its error keeps its type.
+                        guard case .success(((_, let block), _)) = side else { return [] }
+                        return try JPEGFile.exifSegment(block) + (xmp.map { (packet) throws(CodecError) in try JPEGFile.xmpSegment(packet) } ?? [])
+                    }) } }
                 let (sideWork, sideTime) = try side!.get()
                 (reductions, exifBlock) = sideWork
                 (scaling, encoding) = (sideTime, encodeTime)
-                fileData = try withXMP(try JPEGFile.insertingEXIF(exifBlock, into: jpeg))
+                fileData = Data(jpeg)
             } else {
                 (reductions, scaling) = try Self.timed { try reduce(image, resolved) }
                 let started = ContinuousClock.now
