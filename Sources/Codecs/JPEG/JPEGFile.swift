@@ -110,9 +110,9 @@ package enum JPEGFile {
     package static func withUprightXMP(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
         let segments = try headerSegments(of: jpeg)
         guard let xmp = segments.list.first(where: { $0.isXMP(in: jpeg) }),
-              let packet = String(validating: jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound], as: UTF8.self),
-              let upright = XMPOrientation.upright(packet) else { return jpeg }
-        let payload = XMPOrientation.app1Header + Array(upright.utf8)
+              let upright = XMPOrientation.upright(bytes: jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound])
+        else { return jpeg }
+        let payload = XMPOrientation.app1Header + upright
         guard payload.count <= maximumAPP1Payload else {
             throw .invalidArgument("the XMP packet with Orientation 1 no longer fits one APP1 segment")
         }

@@ -35,9 +35,8 @@ package enum TIFFPixelTurner {
         try editor.setIntegers(Tag.height, [size.height])
         try editor.setIntegers(Tag.orientation, [1])
         if orientation.swapsDimensions { editor.swapValues(Tag.xResolution, Tag.yResolution) }
-        if let xmp = editor.entry(Tag.xmp), let packet = editor.valueBytes(Tag.xmp).flatMap({ String(validating: $0, as: UTF8.self) }),
-           let upright = XMPOrientation.upright(packet) {
-            try editor.setValues(Tag.xmp, type: xmp.type, count: upright.utf8.count, Array(upright.utf8))
+        if let xmp = editor.entry(Tag.xmp), let upright = editor.valueBytes(Tag.xmp).flatMap({ XMPOrientation.upright(bytes: $0) }) {
+            try editor.setValues(Tag.xmp, type: xmp.type, count: upright.count, upright)
         }
         var bytes = editor.bytes
         // The EXIF directory's PixelX/YDimension, edited in place like a JPEG's.

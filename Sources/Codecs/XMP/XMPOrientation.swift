@@ -17,6 +17,13 @@ package enum XMPOrientation {
         return setting(packet, to: .up)
     }
 
+    /// The UTF-8 `bytes` of a packet as ``upright(_:)`` gives it; nil when they are not UTF-8
+    /// or the packet says no orientation.
+    package static func upright(bytes: some Collection<UInt8>) -> [UInt8]? {
+        guard let packet = String(validating: bytes, as: UTF8.self), let upright = upright(packet) else { return nil }
+        return Array(upright.utf8)
+    }
+
     /// `packet` with every `tiff:Orientation` value set to `orientation`'s EXIF value; the same
     /// packet when it has none.
     package static func setting(_ packet: String, to orientation: Orientation) -> String {

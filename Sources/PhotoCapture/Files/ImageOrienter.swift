@@ -296,8 +296,8 @@ public struct ImageOrienter: Sendable {
         }
         var carried = try HEIFCarriedProperties(primaryImageOf: data)
         for index in carried.metadata.indices where carried.metadata[index].isXMP {
-            if let packet = String(validating: carried.metadata[index].bytes, as: UTF8.self), let upright = XMPOrientation.upright(packet) {
-                carried.metadata[index].bytes = Array(upright.utf8)
+            if let upright = XMPOrientation.upright(bytes: carried.metadata[index].bytes) {
+                carried.metadata[index].bytes = upright
             }
         }
         let exif = try HEICFileInfo(data: data).exifBlock.map { try editedEXIF($0, size: image.size, orientation: orientation, largest: .max) }
