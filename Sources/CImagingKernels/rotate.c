@@ -99,7 +99,7 @@ static inline __attribute__((always_inline)) void rotate_lines(const uint8_t *sr
             }
         }
     }
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SSE__)
     // Streaming stores are weakly ordered: make them visible before the caller hands the plane on.
     __builtin_ia32_sfence();
 #endif
