@@ -54,3 +54,10 @@ void pc_unpack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst);
 /// The inverse of pc_unpack_csi2_row: `width` little-endian 16-bit words (values below
 /// 2^bits) packed into CSI-2 groups; a partial last group is padded with zero samples.
 void pc_pack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst);
+
+/// Turns a `width`×`height` plane (rows `src_stride` bytes apart) by a quarter turn into `dst`,
+/// which is `height`×`width` (rows `dst_stride` bytes apart): `quarter_turns` 1 is 90°
+/// clockwise, 3 is 270° clockwise (libyuv's kRotate90 and kRotate270); other values do nothing.
+/// Only the `height`×`width` bytes of `dst` are written; the planes must not overlap.
+void pc_rotate_plane(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst, ptrdiff_t dst_stride, int width,
+                     int height, int quarter_turns);
