@@ -13,7 +13,7 @@ struct ProcessComparison {
     var batchFiles = 100
 
     /// One command of a comparison group.
-    private struct Case {
+    struct Case {
         let name: String
         let tool: String
         let arguments: [String]
@@ -24,7 +24,9 @@ struct ProcessComparison {
     /// A compared command that did not succeed.
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    static let packages = ["cjpeg": "libjpeg-turbo-progs", "convert": "imagemagick", "ffmpeg": "ffmpeg", "jhead": "jhead"]
+    static let packages = [
+        "cjpeg": "libjpeg-turbo-progs", "convert": "imagemagick", "ffmpeg": "ffmpeg", "jhead": "jhead", "heif-enc": "libheif-examples",
+    ]
 
     /// The ratios issue 17's table tracks; nil where a tool is missing.
     struct Ratios {
@@ -36,12 +38,7 @@ struct ProcessComparison {
 
     func run(picture: RGBImage) throws -> Ratios {
         var ratios = Ratios()
-        // The photocap built beside this benchmark (the same configuration).
-        let benchmark = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let photocap = (benchmark as NSString).deletingLastPathComponent + "/photocap"
-        guard FileManager.default.isExecutableFile(atPath: photocap) else {
-            throw Failure(description: "\(photocap) is missing: build it first (swift build -c release)")
-        }
+        let photocap = try photocapExecutable()
         // UYVY: the packed 4:2:2 layout all three read (ImageMagick's "uyvy:", ffmpeg's uyvy422).
         let frame = try FrameBuilder.frame(from: picture, format: .uyvy)
         let framePath = path("frame.uyvy")
@@ -108,12 +105,22 @@ struct ProcessComparison {
         return ratios
     }
 
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    /// The photocap built beside this benchmark (the same configuration).
+    func photocapExecutable() throws -> String {
+        let benchmark = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let photocap = (benchmark as NSString).deletingLastPathComponent + "/photocap"
+        guard FileManager.default.isExecutableFile(atPath: photocap) else {
+            throw Failure(description: "\(photocap) is missing: build it first (swift build -c release)")
+        }
+        return photocap
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     /// Times each available case `rounds` times, round-robin, after one untimed warm-up run;
     /// returns each run case's ratio to the first (photocap's) by name.
     @discardableResult
-    private func compare(_ title: String, _ cases: [Case]) throws -> [String: Double] {
+    func compare(_ title: String, _ cases: [Case]) throws -> [String: Double] {
         print("  \(title)")
         var available: [(Case, String)] = []
         for item in cases {

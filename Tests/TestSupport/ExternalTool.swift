@@ -28,6 +28,7 @@ public enum ExternalTool {
     /// Debian packages of the tools the tests use.
     static let packages = [
         "exiftool": "libimage-exiftool-perl", "djpeg": "libjpeg-turbo-progs", "heif-info": "libheif-examples",
+        "heif-enc": "libheif-examples", "heif-convert": "libheif-examples",
         "tiffinfo": "libtiff-tools", "convert": "imagemagick", "identify": "imagemagick", "compare": "imagemagick",
         "dcraw": "dcraw", "unprocessed_raw": "libraw-bin",
     ]
