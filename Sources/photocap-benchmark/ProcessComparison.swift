@@ -152,7 +152,7 @@ struct ProcessComparison {
 
     private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-    private static func executable(_ tool: String) -> String? {
+    static func executable(_ tool: String) -> String? {
         if tool.hasPrefix("/") { return tool }
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return folders.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -160,7 +160,7 @@ struct ProcessComparison {
 
     /// Runs the process at the full path `executable` to completion; a failure is an error
     /// naming the command and its message.
-    private func runProcess(_ executable: String, _ arguments: [String]) throws {
+    func runProcess(_ executable: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
