@@ -147,25 +147,24 @@ static void source_block(const struct pc_jpeg_turn *turn, int component, int row
     }
 }
 
-static int unsupported(struct pc_jpeg_turn *turn, char *message, const char *reason) {
+/// Ends an open that cannot go on: `reason` into `message`, everything so far released.
+static int give_up(struct pc_jpeg_turn *turn, char *message, int code, const char *reason) {
     snprintf(message, JMSG_LENGTH_MAX, "%s", reason);
     pc_jpeg_turn_close(turn);
-    return PC_JPEG_TURN_UNSUPPORTED;
+    return code;
+}
+
+static int unsupported(struct pc_jpeg_turn *turn, char *message, const char *reason) {
+    return give_up(turn, message, PC_JPEG_TURN_UNSUPPORTED, reason);
 }
 
 int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int strips,
                       pc_jpeg_turn **result, char *message) {
     *result = NULL;
     message[0] = 0;
-    if (orientation < 2 || orientation > 8) {
-        snprintf(message, JMSG_LENGTH_MAX, "orientation %d is not a turn", orientation);
-        return PC_JPEG_TURN_UNSUPPORTED;
-    }
+    if (orientation < 2 || orientation > 8) return unsupported(NULL, message, "orientation is not a turn (2...8)");
     struct pc_jpeg_turn *turn = calloc(1, sizeof *turn);
-    if (!turn) {
-        snprintf(message, JMSG_LENGTH_MAX, "out of memory");
-        return PC_JPEG_TURN_FAILED;
-    }
+    if (!turn) return give_up(NULL, message, PC_JPEG_TURN_FAILED, "out of memory");
     turn->orientation = orientation;
     turn->transposes = orientation >= 5;
     set_errors(&turn->source_errors, message);
@@ -228,11 +227,7 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
     turn->strip_count = divide_up(mcu_rows, rows_per_strip);
     turn->restart_interval = turn->strip_count > 1 ? (unsigned)(rows_per_strip * mcus_per_row) : 0;
     turn->strips = calloc((size_t)turn->strip_count, sizeof *turn->strips);
-    if (!turn->strips) {
-        snprintf(message, JMSG_LENGTH_MAX, "out of memory");
-        pc_jpeg_turn_close(turn);
-        return PC_JPEG_TURN_FAILED;
-    }
+    if (!turn->strips) return give_up(turn, message, PC_JPEG_TURN_FAILED, "out of memory");
     for (int s = 0; s < turn->strip_count; s++) {
         struct strip *strip = &turn->strips[s];
         strip->first_row = s * rows_per_strip * turned_mcu_height;
@@ -241,8 +236,7 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
         for (int c = 0; c < components; c++) {
             jpeg_component_info *component = &source->comp_info[c];
             int v = turn->transposes ? component->h_samp_factor : component->v_samp_factor;
-            int unit = components == 1 ? DCTSIZE : turned_max_v * DCTSIZE;
-            strip->first_block_row[c] = strip->first_row / unit * (components == 1 ? 1 : v);
+            strip->first_block_row[c] = strip->first_row / turned_mcu_height * v;
             strip->block_rows[c] = round_up(divide_up((long)strip->height * v, turned_max_v * DCTSIZE), v);
             // Requested before the coefficients are read, so reading realizes them too, in memory.
             strip->arrays[c] = (*source->mem->request_virt_barray)((j_common_ptr)source, JPOOL_IMAGE, FALSE,
@@ -256,11 +250,7 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
     for (int c = 0; c < components; c++) {
         int v = source->comp_info[c].v_samp_factor;
         turn->source_rows[c] = malloc(sizeof(JBLOCKROW) * (size_t)turn->source_block_rows[c]);
-        if (!turn->source_rows[c]) {
-            snprintf(message, JMSG_LENGTH_MAX, "out of memory");
-            pc_jpeg_turn_close(turn);
-            return PC_JPEG_TURN_FAILED;
-        }
+        if (!turn->source_rows[c]) return give_up(turn, message, PC_JPEG_TURN_FAILED, "out of memory");
         for (int row = 0; row < turn->source_block_rows[c]; row += v) {
             JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source, source_arrays[c],
                                                                   (JDIMENSION)row, (JDIMENSION)v, FALSE);

@@ -37,19 +37,15 @@ extension ProcessComparison {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
             let decoded = try HEICDecoder.decodeRGB(bytes, applyingTransformations: true)
             print("    " + "\(name): ".padded(to: 16) + String(format: "%9d bytes, PSNR %.3f dB against the source picture",
-                                                            bytes.count, Self.psnr(decoded.rgb, picture.pixels)))
+                                                            bytes.count, Self.psnr(RGBImage(size: decoded.size, pixels: decoded.rgb), picture)))
         }
         return ratios[reference].map { 1 / $0 }
     }
 
-    /// Peak signal-to-noise ratio of `decoded` against `source`, in dB, over all samples.
-    static func psnr(_ decoded: [UInt8], _ source: [UInt8]) -> Double {
-        precondition(decoded.count == source.count, "PSNR of \(decoded.count) against \(source.count) samples")
-        var squares = 0.0
-        for index in source.indices {
-            let difference = Double(decoded[index]) - Double(source[index])
-            squares += difference * difference
-        }
-        return 10 * log10(255 * 255 * Double(source.count) / max(squares, 1e-9))
+    /// Peak signal-to-noise ratio of `decoded` against `source` (the same size), in dB, over all
+    /// samples; identical pictures give a large finite figure, as a sum of squares of 1e-9 would.
+    static func psnr(_ decoded: RGBImage, _ source: RGBImage) -> Double {
+        let meanSquared = decoded.differenceStatistics(to: source).meanSquared
+        return 10 * log10(255 * 255 / max(meanSquared, 1e-9 / Double(max(source.pixels.count, 1))))
     }
 }

@@ -32,7 +32,7 @@ final class JPEGCoefficientTurn {
         case Int32(PC_JPEG_TURN_UNSUPPORTED):
             return nil
         default:
-            throw .libjpeg(function: "jpeg_read_coefficients", message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .libjpeg(function: "jpeg_read_coefficients", message: String(cMessage: message))
         }
     }
 
@@ -56,7 +56,7 @@ final class JPEGCoefficientTurn {
                 work.slots[index] = code == Int32(PC_JPEG_TURN_OK) && bytes != nil
                     ? .success(UnsafeBufferPointer(start: bytes, count: length))
                     : .failure(.libjpeg(function: "jpeg_write_coefficients",
-                                        message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+                                        message: String(cMessage: message)))
             }
         }
         var strips: [UnsafeBufferPointer<UInt8>] = []

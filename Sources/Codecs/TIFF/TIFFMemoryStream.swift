@@ -2,6 +2,7 @@ import CTIFF
 #if canImport(Glibc)
 import Glibc
 #endif
+import Imaging
 
 /// A growable in-memory file that libtiff reads and writes through `TIFFClientOpenExt`, and
 /// that collects libtiff's error messages for the file.
@@ -50,7 +51,7 @@ final class TIFFMemoryStream {
     private static func format(module: UnsafePointer<CChar>?, format: UnsafePointer<CChar>?, arguments: CVaListPointer) -> String {
         var buffer = [CChar](repeating: 0, count: 512)
         _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
-        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let message = String(cMessage: buffer)
         return module.map { "\(String(cString: $0)): \(message)" } ?? message
     }
 

@@ -35,7 +35,7 @@ public final class CascadeFaceDetector: FaceDetecting {
                 scaleFactor: Double = 1.05) throws(FaceDetectionError) {
         var message = [CChar](repeating: 0, count: 256)
         guard let pointer = pc_faces_create(model.path, &message, message.count) else {
-            throw .modelUnreadable(path: model.path, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .modelUnreadable(path: model.path, message: String(cMessage: message))
         }
         pc_faces_set_threads(1)
         handle = Mutex(UncheckedPointer(pointer: pointer))
@@ -59,7 +59,7 @@ public final class CascadeFaceDetector: FaceDetecting {
             }
         }
         guard count >= 0 else {
-            throw .detectionFailed(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .detectionFailed(message: String(cMessage: message))
         }
         return found.prefix(Int(min(count, Int32(capacity)))).map { face in
             NormalizedRect(PixelRect(x: Int(face.x), y: Int(face.y), size: PixelSize(width: Int(face.width), height: Int(face.height))),
