@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Imaging
 
 // TurboJPEG 2.1 cannot set a restart interval through its API (only through the TJ_RESTART
@@ -23,10 +24,11 @@ extension JPEGEncoder {
     ///
     /// `segments`, called once the strips and `alongside` are done, gives marker segments (such
     /// as EXIF and XMP APP1s) placed after the JFIF APP0 as the strips are joined, so the photo
-    /// is copied once, not once more per inserted segment.
+    /// is copied once, not once more per inserted segment. The returned bytes are that one copy
+    /// (see ``joinedData(_:height:restartInterval:inserting:)``).
     package func encodeInStrips(_ image: PlanarImage, quality: Int, strips requested: Int,
                                 alongside: () -> Void = {},
-                                segments: () throws(CodecError) -> [UInt8] = { [] }) throws(CodecError) -> [UInt8] {
+                                segments: () throws(CodecError) -> [UInt8] = { [] }) throws(CodecError) -> Data {
         let layout = StripLayout(size: image.size, strips: requested)
         while stripEncoders.count < layout.count - 1 { stripEncoders.append(try JPEGEncoder()) }
         let encoders = [self] + stripEncoders.prefix(max(0, layout.count - 1))
@@ -52,51 +54,114 @@ extension JPEGEncoder {
         var encoded: [UnsafeBufferPointer<UInt8>] = []
         for result in results { try encoded.append(result!.get()) }
         let inserted = try segments()
-        if let joined = Self.joined(encoded, height: image.size.height, restartInterval: layout.mcusPerStrip, inserting: inserted) {
+        if let joined = Self.joinedData(encoded, height: image.size.height, restartInterval: layout.mcusPerStrip, inserting: inserted) {
             return joined
         }
         let whole = try encode(image, quality: quality)
-        return whole.withUnsafeBufferPointer { Self.joined([$0], height: image.size.height, restartInterval: 0, inserting: inserted) } ?? whole
+        return whole.withUnsafeBufferPointer { Self.joinedData([$0], height: image.size.height, restartInterval: 0, inserting: inserted) } ?? Data(whole)
     }
 
-    /// One JPEG from strips encoded apart: the first strip's headers with the full height and a
-    /// DRI segment, then each strip's entropy-coded data, RST0…RST7 in turn between them;
-    /// `inserted` segments follow the first strip's JFIF APP0 (or its SOI). One strip is taken as
-    /// it is. Nil when the strips are not baseline single-scan JPEGs with the same headers.
+    /// One JPEG from strips encoded apart (see ``StripJoin``). Nil when the strips are not
+    /// baseline single-scan JPEGs with the same headers.
     static func joined(_ strips: [UnsafeBufferPointer<UInt8>], height: Int, restartInterval: Int,
                        inserting inserted: [UInt8] = []) -> [UInt8]? {
+        guard let join = StripJoin(strips, height: height, restartInterval: restartInterval, inserting: inserted) else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: join.count) { (buffer, initialized) in
+            join.write(into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = join.count
+        }
+    }
+
+    /// The same join, written once into memory of its own that the returned `Data` owns: a
+    /// photo's bytes are not copied again on their way to a file, and at megabytes the memory
+    /// is on huge pages (``LargeAllocation``) — fresh 4 KiB pages cost a page fault each, which
+    /// in a process that takes one photo is most of what copying them costs.
+    static func joinedData(_ strips: [UnsafeBufferPointer<UInt8>], height: Int, restartInterval: Int,
+                           inserting inserted: [UInt8] = []) -> Data? {
+        guard let join = StripJoin(strips, height: height, restartInterval: restartInterval, inserting: inserted) else { return nil }
+        let buffer = LargeAllocation.allocate(byteCount: join.count)
+        join.write(into: buffer)
+        return Data(bytesNoCopy: buffer.baseAddress!, count: join.count, deallocator: .custom { (pointer, count) in
+            LargeAllocation.deallocate(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+        })
+    }
+}
+
+/// How strips encoded apart become one JPEG: the first strip's headers with the full height and
+/// a DRI segment, then each strip's entropy-coded data, RST0…RST7 in turn between them;
+/// `inserted` segments follow the first strip's JFIF APP0 (or its SOI). One strip is taken as it
+/// is. Checked and measured first, so the output is allocated once at its exact size.
+private struct StripJoin {
+    let strips: [UnsafeBufferPointer<UInt8>]
+    let layouts: [StripHeader]
+    let insertion: Int
+    let inserted: [UInt8]
+    let height: Int
+    let restartInterval: Int
+    /// Bytes of the joined JPEG.
+    let count: Int
+
+    /// Nil when the strips are not baseline single-scan JPEGs with the same headers.
+    init?(_ strips: [UnsafeBufferPointer<UInt8>], height: Int, restartInterval: Int, inserting inserted: [UInt8]) {
         guard let first = strips.first, first.count >= 6 else { return nil }
         // After SOI and a leading APP0, as TurboJPEG writes them.
         let insertion = first[2] == 0xFF && first[3] == 0xE0 ? 4 + (Int(first[4]) << 8 | Int(first[5])) : 2
         guard insertion <= first.count else { return nil }
-        if strips.count == 1 { return Array(first[..<insertion]) + inserted + Array(first[insertion...]) }
         var layouts: [StripHeader] = []
-        for strip in strips {
-            guard let header = StripHeader(strip) else { return nil }
-            layouts.append(header)
+        if strips.count > 1 {
+            for strip in strips {
+                guard let header = StripHeader(strip) else { return nil }
+                layouts.append(header)
+            }
+            let header = layouts[0]
+            for (strip, layout) in zip(strips, layouts).dropFirst() {
+                // The same tables and components; only the height may differ.
+                guard layout.dataStart == header.dataStart, layout.heightOffset == header.heightOffset,
+                      (0..<header.dataStart).allSatisfy({ ($0 == header.heightOffset || $0 == header.heightOffset + 1)
+                          || strip[$0] == first[$0] }) else { return nil }
+            }
+        }
+        (self.strips, self.layouts, self.insertion, self.inserted) = (strips, layouts, insertion, inserted)
+        (self.height, self.restartInterval) = (height, restartInterval)
+        if strips.count == 1 {
+            count = first.count + inserted.count
+        } else {
+            // Headers with DRI, each strip's data without its EOI, an RST between strips, EOI.
+            count = layouts[0].dataStart + inserted.count + 6 + 2 * (strips.count - 1) + 2
+                + zip(strips, layouts).reduce(0) { $0 + $1.0.count - 2 - $1.1.dataStart }
+        }
+    }
+
+    /// Writes the joined JPEG into `output`, which holds exactly ``count`` bytes.
+    func write(into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count == count, "the joined JPEG is \(count) bytes, not \(output.count)")
+        var position = 0
+        func append(_ bytes: some Collection<UInt8>) {
+            // Every piece is contiguous (strip slices, arrays): one memcpy each.
+            bytes.withContiguousStorageIfAvailable { (source) in
+                (output.baseAddress! + position).copyMemory(from: source.baseAddress!, byteCount: source.count)
+            }!
+            position += bytes.count
+        }
+        let first = strips[0]
+        append(first[..<insertion])
+        append(inserted)
+        defer { precondition(position == count, "the join wrote \(position) of its \(count) bytes") }
+        guard strips.count > 1 else {
+            append(first[insertion...])
+            return
         }
         let header = layouts[0]
-        for (strip, layout) in zip(strips, layouts).dropFirst() {
-            // The same tables and components; only the height may differ.
-            guard layout.dataStart == header.dataStart, layout.heightOffset == header.heightOffset,
-                  (0..<header.dataStart).allSatisfy({ ($0 == header.heightOffset || $0 == header.heightOffset + 1)
-                      || strip[$0] == first[$0] }) else { return nil }
-        }
-        var output: [UInt8] = []
-        output.reserveCapacity(strips.reduce(16 + inserted.count) { $0 + $1.count })
-        output += first[..<insertion]
-        output += inserted
-        output += first[insertion..<header.scanStart]
+        append(first[insertion..<header.scanStart])
         output[header.heightOffset + inserted.count] = UInt8(height >> 8)
         output[header.heightOffset + inserted.count + 1] = UInt8(height & 0xFF)
-        output += [0xFF, 0xDD, 0x00, 0x04, UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]
-        output += first[header.scanStart..<header.dataStart]
+        append([0xFF, 0xDD, 0x00, 0x04, UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)])
+        append(first[header.scanStart..<header.dataStart])
         for (index, strip) in strips.enumerated() {
-            if index > 0 { output += [0xFF, 0xD0 + UInt8((index - 1) % 8)] }
-            output += strip[layouts[index].dataStart..<(strip.count - 2)]
+            if index > 0 { append([0xFF, 0xD0 + UInt8((index - 1) % 8)]) }
+            append(strip[layouts[index].dataStart..<(strip.count - 2)])
         }
-        output += [0xFF, 0xD9]
-        return output
+        append([0xFF, 0xD9])
     }
 }
 

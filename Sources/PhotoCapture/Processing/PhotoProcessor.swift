@@ -123,7 +123,7 @@ struct PhotoProcessor {
                 let (sideWork, sideTime) = try side!.get()
                 (reductions, exifBlock) = sideWork
                 (scaling, encoding) = (sideTime, encodeTime)
-                fileData = Data(jpeg)
+                fileData = jpeg
             } else {
                 (reductions, scaling) = try Self.timed { try reduce(image, resolved) }
                 let started = ContinuousClock.now
