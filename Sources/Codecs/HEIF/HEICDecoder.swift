@@ -20,4 +20,24 @@ package enum HEICDecoder {
             try primary.firstThumbnail()?.decodeRGB(applyingTransformations: applyingTransformations)
         }
     }
+
+    /// Decodes the primary image to its own Y'CbCr 4:2:0 planes, unconverted, turned by
+    /// `orientation` (what its `irot`/`imir` do, as ``HEICFileInfo/orientation`` reads them);
+    /// nil unless it is coded 8-bit 4:2:0 in JFIF's coding (full-range BT.601, what a
+    /// ``PlanarImage`` holds) without a clean aperture (`clap`, a crop the planes would lose).
+    /// A grid is decoded tile by tile into the turned planes (``HEIFGridDecoder``); other
+    /// images whole, then turned.
+    package static func decodeTurnedPlanes(_ data: [UInt8], by orientation: Orientation) throws(CodecError) -> PlanarImage? {
+        let properties = try HEIFPropertyMap(data: data)
+        guard !properties.properties(of: properties.primaryItem).contains(where: { $0.type == "clap" }) else { return nil }
+        let grid = try HEIFGridDecoder.tiles(of: properties.primaryItem, in: data)
+        for item in grid?.tiles ?? [properties.primaryItem] where try !properties.codes8Bit420(item) { return nil }
+        return try HEIFContext.withPrimaryImage(of: data) { (_, primary) throws(CodecError) -> PlanarImage? in
+            if let grid, let turned = try HEIFGridDecoder.decodeTurned(primary, tiles: grid.tiles, exposing: grid.exposing, by: orientation) {
+                return turned
+            }
+            guard let stored = try primary.decodeStoredPlanes() else { return nil }
+            do throws(ImagingError) { return try stored.transformed(by: orientation) } catch { throw .imaging(error) }
+        }
+    }
 }

@@ -126,6 +126,58 @@ final class HEIFImageHandle {
         return bytes
     }
 
+    /// Decodes the stored pixels (no `irot`/`imir`/`clap` applied) to 8-bit Y'CbCr 4:2:0
+    /// planes — with no conversion for an image coded so (``HEIFPropertyMap/codes8Bit420(_:)``,
+    /// which the caller checks) — when they are in JFIF's coding, as a ``PlanarImage`` is (see
+    /// ``isJFIFCoded``); nil otherwise. An alpha plane is left out.
+    func decodeStoredPlanes() throws(CodecError) -> PlanarImage? {
+        try PixelBudget.check(storedSize, declaredBy: "HEIC")
+        guard isJFIFCoded, heif_image_handle_get_luma_bits_per_pixel(handle) == 8, heif_image_handle_get_chroma_bits_per_pixel(handle) == 8,
+              let options = heif_decoding_options_alloc() else { return nil }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = 1
+        var decoded: OpaquePointer?
+        // Asked for what is coded, libheif hands the decoder's planes over unconverted (asked
+        // for nothing in particular, 1.15 converts to RGB).
+        try HEIFContext.check(heif_decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, options),
+                              "heif_decode_image")
+        guard let decoded else { throw .heif(function: "heif_decode_image", message: "no image") }
+        defer { heif_image_release(decoded) }
+        let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+        guard heif_image_get_colorspace(decoded) == heif_colorspace_YCbCr, heif_image_get_chroma_format(decoded) == heif_chroma_420,
+              channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
+        let size = PixelSize(width: Int(heif_image_get_width(decoded, heif_channel_Y)), height: Int(heif_image_get_height(decoded, heif_channel_Y)))
+        let image: PlanarImage
+        do { image = try PlanarImage(size: size) } catch { throw .imaging(error) }
+        for (plane, channel) in channels.enumerated() {
+            let planeSize = image.size(ofPlane: plane)
+            var stride: Int32 = 0
+            guard Int(heif_image_get_width(decoded, channel)) == planeSize.width, Int(heif_image_get_height(decoded, channel)) == planeSize.height,
+                  let source = heif_image_get_plane_readonly(decoded, channel, &stride) else {
+                throw .heif(function: "heif_image_get_plane_readonly", message: "plane \(plane) is missing or not \(planeSize)")
+            }
+            let target = image.baseAddress(ofPlane: plane)
+            for row in 0..<planeSize.height {
+                (target + row * image.stride(ofPlane: plane)).update(from: source + row * Int(stride), count: planeSize.width)
+            }
+        }
+        return image
+    }
+
+    /// Whether its planes code colour as JFIF does — full-range BT.601, what libheif assumes
+    /// without an nclx `colr` box — so that they can be written again as they are
+    /// (``HEICEncoder`` writes that coding). Planes said to be coded otherwise came back from
+    /// libheif 1.15's decode and encode changed (a flat Y of 71 as 65 to 75), so they go through RGB.
+    var isJFIFCoded: Bool {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        // An error here means "no nclx box".
+        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return true }
+        defer { heif_nclx_color_profile_free(nclx) }
+        let matrix = nclx.pointee.matrix_coefficients
+        return nclx.pointee.full_range_flag != 0
+            && (matrix == heif_matrix_coefficients_ITU_R_BT_601_6 || matrix == heif_matrix_coefficients_ITU_R_BT_470_6_System_B_G)
+    }
+
     /// Decodes to packed RGB; `applyingTransformations` false gives the stored pixels.
     func decodeRGB(applyingTransformations: Bool) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
         // ispe is the size of the coded picture; a grid's tiles add up to it.

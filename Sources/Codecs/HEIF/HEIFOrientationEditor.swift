@@ -93,10 +93,11 @@ package enum HEIFOrientationEditor {
         return box("iprp", payload: payload)
     }
 
-    /// An `ipma` box rewritten with each item's associations passed through `change`; values
-    /// become 2 bytes wide when an index no longer fits 7 bits.
-    private static func associations(in ipma: HEIFBoxReader.Box, of data: [UInt8],
-                                     _ change: (Int, [(index: Int, essential: Bool)]) -> [(index: Int, essential: Bool)]) throws(CodecError) -> [UInt8] {
+    /// An `ipma` box rewritten with each item's associations passed through `change`, and the
+    /// entries of `added` (items after every listed one) at its end; values become 2 bytes wide
+    /// when an index no longer fits 7 bits.
+    static func associations(in ipma: HEIFBoxReader.Box, of data: [UInt8], adding added: [(item: Int, associations: [(index: Int, essential: Bool)])] = [],
+                             _ change: (Int, [(index: Int, essential: Bool)]) -> [(index: Int, essential: Bool)]) throws(CodecError) -> [UInt8] {
         let reader = HEIFBoxReader(bytes: data, range: data.indices)
         let start = ipma.payload.lowerBound
         let version = try reader.integer(at: start, size: 1, within: ipma.payload)
@@ -105,7 +106,7 @@ package enum HEIFOrientationEditor {
             let wide = entry.valueSize == 2
             let associations = entry.values.map { (index: wide ? $0 & 0x7FFF : $0 & 0x7F, essential: $0 & (wide ? 0x8000 : 0x80) != 0) }
             return (item: entry.item, associations: change(entry.item, associations))
-        }
+        } + added
         if entries.contains(where: { $0.associations.contains { $0.index > 0x7F } }) { flags |= 1 }
         let wide = flags & 1 == 1
         var payload = [UInt8(version)] + bigEndian(flags, size: 3) + bigEndian(entries.count, size: 4)
@@ -122,7 +123,7 @@ package enum HEIFOrientationEditor {
 
     /// `iloc` (the whole box) with every file offset at or after `meta`'s end moved by `distance`;
     /// offsets into `idat` or other items do not move. An item inside `meta` itself is refused.
-    private static func movingOffsets(in iloc: [UInt8], after meta: Range<Int>, by distance: Int) throws(CodecError) -> [UInt8] {
+    static func movingOffsets(in iloc: [UInt8], after meta: Range<Int>, by distance: Int) throws(CodecError) -> [UInt8] {
         guard distance != 0 else { return iloc }
         var bytes = iloc
         let reader = HEIFBoxReader(bytes: iloc, range: iloc.indices)

@@ -74,6 +74,18 @@ struct HEIFPropertyMap {
         (associations[item] ?? []).map { properties[$0 - 1] }
     }
 
+    /// Whether `item` is HEVC coded as 8-bit 4:2:0 (its `hvcC`: chroma_format_idc 1, luma and
+    /// chroma bit depths 8), which libheif decodes to Y'CbCr 4:2:0 planes without converting.
+    func codes8Bit420(_ item: Int) throws(CodecError) -> Bool {
+        guard let hvcC = properties(of: item).first(where: { $0.type == "hvcC" }) else { return false }
+        // After version, profile (1 + 4 + 6 bytes), level, segmentation (2) and parallelism.
+        let start = hvcC.payload.lowerBound + 16
+        let chroma = try reader.integer(at: start, size: 1, within: hvcC.payload) & 3
+        let luma = try reader.integer(at: start + 1, size: 1, within: hvcC.payload) & 7
+        let chromaDepth = try reader.integer(at: start + 2, size: 1, within: hvcC.payload) & 7
+        return chroma == 1 && luma == 0 && chromaDepth == 0
+    }
+
     /// What the `irot`/`imir` properties of `item` mean together, as an EXIF orientation.
     func orientation(of item: Int) throws(CodecError) -> Orientation {
         var orientation = Orientation.up

@@ -286,12 +286,20 @@ public struct ImageOrienter: Sendable {
         return haystack[first.upperBound...].firstRange(of: needle) == nil ? first : nil
     }
 
-    /// Decoded as a viewer shows it, re-encoded with no transformation at ``heicQuality``: the
-    /// thumbnail item turned the same way, the EXIF edited as for JPEG, the colour description and
-    /// metadata items carried (XMP saying Orientation 1). The auxiliary images it drops are named in warnings.
+    /// Decoded, turned, re-encoded with no transformation at ``heicQuality``: the thumbnail item
+    /// turned the same way, the EXIF edited as for JPEG, the colour description and metadata
+    /// items carried (XMP saying Orientation 1). The auxiliary images it drops are named in warnings.
+    ///
+    /// An 8-bit 4:2:0 picture in JFIF's coding (what cameras and phones write) is decoded to its
+    /// own Y'CbCr planes — a grid tile by tile — and turned as planes: no round trip through RGB,
+    /// and one buffer of the picture's planes, half its RGB. Others (4:2:2, 4:4:4, monochrome,
+    /// deeper samples, other nclx matrices or limited range, a clean aperture) are decoded to RGB
+    /// as a viewer shows them and converted to JFIF's planes.
     private func heic(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: true)
-        let image = try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage()
+        let image = try HEICDecoder.decodeTurnedPlanes(data, by: orientation) ?? {
+            let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: true)
+            return try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage()
+        }()
         let thumbnail = try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true).map {
             try RGBImage(size: $0.size, pixels: $0.rgb).planarImage()
         }
@@ -301,35 +309,30 @@ public struct ImageOrienter: Sendable {
                 carried.metadata[index].bytes = upright
             }
         }
-        let exif = try HEICFileInfo(data: data).exifBlock.map { try editedEXIF($0, size: image.size, orientation: orientation, largest: .max) }
+        let size = image.size
+        let exif = try HEICFileInfo(data: data).exifBlock.map { try editedEXIF($0, size: size, orientation: orientation, largest: .max) }
         let encoder = try HEICEncoder()
-        let quality = try heicQuality ?? encoder.quality(matching: Double(data.count) / Double(image.size.area),
-                                                         sample: Self.sample(of: RGBImage(size: decoded.size, pixels: decoded.rgb)))
+        let quality = try heicQuality ?? encoder.quality(matching: Double(data.count) / Double(size.area), sample: Self.sample(of: image))
         let bytes = try encoder.encode(image, quality: quality, orientation: .up, thumbnail: thumbnail, exif: exif, carrying: carried)
         let warnings = carried.auxiliaryImages.map { "its \($0) image was dropped: auxiliary images are not turned yet" }
-        return (bytes, image.size, warnings)
+        return (bytes, size, warnings)
     }
 
     /// A sample of `image` to find a HEIC quality on: the centres of its nine thirds, side by
     /// side in about 1024x1024, so edges and corners count as much as the middle does.
-    private static func sample(of image: RGBImage) throws -> PlanarImage {
+    private static func sample(of image: PlanarImage) throws -> PlanarImage {
         let tile = PixelSize(width: min(image.size.width / 3, 342) & ~1, height: min(image.size.height / 3, 342) & ~1)
-        guard tile.width >= 2, tile.height >= 2 else { return try image.planarImage() }
-        var mosaic = RGBImage(size: PixelSize(width: tile.width * 3, height: tile.height * 3),
-                              pixels: [UInt8](repeating: 0, count: tile.area * 27))
+        guard tile.width >= 2, tile.height >= 2 else { return image }
+        let mosaic = try PlanarImage(size: PixelSize(width: tile.width * 3, height: tile.height * 3))
         for row in 0..<3 {
             for column in 0..<3 {
-                let x = (2 * column + 1) * image.size.width / 6 - tile.width / 2
-                let y = (2 * row + 1) * image.size.height / 6 - tile.height / 2
-                let piece = image.cropped(to: PixelRect(x: x, y: y, size: tile))
-                for line in 0..<tile.height {
-                    let target = ((row * tile.height + line) * mosaic.size.width + column * tile.width) * 3
-                    mosaic.pixels.replaceSubrange(target..<(target + tile.width * 3),
-                                                  with: piece.pixels[(line * tile.width * 3)..<((line + 1) * tile.width * 3)])
-                }
+                // Even corners keep the chroma samples of each block with their luma.
+                let x = ((2 * column + 1) * image.size.width / 6 - tile.width / 2) & ~1
+                let y = ((2 * row + 1) * image.size.height / 6 - tile.height / 2) & ~1
+                try image.copyBlock(PixelRect(x: x, y: y, size: tile), into: mosaic, x: column * tile.width, y: row * tile.height)
             }
         }
-        return try mosaic.planarImage()
+        return mosaic
     }
 
     // MARK: TIFF
