@@ -90,4 +90,37 @@ struct JPEGStripTests {
         let encoder = try JPEGEncoder()
         #expect(try [UInt8](encoder.encodeInStrips(image, quality: 85, strips: 2)) == encoder.encode(image, quality: 85))
     }
+
+    @Test("strips whose rows are prepared band by band just before they are encoded (libjpeg raw data) are byte for byte TurboJPEG's strips",
+          arguments: [(PixelSize(width: 512, height: 384), 90, 2, 64),     // multiples of the 16×16 MCU
+                      (PixelSize(width: 1001, height: 733), 90, 3, 40),    // neither side a multiple: padded edges
+                      (PixelSize(width: 322, height: 97), 97, 4, 16),      // the slow exact DCT, a last strip one row high
+                      (PixelSize(width: 250, height: 200), 30, 1, 512)])   // one strip, one band
+    func preparedBandsMatchTurboJPEG(size: PixelSize, quality: Int, strips: Int, band: Int) throws {
+        let source = try Self.textured(size).planarImage()
+        let encoder = try JPEGEncoder()
+        let expected = try encoder.encodeInStrips(source, quality: quality, strips: strips)
+        // Starts out different everywhere: a row read before it is prepared shows.
+        let image = try PlanarImage(size: size)
+        for plane in 0..<3 {
+            image.baseAddress(ofPlane: plane).update(repeating: 0x5A, count: image.stride(ofPlane: plane) * image.size(ofPlane: plane).height)
+        }
+        var prepared: [Range<Int>] = [], preparedBeforeAlongside = 0
+        let lock = NSLock()
+        let jpeg = try encoder.encodeInStrips(image, quality: quality, strips: strips, bandHeight: band, preparing: { rows in
+            lock.withLock { prepared.append(rows) }
+            for plane in 0..<3 {
+                let (first, last) = plane == 0 ? (rows.lowerBound, rows.upperBound) : (rows.lowerBound / 2, (rows.upperBound + 1) / 2)
+                let stride = image.stride(ofPlane: plane)
+                (image.baseAddress(ofPlane: plane) + first * stride)
+                    .update(from: source.baseAddress(ofPlane: plane) + first * stride, count: (last - first) * stride)
+            }
+        }, alongside: { preparedBeforeAlongside = lock.withLock { prepared.map(\.count).reduce(0, +) } })
+        // Compared as a flag: a failure printing two JPEGs byte by byte takes minutes.
+        let identical = jpeg == expected
+        #expect(identical, "\(jpeg.count) bytes against TurboJPEG's \(expected.count)")
+        #expect(prepared.sorted { $0.lowerBound < $1.lowerBound }.reduce(0) { $1.lowerBound == $0 ? $1.upperBound : -1 } == size.height)
+        #expect(prepared.allSatisfy { $0.count <= max(16, band & ~15) && $0.lowerBound % 16 == 0 })
+        #expect(preparedBeforeAlongside == size.height)
+    }
 }

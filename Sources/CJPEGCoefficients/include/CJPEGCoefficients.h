@@ -2,6 +2,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pc_jpeg_raw.h"
+
 /// A JPEG whose DCT coefficients have been read (libjpeg's `jpeg_read_coefficients`) and are
 /// turned, strip by strip, into new JPEGs without decoding to pixels. Opaque.
 typedef struct pc_jpeg_turn pc_jpeg_turn;

@@ -14,7 +14,13 @@ extension JPEGEncoder {
     /// decoded pixels), but in up to `strips` horizontal strips of whole MCU rows encoded on
     /// parallel threads and joined into one baseline JPEG with a restart marker between strips.
     ///
-    /// `alongside` runs once, on one of the same threads, after the strips are handed out: work
+    /// With `preparing`, the image's rows need not exist yet: each strip's thread calls it with
+    /// each band of the strip's rows (`bandHeight` rows rounded down to whole MCU rows, in order)
+    /// just before it encodes them, so rows written there — converted from a frame — are
+    /// encoded while they are in cache. Bands of different strips are prepared side by side.
+    ///
+    /// `alongside` runs once, on one of the same threads, after the strips are handed out (and,
+    /// with `preparing`, once every band is prepared, so it may read the whole image): work
     /// the caller wants beside the encode. It must not start parallel work of its own — a
     /// `concurrentPerform` nested in another runs on one thread, which is why the strips and
     /// the caller's work share this one.
@@ -27,6 +33,7 @@ extension JPEGEncoder {
     /// is copied once, not once more per inserted segment. The returned bytes are that one copy
     /// (see ``joinedData(_:height:restartInterval:inserting:)``).
     package func encodeInStrips(_ image: PlanarImage, quality: Int, strips requested: Int,
+                                bandHeight: Int = 64, preparing: ((Range<Int>) throws(CodecError) -> Void)? = nil,
                                 alongside: () -> Void = {},
                                 segments: () throws(CodecError) -> [UInt8] = { [] }) throws(CodecError) -> Data {
         let layout = StripLayout(size: image.size, strips: requested)
@@ -35,19 +42,39 @@ extension JPEGEncoder {
         let planes = image.planes
         let (lumaStride, chromaStride, width) = (image.lumaStride, image.chromaStride, image.size.width)
         var results = [Result<UnsafeBufferPointer<UInt8>, CodecError>?](repeating: nil, count: layout.count)
+        // Signalled once by each strip when its last band is prepared (or it failed).
+        let prepared = DispatchSemaphore(value: 0)
         withoutActuallyEscaping(alongside) { alongside in
             results.withUnsafeMutableBufferPointer { slots in
                 // Each iteration writes only its own slot and uses only its own encoder; the last
                 // one is the caller's.
-                let work = StripWork(value: (encoders, slots, planes, alongside))
+                let work = StripWork(value: (encoders, slots, planes, alongside, preparing))
                 DispatchQueue.concurrentPerform(iterations: layout.count + 1) { index in
-                    guard index < layout.count else { return work.value.3() }
+                    guard index < layout.count else {
+                        // Not a wait for a thread that has yet to start: the indices are handed
+                        // out in order, so every strip is already running, or done when
+                        // the iterations run one after another on this thread.
+                        if work.value.4 != nil { for _ in 0..<layout.count { prepared.wait() } }
+                        return work.value.3()
+                    }
                     let rows = layout.lumaRows(of: index), planes = work.value.2
                     let strip = PlaneRows(y: planes.y + rows.lowerBound * lumaStride,
                                           cb: planes.cb + rows.lowerBound / 2 * chromaStride,
                                           cr: planes.cr + rows.lowerBound / 2 * chromaStride,
                                           lumaStride: lumaStride, chromaStride: chromaStride, width: width, height: rows.count)
-                    work.value.1[index] = Result { () throws(CodecError) in try work.value.0[index].compress(strip, quality: quality) }
+                    let encoder = work.value.0[index]
+                    guard let prepare = work.value.4 else {
+                        work.value.1[index] = Result { () throws(CodecError) in try encoder.compress(strip, quality: quality) }
+                        return
+                    }
+                    var signalled = false
+                    defer { if !signalled { prepared.signal() } }
+                    work.value.1[index] = Result { () throws(CodecError) in
+                        try encoder.compress(strip, quality: quality, band: bandHeight) { (band) throws(CodecError) in
+                            try prepare((band.lowerBound + rows.lowerBound)..<(band.upperBound + rows.lowerBound))
+                            if band.upperBound == rows.count { prepared.signal(); signalled = true }
+                        }
+                    }
                 }
             }
         }

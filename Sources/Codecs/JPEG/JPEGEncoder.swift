@@ -66,4 +66,23 @@ package final class JPEGEncoder {
         guard code == 0, let output else { throw compressor.error("tjCompressFromYUVPlanes") }
         return UnsafeBufferPointer(start: output, count: Int(outputSize))
     }
+
+    /// The raw-data compressor of ``compress(_:quality:band:preparing:)``, made on first use.
+    private var rawCompressor: JPEGRawCompressor?
+
+    /// Encodes `rows` like ``compress(_:quality:)`` — the same bytes — but a band of up to
+    /// `band` rows at a time, calling `prepare` with each band's rows (counted from the first of
+    /// `rows`) just before the band is read: the rows may be written there, while they are in
+    /// cache for the encode.
+    func compress(_ rows: PlaneRows, quality: Int, band: Int,
+                  preparing prepare: (Range<Int>) throws(CodecError) -> Void) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
+        guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
+        let size = tjBufSize(Int32(rows.width), Int32(rows.height), Int32(TJSAMP_420.rawValue))
+        guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
+        if rawCompressor == nil { rawCompressor = try JPEGRawCompressor() }
+        let raw = rawCompressor!
+        let output = outputBuffer(capacity: Int(size))
+        let length = try raw.compress(rows, quality: quality, into: output, capacity: Int(size), band: band, prepare: prepare)
+        return UnsafeBufferPointer(start: output, count: length)
+    }
 }

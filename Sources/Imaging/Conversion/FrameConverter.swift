@@ -50,78 +50,45 @@ package struct FrameConverter: Sendable {
     ///
     /// The result's size is `transform.apply(to: crop.size)`.
     package func convert(_ delivered: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> PlanarImage {
-        // CSI-2 packed samples are unpacked first (a frame the photo pipeline hands over already is).
-        let frame = try delivered.unpackedCSI2()
-        let rect = try Self.effectiveCrop(crop, frameSize: frame.size)
-        let output = try PlanarImage(size: transform.apply(to: rect.size))
-        // Any orientation is a vertical flip (free: read rows bottom-up) followed by a rotation.
-        let flipsVertically = transform.isMirrored
-        let rotation = (transform.clockwiseQuarterTurns - (flipsVertically ? 2 : 0) + 4) % 4
-        guard !frame.format.isCompressed else { throw .compressedFrame(frame.format) }
-        let expandRange = frame.range == .limited && (frame.format.isYUV || frame.format == .grey)
-        let width = rect.size.width, height = rect.size.height
-        let stripHeight = rotation % 2 == 1 ? quarterTurnStripHeight : stripHeight
-        // A clockwise turn puts the last rows of the crop at the left of the output: the short
-        // strip goes first there, so every full strip lands on cache-line-aligned columns.
-        let lead = rotation == 1 ? height % stripHeight : 0
+        try convert(prepare(delivered, crop: crop, applying: transform))
+    }
+
+    /// Does all of a prepared conversion at once: bands of strips of the crop's rows, one band
+    /// per thread, each strip read from the frame row by row.
+    package func convert(_ conversion: FrameConversion) throws(ImagingError) -> PlanarImage {
+        let (width, height) = (conversion.rect.size.width, conversion.rect.size.height)
+        let stripHeight = conversion.stripHeight, lead = conversion.lead
         let strips = (height + stripHeight - 1) / stripHeight
         @Sendable func stripStart(_ index: Int) -> Int {
-            lead == 0 ? min(height, index * stripHeight) : index == 0 ? 0 : lead + (index - 1) * stripHeight
+            lead == 0 ? min(height, index * stripHeight) : index == 0 ? 0 : min(height, lead + (index - 1) * stripHeight)
         }
         // Bands of whole strips, one per thread; strips never straddle two bands.
         let bands = max(1, min(threads, strips))
         let stripsPerBand = (strips + bands - 1) / bands
         let failure = Mutex<ImagingError?>(nil)
-
-        frame.storage.withUnsafeBytes { bytes in
-            let source = SourcePlanes(frame: frame, base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        try conversion.withSource { source in
             DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let first = min(strips, band * stripsPerBand), last = min(strips, first + stripsPerBand)
                 do throws(ImagingError) {
-                    let strip = rotation == 0 ? nil : try PlanarImage(size: PixelSize(width: width, height: stripHeight))
-                    // Formats libyuv cannot read directly are first made RGB here, a strip at a time.
-                    let scratch = source.needsScratch ? UnsafeMutableRawBufferPointer.allocate(
-                        byteCount: width * 4 * stripHeight, alignment: 64) : nil
-                    defer { scratch?.deallocate() }
-                    let first = min(strips, band * stripsPerBand), last = min(strips, first + stripsPerBand)
-                    for index in first..<last {
-                        let row = stripStart(index), rows = stripStart(index + 1) - row
-                        // Where this strip of the (flipped) crop comes from in the frame.
-                        let firstSourceRow = flipsVertically ? rect.y + height - 1 - row : rect.y + row
-                        let target = strip.map { Destination(image: $0, row: 0) } ?? Destination(image: output, row: row)
-                        try source.convertRows(startingAt: firstSourceRow, upward: flipsVertically,
-                                               x: rect.x, width: width, rows: rows, into: target,
-                                               scratch: scratch?.baseAddress?.assumingMemoryBound(to: UInt8.self))
-                        if expandRange { target.expandRange(width: width, rows: rows, format: frame.format) }
-                        if let strip {
-                            try Self.rotate(strip: strip, rows: rows, firstRow: row, cropSize: rect.size,
-                                            quarterTurns: rotation, into: output)
-                        }
-                    }
+                    try conversion.convertStrips(source, cropRows: stripStart(first)..<stripStart(last), columns: 0..<width)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                 }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        return output
+        return conversion.image
     }
 
-    /// Rotates the first `rows` rows of `strip` (rows `firstRow...` of the flipped crop) into
-    /// their place in `output`.
-    private static func rotate(strip: PlanarImage, rows: Int, firstRow: Int, cropSize: PixelSize,
-                               quarterTurns: Int, into output: PlanarImage) throws(ImagingError) {
-        let (x, y): (Int, Int)
-        switch quarterTurns {
-        case 1: (x, y) = (cropSize.height - firstRow - rows, 0)   // rows become columns from the right
-        case 2: (x, y) = (0, cropSize.height - firstRow - rows)   // rows land at the bottom
-        default: (x, y) = (firstRow, 0)                           // rows become columns from the left
-        }
-        try strip.rotate(rows: rows, quarterTurns: quarterTurns, into: output, x: x, y: y)
+    /// The conversion ``convert(_:crop:applying:)`` does, prepared to be done a band of output
+    /// rows at a time (``FrameConversion/convert(rows:)``), on whichever threads need them.
+    package func prepare(_ frame: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> FrameConversion {
+        try FrameConversion(frame: frame, crop: crop, transform: transform, converter: self)
     }
 }
 
 /// Rows of a destination image, starting at `row`.
-private struct Destination {
+struct Destination {
     let image: PlanarImage
     let row: Int
 
@@ -148,7 +115,7 @@ private struct Destination {
 ///
 /// Unchecked: the pointer is only read, by the bands of one conversion, while the frame's
 /// storage is held.
-private struct SourcePlanes: @unchecked Sendable {
+struct SourcePlanes: @unchecked Sendable {
     let frame: Frame
     let base: UnsafePointer<UInt8>
 

@@ -77,11 +77,13 @@ public enum EncodingRoute: String, Sendable {
 
 /// Durations of the processing steps of one photo, in seconds.
 public struct ProcessingTimings: Sendable, Equatable {
-    /// Format conversion, crop and transform (the one pass over the frame).
+    /// Format conversion, crop and transform (the one pass over the frame). A JPEG that is
+    /// not quarter-turned converts its rows as its strips encode them: that time is in
+    /// ``encoding``, and this is only the set-up.
     public let conversion: Double
     /// Preview and thumbnail scaling.
     public let scaling: Double
-    /// Encoding and metadata.
+    /// Encoding and metadata (and, for a JPEG converted as it is encoded, the conversion).
     public let encoding: Double
     /// LibRaw development: of the whole frame for a processed photo made from RAW data, of
     /// the DNG's preview (and the preview pixel buffer) for a RAW photo; 0 otherwise.

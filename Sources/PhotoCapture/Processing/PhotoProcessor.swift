@@ -64,6 +64,10 @@ struct PhotoProcessor {
         let image: PlanarImage
         // A camera JPEG that needs no pixel change, or only an exact lossless turn, is kept.
         let cameraJPEG: (bytes: [UInt8], route: EncodingRoute)?
+        // A JPEG's conversion is done by the strip encode, band by band, each band just before
+        // it is encoded (in cache); other formats, and quarter turns (whose bands are columns of
+        // the frame, slower to read a band at a time), convert the whole frame here.
+        var fusedConversion: FrameConversion?
         do {
             // An MJPEG frame's bytes, copied out of the driver's buffer once.
             let compressed = frame.format.isCompressed ? frame.storage.withUnsafeBytes { [UInt8]($0) } : nil
@@ -72,7 +76,13 @@ struct PhotoProcessor {
                 image = try JPEGDecoder().decodePlanar(cameraJPEG.bytes)
             } else {
                 let pixels = try compressed.map { (jpeg) throws in try Self.decoded(jpeg, of: frame) } ?? frame
-                image = try FrameConverter().convert(pixels, crop: resolved.cropRect, applying: resolved.pixelTransform)
+                let converter = FrameConverter()
+                let conversion = try converter.prepare(pixels, crop: resolved.cropRect, applying: resolved.pixelTransform)
+                if resolved.format == .jpeg, conversion.bandsAreFrameRows {
+                    (fusedConversion, image) = (conversion, conversion.image)
+                } else {
+                    image = try converter.convert(conversion)
+                }
             }
         } catch let error as ImagingError {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
@@ -108,9 +118,15 @@ struct PhotoProcessor {
                 // on the same threads (not in a second concurrentPerform around it: nested, the
                 // strips would be encoded one after another).
                 // The EXIF and XMP segments go in as the strips are joined: one copy of the photo.
+                // Each strip converts its own rows as it goes; the side work starts once all are.
+                let conversion = fusedConversion
+                func convert(_ rows: Range<Int>) throws(CodecError) {
+                    do throws(ImagingError) { try conversion?.convert(rows: rows) } catch { throw .imaging(error) }
+                }
                 var side: Result<((Reductions, [UInt8]), Duration), any Error>?
                 let (jpeg, encodeTime) = try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
-                    try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size), alongside: {
+                    try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size),
+                                               preparing: conversion == nil ? nil : convert, alongside: {
                         side = Result { try Self.timed { () throws -> (Reductions, [UInt8]) in
                             let reductions = try reduce(image, resolved)
                             return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
