@@ -37,6 +37,15 @@ struct HEIFBoxReader {
         return result
     }
 
+    /// The boxes inside `box`, a full box (`meta`, `iref`): after its 4 bytes of version and
+    /// flags. A payload too short for them is a corrupt file, not an empty list.
+    func children(ofFullBox box: Box) throws(CodecError) -> [Box] {
+        guard box.payload.count >= 4 else {
+            throw .corruptFile(format: "HEIF", reason: "box '\(box.type)' at byte \(box.start) is too short for its version and flags")
+        }
+        return try HEIFBoxReader(bytes: bytes, range: (box.payload.lowerBound + 4)..<box.payload.upperBound).boxes()
+    }
+
     /// A big-endian unsigned integer of `size` bytes at `offset`, which must lie inside `bounds`.
     func integer(at offset: Int, size: Int, within bounds: Range<Int>) throws(CodecError) -> Int {
         guard offset >= bounds.lowerBound, offset + size <= bounds.upperBound else {

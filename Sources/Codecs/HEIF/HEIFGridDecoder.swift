@@ -12,7 +12,7 @@ enum HEIFGridDecoder {
     static func tiles(of item: Int, in data: [UInt8]) throws(CodecError) -> (tiles: [Int], exposing: [UInt8])? {
         let file = HEIFBoxReader(bytes: data, range: data.indices)
         guard let meta = try file.boxes().first(where: { $0.type == "meta" }) else { return nil }
-        let children = try HEIFBoxReader(bytes: data, range: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).boxes()
+        let children = try file.children(ofFullBox: meta)
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iref = children.first(where: { $0.type == "iref" }) else { return nil }
         let iinfVersion = try file.integer(at: iinf.payload.lowerBound, size: 1, within: iinf.payload)
         let entries = try HEIFBoxReader(bytes: data, range: (iinf.payload.lowerBound + (iinfVersion == 0 ? 6 : 8))..<iinf.payload.upperBound).boxes()
@@ -32,7 +32,7 @@ enum HEIFGridDecoder {
         }
         guard isGrid else { return nil }
         let idSize = try file.integer(at: iref.payload.lowerBound, size: 1, within: iref.payload) == 0 ? 2 : 4
-        for reference in try HEIFBoxReader(bytes: data, range: (iref.payload.lowerBound + 4)..<iref.payload.upperBound).boxes()
+        for reference in try file.children(ofFullBox: iref)
         where reference.type == "dimg" {
             let start = reference.payload.lowerBound
             guard try file.integer(at: start, size: idSize, within: reference.payload) == item else { continue }

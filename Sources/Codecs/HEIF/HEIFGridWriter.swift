@@ -35,7 +35,7 @@ enum HEIFGridWriter {
             throw .unsupportedFormat(reason: "a HEIF file whose meta is not followed by one last mdat")
         }
         let meta = top[metaIndex]
-        let children = try HEIFBoxReader(bytes: data, range: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).boxes()
+        let children = try file.children(ofFullBox: meta)
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }),
               let iprp = children.first(where: { $0.type == "iprp" }) else {
             throw .corruptFile(format: "HEIF", reason: "no item information, locations or properties")
@@ -185,7 +185,7 @@ enum HEIFGridWriter {
         if let iref {
             version = try reader.integer(at: iref.payload.lowerBound, size: 1, within: iref.payload)
             let idSize = version == 0 ? 2 : 4
-            for reference in try HEIFBoxReader(bytes: data, range: (iref.payload.lowerBound + 4)..<iref.payload.upperBound).boxes() {
+            for reference in try reader.children(ofFullBox: iref) {
                 var bytes = Array(data[reference.range])
                 if ["thmb", "cdsc"].contains(reference.type) {
                     let start = reference.payload.lowerBound

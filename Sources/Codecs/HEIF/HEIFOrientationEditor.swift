@@ -16,7 +16,7 @@ package enum HEIFOrientationEditor {
         guard let meta = top.first(where: { $0.type == "meta" }) else {
             throw .corruptFile(format: "HEIF", reason: "no top-level meta box")
         }
-        let children = try HEIFBoxReader(bytes: data, range: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).boxes()
+        let children = try file.children(ofFullBox: meta)
         guard let iprp = children.first(where: { $0.type == "iprp" }),
               let iloc = children.first(where: { $0.type == "iloc" }) else {
             throw .corruptFile(format: "HEIF", reason: "no item properties (iprp) or locations (iloc)")

@@ -35,8 +35,7 @@ struct HEIFPropertyMap {
         guard let meta = try file.boxes().first(where: { $0.type == "meta" }) else {
             throw .corruptFile(format: "HEIF", reason: "no top-level meta box")
         }
-        // meta is a FullBox: 4 bytes of version and flags before its children.
-        let metaChildren = try HEIFBoxReader(bytes: data, range: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).boxes()
+        let metaChildren = try file.children(ofFullBox: meta)
         guard let pitm = metaChildren.first(where: { $0.type == "pitm" }) else {
             throw .corruptFile(format: "HEIF", reason: "no pitm box (primary item)")
         }
