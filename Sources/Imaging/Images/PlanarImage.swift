@@ -23,10 +23,10 @@ package final class PlanarImage: @unchecked Sendable {
         lumaStride = (size.width + 63) & ~63
         chromaStride = (chromaSize.width + 63) & ~63
         let count = lumaStride * size.height + 2 * chromaStride * chromaSize.height
-        storage = PlaneStoragePool.shared.take(byteCount: count)
+        storage = BufferPool.shared.take(byteCount: count)
     }
 
-    deinit { PlaneStoragePool.shared.give(storage) }
+    deinit { BufferPool.shared.give(storage) }
 
     private var lumaCount: Int { lumaStride * size.height }
     private var chromaCount: Int { chromaStride * chromaSize.height }
