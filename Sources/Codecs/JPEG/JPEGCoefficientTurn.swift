@@ -38,9 +38,10 @@ final class JPEGCoefficientTurn {
 
     deinit { pc_jpeg_turn_close(turn) }
 
-    /// The turned picture: a baseline JPEG with the original's quantisation tables and no
-    /// application segments (the caller carries those), one restart interval per strip.
-    func turned() throws(CodecError) -> (jpeg: [UInt8], size: PixelSize) {
+    /// The turned picture: a baseline JPEG with the original's quantisation tables, one restart
+    /// interval per strip, and `segments` (the caller's application segments, whole) after its
+    /// SOI — written once, as the strips are joined.
+    func turned(inserting segments: [UInt8] = []) throws(CodecError) -> (jpeg: [UInt8], size: PixelSize) {
         var width: Int32 = 0, height: Int32 = 0, restartInterval: UInt32 = 0
         pc_jpeg_turn_geometry(turn, &width, &height, &restartInterval)
         let count = Int(pc_jpeg_turn_strip_count(turn))
@@ -62,8 +63,7 @@ final class JPEGCoefficientTurn {
         var strips: [UnsafeBufferPointer<UInt8>] = []
         for result in results { try strips.append(result!.get()) }
         let size = PixelSize(width: Int(width), height: Int(height))
-        if strips.count == 1 { return (Array(strips[0]), size) }
-        guard let joined = JPEGEncoder.joined(strips, height: size.height, restartInterval: Int(restartInterval)) else {
+        guard let joined = JPEGEncoder.joined(strips, height: size.height, restartInterval: Int(restartInterval), inserting: segments) else {
             throw .libjpeg(function: "jpeg_write_coefficients", message: "the turned strips do not share their tables")
         }
         return (joined, size)

@@ -76,16 +76,13 @@ package enum JPEGFile {
         return output + jpeg[segments.scanStart...]
     }
 
-    /// `image` (a JPEG without application segments) with every APPn and COM segment of
-    /// `original`, in their order, after its SOI: what a lossless turn keeps, since the coding
-    /// (components, colour transform) is the original's.
-    package static func withApplicationSegments(of original: [UInt8], into image: [UInt8]) throws(CodecError) -> [UInt8] {
+    /// Every APPn and COM segment of `original`, whole and in their order: what a lossless turn
+    /// keeps after its SOI, since the coding (components, colour transform) is the original's.
+    package static func applicationSegments(of original: [UInt8]) throws(CodecError) -> [UInt8] {
         let segments = try headerSegments(of: original).list.filter { (0xE0...0xEF).contains($0.marker) || $0.marker == 0xFE }
         var output: [UInt8] = []
-        output.reserveCapacity(image.count + segments.reduce(0) { $0 + $1.range.count })
-        output += image[..<2]
+        output.reserveCapacity(segments.reduce(0) { $0 + $1.range.count })
         for segment in segments { output += original[segment.range] }
-        output += image[2...]
         return output
     }
 

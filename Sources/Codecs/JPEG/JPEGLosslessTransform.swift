@@ -81,7 +81,7 @@ package enum JPEGLosslessTransform {
         // In strips on every core where libjpeg's coefficient API takes the file; the markers
         // are the original's, as tjTransform copies them.
         if let turn = try JPEGCoefficientTurn(jpeg, orientation: orientation, strips: strips) {
-            return try JPEGFile.withApplicationSegments(of: jpeg, into: turn.turned().jpeg)
+            return try turn.turned(inserting: JPEGFile.applicationSegments(of: jpeg)).jpeg
         }
         let operation: TJXOP
         switch orientation {
