@@ -14,19 +14,13 @@ enum HEIFGridDecoder {
         guard let meta = try file.boxes().first(where: { $0.type == "meta" }) else { return nil }
         let children = try file.children(ofFullBox: meta)
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iref = children.first(where: { $0.type == "iref" }) else { return nil }
-        let iinfVersion = try file.integer(at: iinf.payload.lowerBound, size: 1, within: iinf.payload)
-        let entries = try HEIFBoxReader(bytes: data, range: (iinf.payload.lowerBound + (iinfVersion == 0 ? 6 : 8))..<iinf.payload.upperBound).boxes()
         var isGrid = false
         var flags: [Int: Int] = [:]  // item → offset of its infe flags' last byte
-        for entry in entries where entry.type == "infe" {
-            let version = try file.integer(at: entry.payload.lowerBound, size: 1, within: entry.payload)
-            guard version >= 2 else { continue }
-            let idSize = version == 2 ? 2 : 4
-            let identifier = try file.integer(at: entry.payload.lowerBound + 4, size: idSize, within: entry.payload)
-            flags[identifier] = entry.payload.lowerBound + 3
+        for entry in try HEIFItemInformation(iinf, in: data).entries {
+            guard let identifier = entry.item, let type = entry.typeOffset else { continue }
+            flags[identifier] = entry.flagsByte
             if identifier == item {
-                let type = entry.payload.lowerBound + 4 + idSize + 2
-                guard type + 4 <= entry.payload.upperBound else { return nil }
+                guard type + 4 <= entry.box.payload.upperBound else { return nil }
                 isGrid = data[type..<(type + 4)].elementsEqual("grid".utf8)
             }
         }

@@ -110,30 +110,25 @@ enum HEIFGridWriter {
     /// The item IDs `iinf` lists, and the box with the `hidden` items flagged (bit 0 of the
     /// `infe` flags) and an `infe` (version 2) for the grid, the next free ID, appended.
     private static func itemInformation(_ iinf: HEIFBoxReader.Box, of data: [UInt8], hiding hidden: Set<Int>) throws(CodecError) -> (items: [Int], box: [UInt8]) {
-        let reader = HEIFBoxReader(bytes: data, range: data.indices)
-        let start = iinf.payload.lowerBound
-        let version = try reader.integer(at: start, size: 1, within: iinf.payload)
-        let countSize = version == 0 ? 2 : 4
-        let count = try reader.integer(at: start + 4, size: countSize, within: iinf.payload)
-        let entries = try HEIFBoxReader(bytes: data, range: (start + 4 + countSize)..<iinf.payload.upperBound).boxes()
-        guard entries.count == count, entries.allSatisfy({ $0.type == "infe" }) else {
-            throw .corruptFile(format: "HEIF", reason: "iinf lists \(count) items but holds \(entries.count) boxes")
+        let information = try HEIFItemInformation(iinf, in: data)
+        let count = information.declaredCount
+        guard information.boxes.count == count, information.entries.count == count else {
+            throw .corruptFile(format: "HEIF", reason: "iinf lists \(count) items but holds \(information.boxes.count) boxes")
         }
         var items: [Int] = []
         var body: [UInt8] = []
-        for entry in entries {
-            var bytes = Array(data[entry.range])
-            let infeVersion = try reader.integer(at: entry.payload.lowerBound, size: 1, within: entry.payload)
-            guard infeVersion >= 2 else { throw .unsupportedFormat(reason: "infe version \(infeVersion)") }
-            let item = try reader.integer(at: entry.payload.lowerBound + 4, size: infeVersion == 2 ? 2 : 4, within: entry.payload)
+        for entry in information.entries {
+            guard let item = entry.item else { throw .unsupportedFormat(reason: "infe version \(entry.version)") }
+            var bytes = Array(data[entry.box.range])
             items.append(item)
-            if hidden.contains(item) { bytes[entry.payload.lowerBound - entry.start + 3] |= 1 }
+            if hidden.contains(item) { bytes[entry.flagsByte - entry.box.start] |= 1 }
             body += bytes
         }
         guard hidden.isSubset(of: Set(items)) else { throw .invalidArgument("grid tiles that are not items of the file") }
         let grid = (items.max() ?? 0) + 1
         body += HEIFOrientationEditor.box("infe", payload: [2, 0, 0, 0] + HEIFOrientationEditor.bigEndian(grid, size: 2) + [0, 0] + Array("grid".utf8) + [0])
-        let header = [UInt8(version), 0, 0, 0] + HEIFOrientationEditor.bigEndian(count + 1, size: countSize)
+        let header = [UInt8(information.version), 0, 0, 0]
+            + HEIFOrientationEditor.bigEndian(count + 1, size: information.version == 0 ? 2 : 4)
         return (items, HEIFOrientationEditor.box("iinf", payload: header + body))
     }
 
