@@ -20,15 +20,16 @@ extension BenchmarkCommand {
         return cases
     }
 
-    /// One benchmarked capture: a YUYV frame to a JPEG file with EXIF and a 160x120 thumbnail.
-    func jpegCapture(output: PhotoOutput, session: CaptureSession, path: String) -> () async throws -> Duration {
+    /// One benchmarked capture: a YUYV frame to a JPEG with EXIF and a 160x120 thumbnail, written
+    /// to `path` (atomically, with fsync) when there is one.
+    func jpegCapture(output: PhotoOutput, session: CaptureSession, path: String?) -> () async throws -> Duration {
         {
             var settings = PhotoSettings(format: .jpeg)
             settings.quality = self.quality
             settings.framePixelFormat = .yuyv
             settings.embeddedThumbnailDimensions = PixelSize(width: 160, height: 120)
             let photo = try await output.capturePhoto(with: settings)
-            try photo.write(to: path, overwrite: true)
+            if let path { try photo.write(to: path, overwrite: true) }
             _ = session  // keeps the camera streaming while the case runs
             return .nanoseconds(Int64(photo.frameDelivery.requestToDeliveryNanoseconds))
         }
