@@ -153,3 +153,38 @@ void pc_demosaic_row(const uint8_t *frame, size_t stride, int width, int height,
         out[2] = clamp_u8(value[2]);
     }
 }
+
+void pc_accumulate_row(uint16_t *sums, const uint8_t *row, size_t count, int first) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= count; i += 16) {
+        __m128i bytes = _mm_loadu_si128((const __m128i *)(row + i));
+        __m128i lo = _mm_unpacklo_epi8(bytes, zero), hi = _mm_unpackhi_epi8(bytes, zero);
+        if (!first) {
+            lo = _mm_add_epi16(lo, _mm_loadu_si128((const __m128i *)(sums + i)));
+            hi = _mm_add_epi16(hi, _mm_loadu_si128((const __m128i *)(sums + i + 8)));
+        }
+        _mm_storeu_si128((__m128i *)(sums + i), lo);
+        _mm_storeu_si128((__m128i *)(sums + i + 8), hi);
+    }
+#endif
+    if (first) {
+        for (; i < count; i++) sums[i] = row[i];
+    } else {
+        for (; i < count; i++) sums[i] = (uint16_t)(sums[i] + row[i]);
+    }
+}
+
+void pc_add_column_sums(uint16_t *sums, const uint16_t *other, size_t count) {
+    for (size_t i = 0; i < count; i++) sums[i] = (uint16_t)(sums[i] + other[i]);
+}
+
+void pc_box_reduce_row(const uint16_t *sums, const int32_t *column_starts, int out_width, uint32_t rows, uint8_t *out) {
+    for (int i = 0; i < out_width; i++) {
+        uint32_t total = 0;
+        for (int32_t x = column_starts[i]; x < column_starts[i + 1]; x++) total += sums[x];
+        uint32_t count = rows * (uint32_t)(column_starts[i + 1] - column_starts[i]);
+        out[i] = (uint8_t)((total + count / 2) / count);
+    }
+}

@@ -35,5 +35,11 @@ import TestSupport
         #expect(try ExternalTool.exiftoolValidationProblems(file) == [])
         let thumbnail = try ExternalTool.run("exiftool", ["-b", "-ThumbnailImage", file]).checked().stdout
         #expect(try JPEGDecoder().header([UInt8](thumbnail)).size == PixelSize(width: 160, height: 120))
+        // Made band by band on the strip threads: the photo, reduced (libyuv's box scaling here),
+        // to within the thumbnail's JPEG coding.
+        let small = try JPEGDecoder().decodePlanar([UInt8](thumbnail)).packedPlane(0)
+        let reference = try photo.pixelBuffer.image.scaled(to: PixelSize(width: 160, height: 120)).packedPlane(0)
+        let difference = Double(zip(small, reference).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(small.count)
+        #expect(difference < 3, "thumbnail luma differs from the reduced photo by \(difference) on average")
     }
 }

@@ -61,3 +61,14 @@ void pc_pack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst);
 /// Only the `height`×`width` bytes of `dst` are written; the planes must not overlap.
 void pc_rotate_plane(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst, ptrdiff_t dst_stride, int width,
                      int height, int quarter_turns);
+
+/// Adds a row of `count` bytes to 16-bit column sums: `sums[i] = row[i]` when `first` is
+/// non-zero, else `sums[i] += row[i]`. The caller keeps the sums below 65,536.
+void pc_accumulate_row(uint16_t *sums, const uint8_t *row, size_t count, int first);
+
+/// Adds `count` 16-bit column sums to `sums` (which stay below 65,536).
+void pc_add_column_sums(uint16_t *sums, const uint16_t *other, size_t count);
+
+/// One row of a box reduction: output pixel `i` is the rounded mean of the column sums
+/// `sums[column_starts[i] ..< column_starts[i + 1]]`, each the sum of `rows` samples.
+void pc_box_reduce_row(const uint16_t *sums, const int32_t *column_starts, int out_width, uint32_t rows, uint8_t *out);

@@ -88,6 +88,13 @@ extension JPEGEncoder {
         return whole.withUnsafeBufferPointer { Self.joinedData([$0], height: image.size.height, restartInterval: 0, inserting: inserted) } ?? Data(whole)
     }
 
+    /// The rows of each strip ``encodeInStrips(_:quality:strips:bandHeight:preparing:alongside:segments:)``
+    /// encodes an image of `size` in: the parts whose bands come in order on one thread.
+    package static func stripRows(for size: PixelSize, strips: Int) -> [Range<Int>] {
+        let layout = StripLayout(size: size, strips: strips)
+        return (0..<layout.count).map(layout.lumaRows(of:))
+    }
+
     /// One JPEG from strips encoded apart (see ``StripJoin``). Nil when the strips are not
     /// baseline single-scan JPEGs with the same headers.
     static func joined(_ strips: [UnsafeBufferPointer<UInt8>], height: Int, restartInterval: Int,

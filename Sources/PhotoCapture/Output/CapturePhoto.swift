@@ -81,7 +81,8 @@ public struct ProcessingTimings: Sendable, Equatable {
     /// not quarter-turned converts its rows as its strips encode them: that time is in
     /// ``encoding``, and this is only the set-up.
     public let conversion: Double
-    /// Preview and thumbnail scaling.
+    /// Preview and thumbnail scaling. A JPEG converted as it is encoded, without a preview,
+    /// makes its thumbnail from the bands as they are converted: here only the last rows.
     public let scaling: Double
     /// Encoding and metadata (and, for a JPEG converted as it is encoded, the conversion).
     public let encoding: Double

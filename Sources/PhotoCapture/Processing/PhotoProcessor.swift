@@ -119,16 +119,23 @@ struct PhotoProcessor {
                 // strips would be encoded one after another).
                 // The EXIF and XMP segments go in as the strips are joined: one copy of the photo.
                 // Each strip converts its own rows as it goes; the side work starts once all are.
-                let conversion = fusedConversion
+                // The thumbnail too, from each band while it is in cache (without a preview, which
+                // it would otherwise be scaled from).
+                let conversion = fusedConversion, strips = Self.jpegStrips(for: image.size)
+                let thumbnail = try fusedConversion == nil || resolved.previewDimensions != nil ? nil
+                    : resolved.embeddedThumbnailDimensions.flatMap { (size) throws(ImagingError) in
+                        try BandedReduction(from: image.size, to: size, parts: JPEGEncoder.stripRows(for: image.size, strips: strips))
+                    }
                 func convert(_ rows: Range<Int>) throws(CodecError) {
                     do throws(ImagingError) { try conversion?.convert(rows: rows) } catch { throw .imaging(error) }
+                    thumbnail?.add(rows: rows, of: image)
                 }
                 var side: Result<((Reductions, [UInt8]), Duration), any Error>?
                 let (jpeg, encodeTime) = try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
-                    try encoder.encodeInStrips(image, quality: resolved.quality, strips: Self.jpegStrips(for: image.size),
+                    try encoder.encodeInStrips(image, quality: resolved.quality, strips: strips,
                                                preparing: conversion == nil ? nil : convert, alongside: {
                         side = Result { try Self.timed { () throws -> (Reductions, [UInt8]) in
-                            let reductions = try reduce(image, resolved)
+                            let reductions = try thumbnail.map { Reductions(preview: nil, thumbnail: $0.finish()) } ?? reduce(image, resolved)
                             return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
                         } }
                     }, segments: { () throws(CodecError) -> [UInt8] in

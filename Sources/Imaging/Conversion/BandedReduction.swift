@@ -1,0 +1,126 @@
+import CImagingKernels
+
+/// A small copy of a ``PlanarImage`` (a photo's thumbnail), made band by band while the bands
+/// of its rows are still in cache, on the threads that write them: every pixel the rounded mean
+/// of the whole source pixels its box covers (boxes split the source at ⌊i·source/target⌋).
+///
+/// Scaled afterwards, a 12 MP image is read again whole from memory, on one thread, after the
+/// last band: some 1 ms on the way to the photo. Here each band adds its rows to column sums
+/// (16-bit, one row of sums per thumbnail row) and a thumbnail row is finished by the thread
+/// that adds its last source row.
+///
+/// The source rows come in parts (a strip encoder's strips): each part's bands arrive in order
+/// on one thread, different parts on different threads. A thumbnail row whose box spans parts
+/// keeps sums per part and is finished by ``finish()``, once every band is in.
+///
+/// Unchecked: a row of sums belongs to one part, and so to one thread, until ``finish()``,
+/// which the caller runs after every band (the strip encoder's semaphore orders them).
+package final class BandedReduction: @unchecked Sendable {
+    /// The result, complete after ``finish()``.
+    package let image: PlanarImage
+    private let planes: [Plane]
+
+    /// Nil when `size` is larger than `source` on a side, or so much smaller that a box holds
+    /// more rows than 16-bit sums allow.
+    package init?(from source: PixelSize, to size: PixelSize, parts: [Range<Int>]) throws(ImagingError) {
+        guard size.width <= source.width, size.height <= source.height, !parts.isEmpty else { return nil }
+        let target = try PlanarImage(size: size)
+        let chroma = PixelSize(width: (source.width + 1) / 2, height: (source.height + 1) / 2)
+        let luma = Plane(source: source, target: target.size(ofPlane: 0), partStarts: parts.map(\.lowerBound))
+        let chromaPlanes = (0..<2).map { _ in
+            Plane(source: chroma, target: target.size(ofPlane: 1), partStarts: parts.map { $0.lowerBound / 2 })
+        }
+        guard let luma, let cb = chromaPlanes[0], let cr = chromaPlanes[1] else { return nil }
+        (image, planes) = (target, [luma, cb, cr])
+    }
+
+    /// Adds rows `rows` of `source` (an even start; one band of one part, after the part's
+    /// earlier bands).
+    package func add(rows: Range<Int>, of source: PlanarImage) {
+        for (index, plane) in planes.enumerated() {
+            let planeRows = index == 0 ? rows : (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2)
+            plane.add(rows: planeRows, from: source.baseAddress(ofPlane: index), stride: source.stride(ofPlane: index),
+                      into: image.baseAddress(ofPlane: index), stride: image.stride(ofPlane: index))
+        }
+    }
+
+    /// Finishes the rows whose boxes span parts; call once, after every band.
+    package func finish() -> PlanarImage {
+        for (index, plane) in planes.enumerated() {
+            plane.finishSpanningRows(into: image.baseAddress(ofPlane: index), stride: image.stride(ofPlane: index))
+        }
+        return image
+    }
+
+    /// One plane's boxes and sums.
+    private final class Plane {
+        let width: Int
+        /// Where each target row's box starts, and the source height last.
+        let rowStarts: [Int]
+        /// Where each target column's box starts, and the source width last.
+        let columnStarts: [Int32]
+        /// Where each part starts (source rows), and the source height last.
+        let partBounds: [Int]
+        /// Each target row's first row of sums: one row of sums per part its box meets.
+        let firstSlot: [Int]
+        let sums: UnsafeMutablePointer<UInt16>
+
+        init?(source: PixelSize, target: PixelSize, partStarts: [Int]) {
+            let rowStarts = (0...target.height).map { $0 * source.height / target.height }
+            // Each sum adds at most this many rows of bytes.
+            let tallest = zip(rowStarts, rowStarts.dropFirst()).map { $1 - $0 }.max() ?? 0
+            guard tallest * 255 <= Int(UInt16.max) else { return nil }
+            width = source.width
+            self.rowStarts = rowStarts
+            columnStarts = (0...target.width).map { Int32($0 * source.width / target.width) }
+            partBounds = partStarts + [source.height]
+            var firstSlot: [Int] = [], slots = 0
+            for row in 0..<target.height {
+                firstSlot.append(slots)
+                slots += Self.parts(meeting: rowStarts[row]..<rowStarts[row + 1], bounds: partBounds).count
+            }
+            self.firstSlot = firstSlot + [slots]
+            sums = .allocate(capacity: max(1, slots * source.width))
+        }
+
+        deinit { sums.deallocate() }
+
+        /// The parts whose rows meet `rows`.
+        static func parts(meeting rows: Range<Int>, bounds: [Int]) -> Range<Int> {
+            let first = (bounds.lastIndex { $0 <= rows.lowerBound } ?? 0)
+            let last = (bounds.lastIndex { $0 < rows.upperBound } ?? 0)
+            return first..<min(bounds.count - 1, last + 1)
+        }
+
+        func add(rows: Range<Int>, from source: UnsafePointer<UInt8>, stride: Int,
+                 into target: UnsafeMutablePointer<UInt8>, stride targetStride: Int) {
+            guard !rows.isEmpty else { return }
+            let part = partBounds.lastIndex { $0 <= rows.lowerBound } ?? 0
+            let partRows = partBounds[part]..<partBounds[part + 1]
+            // The target row whose box holds the band's first row.
+            var row = (rowStarts.lastIndex { $0 <= rows.lowerBound } ?? 0)
+            for line in rows {
+                while rowStarts[row + 1] <= line { row += 1 }
+                let box = rowStarts[row]..<rowStarts[row + 1]
+                let ownRows = box.clamped(to: partRows)
+                let slot = firstSlot[row] + part - Self.parts(meeting: box, bounds: partBounds).lowerBound
+                pc_accumulate_row(sums + slot * width, source + line * stride, width, line == ownRows.lowerBound ? 1 : 0)
+                if line == ownRows.upperBound - 1, firstSlot[row + 1] - firstSlot[row] == 1 {
+                    pc_box_reduce_row(sums + slot * width, columnStarts, Int32(columnStarts.count - 1), UInt32(box.count),
+                                      target + row * targetStride)
+                }
+            }
+        }
+
+        func finishSpanningRows(into target: UnsafeMutablePointer<UInt8>, stride: Int) {
+            for row in 0..<(rowStarts.count - 1) where firstSlot[row + 1] - firstSlot[row] > 1 {
+                let first = sums + firstSlot[row] * width
+                for slot in (firstSlot[row] + 1)..<firstSlot[row + 1] {
+                    pc_add_column_sums(first, sums + slot * width, width)
+                }
+                pc_box_reduce_row(first, columnStarts, Int32(columnStarts.count - 1), UInt32(rowStarts[row + 1] - rowStarts[row]),
+                                  target + row * stride)
+            }
+        }
+    }
+}
