@@ -10,10 +10,14 @@ enum XMPPacketValidator {
     /// Throws ``PhotoCaptureError/Code/invalidMetadata(_:)`` saying what is wrong with `packet`.
     static func validate(_ packet: String) throws(PhotoCaptureError) {
         func refuse(_ reason: String) -> PhotoCaptureError { PhotoCaptureError(.invalidMetadata(reason)) }
+        func notWellFormed(_ detail: String) -> PhotoCaptureError { refuse("the XMP packet is not well-formed XML: \(detail)") }
         let size = packet.utf8.count
         guard size <= PhotoMetadata.maximumXMPSize else {
             throw refuse("the XMP packet is \(size) bytes; at most \(PhotoMetadata.maximumXMPSize) fit (one JPEG APP1 segment)")
         }
+        // The smallest document, "<a/>", has four bytes (and XMLParser, which judged packets
+        // before, parsed nothing shorter).
+        guard size >= 4 else { throw notWellFormed("it has no complete root element") }
         var reason = [CChar](repeating: 0, count: 256)
         guard pc_xml_load(&reason, reason.count) == 0 else {
             throw refuse("the XMP packet cannot be checked: libxml2 could not be loaded (\(String(cMessage: reason)))")
@@ -25,11 +29,10 @@ enum XMPPacketValidator {
         }
         guard status == 0 else { throw refuse("the XMP packet cannot be checked: libxml2 ran out of memory") }
         if check.error_code != 0 {
-            throw refuse("the XMP packet is not well-formed XML: \(Self.describe(Int(check.error_code))) "
-                         + "(line \(check.error_line), column \(check.error_column))")
+            throw notWellFormed("\(Self.describe(Int(check.error_code))) (line \(check.error_line), column \(check.error_column))")
         }
         guard let rootName = check.root_name.map({ String(cString: $0) }) else {
-            throw refuse("the XMP packet is not well-formed XML: it has no complete root element")
+            throw notWellFormed("it has no complete root element")
         }
         let namespace = check.root_namespace.map { String(cString: $0) }
         guard (rootName == "x:xmpmeta" && namespace == metaNamespace) || (rootName == "rdf:RDF" && namespace == rdfNamespace) else {
