@@ -36,6 +36,9 @@ let package = Package(
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        // libxml2, loaded with dlopen when an XMP packet is first checked (not at start-up); its
+        // headers (libxml2-dev) live in /usr/include/libxml2, which no safe setting reaches.
+        .target(name: "CXML", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
         // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
         // these packages, and the headers live in /usr/include/opencv4, which no safe setting
         // reaches. -O2 keeps the shim optimised in debug builds too.
@@ -52,7 +55,7 @@ let package = Package(
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(
             name: "PhotoCapture",
-            dependencies: ["Imaging", "Codecs", "V4L2", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Imaging", "Codecs", "V4L2", "CXML", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),

@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 import PhotoCapture
 
@@ -55,7 +55,7 @@ public struct DisplayedImage: Sendable {
     static func contents(of path: String) throws(GoldenImageError) -> [UInt8] {
         guard FileManager.default.fileExists(atPath: path) else { throw GoldenImageError(.unreadable(reason: "no such file"), path: path) }
         do { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw GoldenImageError(.unreadable(reason: error.localizedDescription), path: path)
+            throw GoldenImageError(.unreadable(reason: error.fileErrorReason), path: path)
         }
     }
 

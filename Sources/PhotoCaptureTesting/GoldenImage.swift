@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 import PhotoCapture
 

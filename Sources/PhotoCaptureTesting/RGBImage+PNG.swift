@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 import PhotoCapture
 
@@ -18,7 +18,7 @@ extension RGBImage {
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
         } catch {
-            throw GoldenImageError(.unwritable(reason: error.localizedDescription), path: path)
+            throw GoldenImageError(.unwritable(reason: error.fileErrorReason), path: path)
         }
         do { try AtomicFileWriter.write(data, to: path, overwrite: overwrite) } catch {
             throw GoldenImageError(.unwritable(reason: "\(error)"), path: path)

@@ -96,6 +96,8 @@ import TestSupport
             ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description></rdf:RDF></x:xmpmeta>",
              "the XMP packet is not well-formed XML: a closing tag does not match the open element (line 1, column 129)"),
             ("<a>&nbsp;</a>", "the XMP packet is not well-formed XML: an undeclared entity (line 1, column 10)"),
+            ("<a", "the XMP packet is not well-formed XML: it has no complete root element"),
+            ("<a></a>  <", "the XMP packet is not well-formed XML: the document ends early or has content after its root element (line 1, column 10)"),
             ("<x:xmpmeta xmlns:x=\"urn:other\"/>", "the XMP packet's root element is <x:xmpmeta> (namespace urn:other), not x:xmpmeta or rdf:RDF"),
             (Self.bareRDF + String(repeating: " ", count: 65503 - Self.bareRDF.utf8.count),
              "the XMP packet is 65503 bytes; at most 65502 fit (one JPEG APP1 segment)"),

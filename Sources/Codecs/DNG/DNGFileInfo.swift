@@ -1,5 +1,5 @@
 import CTIFF
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// What a DNG file says about its CFA image, read with libtiff and checked for completeness
@@ -194,11 +194,7 @@ extension TIFFHandle {
         }
         location.horizontalAccuracy = decimals(GPSTAG_GPSHPOSITIONINGERROR, count: 1)?.first
         if let date = text(GPSTAG_DATESTAMP), let time = decimals(GPSTAG_TIMESTAMP, count: 3) {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy:MM:dd"
-            location.timestamp = formatter.date(from: date)?.addingTimeInterval(time[0] * 3600 + time[1] * 60 + time[2])
+            location.timestamp = CalendarTime(exif: date)?.date(in: .utc)?.addingTimeInterval(time[0] * 3600 + time[1] * 60 + time[2])
         }
         return location
     }

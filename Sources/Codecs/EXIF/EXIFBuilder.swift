@@ -160,21 +160,10 @@ struct EXIFTimestamp {
     /// "+HH:MM" or "-HH:MM".
     let offset: String
 
-    init(date: Date, timeZone: TimeZone = .current) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let digits = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        dateTime = "\(pad(parts.year, 4)):\(pad(parts.month, 2)):\(pad(parts.day, 2)) "
-            + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
-        // Milliseconds from the time itself, so rounding never carries into the seconds field.
-        let seconds = date.timeIntervalSinceReferenceDate
-        let milliseconds = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
-        subseconds = pad(min(max(milliseconds, 0), 999), 3)
-        let offsetMinutes = timeZone.secondsFromGMT(for: date) / 60
-        offset = (offsetMinutes < 0 ? "-" : "+") + pad(abs(offsetMinutes) / 60, 2) + ":" + pad(abs(offsetMinutes) % 60, 2)
+    init(date: Date) {
+        let time = CalendarTime(date, in: .local)
+        dateTime = time.exifDateTime
+        subseconds = String(printf: "%03ld", time.millisecond)
+        offset = time.exifOffset
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Imaging
 
 /// Where a photo was taken, as the EXIF GPS IFD stores it.
 package struct EXIFLocation: Sendable, Equatable {
@@ -70,18 +71,9 @@ package struct EXIFLocation: Sendable, Equatable {
 
     /// `GPSDateStamp` ("YYYY:MM:DD") and `GPSTimeStamp` (hours, minutes, seconds in ms) in UTC.
     static func utcStamp(_ date: Date) -> (date: String, time: [(UInt32, UInt32)]) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let seconds = date.timeIntervalSinceReferenceDate
-        let milliseconds = UInt32(min(max(((seconds - seconds.rounded(.down)) * 1000).rounded(.down), 0), 999))
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let digits = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return ("\(pad(parts.year, 4)):\(pad(parts.month, 2)):\(pad(parts.day, 2))",
-                [(UInt32(parts.hour ?? 0), 1), (UInt32(parts.minute ?? 0), 1),
-                 (UInt32(parts.second ?? 0) * 1000 + milliseconds, 1000)])
+        let time = CalendarTime(date, in: .utc)
+        return (time.exifDate, [(UInt32(time.hour), 1), (UInt32(time.minute), 1),
+                                (UInt32(time.second * 1000 + time.millisecond), 1000)])
     }
 }
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Imaging
 
 // TurboJPEG 2.1 cannot set a restart interval through its API (only through the TJ_RESTART

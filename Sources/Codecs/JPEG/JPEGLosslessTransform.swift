@@ -1,5 +1,5 @@
 import CTurboJPEG
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// Turns a JPEG's stored pixels by one of the eight orientations without re-encoding, with

@@ -1,7 +1,7 @@
 import CImagingKernels
 import CYUV
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Converts a camera frame to a ``PlanarImage`` in one pass: format conversion, crop, range

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Resolves a request's bracket against the camera's exposure controls: rejects what cannot be
 /// done at all, chooses the nearest achievable value for each member and records every

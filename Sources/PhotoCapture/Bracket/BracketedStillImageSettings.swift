@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Imaging
 
 /// One member of a bracket: how one of its photos is exposed, modelled on Apple's
 /// `AVCaptureAutoExposureBracketedStillImageSettings` and
@@ -53,7 +54,7 @@ enum ExposureText {
 
     static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.2f", rounded)
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(printf: "%.2f", rounded)
     }
 
     /// Below a second, as 1/N when that is within 1 % (how cameras show shutter speeds).
@@ -62,6 +63,6 @@ enum ExposureText {
             let reciprocal = (1 / seconds).rounded()
             if abs(1 / reciprocal - seconds) <= seconds * 0.01 { return "1/\(Int(reciprocal)) s" }
         }
-        return String(format: "%g s", seconds)
+        return String(printf: "%g s", seconds)
     }
 }

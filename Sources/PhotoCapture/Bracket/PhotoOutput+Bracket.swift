@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 extension PhotoOutput {
@@ -122,9 +125,7 @@ extension PhotoOutput {
     /// first to finish and then encode alone; threads of their own share the cores evenly.
     static func onWorkerThread<T: Sendable>(_ body: @escaping @Sendable () throws(PhotoCaptureError) -> T) async throws(PhotoCaptureError) -> T {
         let result: Result<T, PhotoCaptureError> = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: Result(catching: body)) }
-            thread.name = "photocap.bracket-member"
-            thread.start()
+            WorkerThread.start { continuation.resume(returning: Result(catching: body)) }
         }
         return try result.get()
     }

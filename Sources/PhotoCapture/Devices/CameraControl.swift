@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import V4L2
 
 /// A camera control (brightness, gain, exposure...) with its range and current value.
@@ -52,7 +52,7 @@ public struct CameraControl: Sendable, Equatable {
     /// The integer for `text`: a number, a menu label or true/false, checked against the range.
     func parse(_ text: String) throws(PhotoCaptureError) -> Int64 {
         if isReadOnly { throw PhotoCaptureError(.invalidControl("\(key) is read-only")) }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace
         var value: Int64?
         if kind == "button" {
             value = 1

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 extension AtomicFileWriter {
     /// Replaces the file at `path` with `data`, atomically, keeping what was the user's:

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Writes files so that a reader sees either nothing or the whole file, whenever the process
 /// is killed: the bytes go to a nameless file in the target folder (`O_TMPFILE`), flushed with

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ImageOrienter {
     /// One file of a batch: where it is read from and where its upright form goes (the same

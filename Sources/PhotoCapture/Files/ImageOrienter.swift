@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// Turns JPEG, HEIC and TIFF files upright: the orientation their metadata asks of viewers is

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// A file being written in a folder: nameless (`O_TMPFILE`) where the file system allows it,
 /// else a hidden temporary name that ``discard()`` removes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// One photo a request produced, modelled on `AVCapturePhoto`.

@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// Processed pixels delivered with a photo: full-range BT.601 Y'CbCr 4:2:0 in three planes

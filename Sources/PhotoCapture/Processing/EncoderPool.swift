@@ -1,6 +1,6 @@
 import Codecs
-import Foundation
 import Imaging
+import Synchronization
 
 /// JPEG encoders kept between captures, so a capture does not pay for creating one, and HEIF
 /// encoder plug-ins loaded ahead when a HEIC request is prepared.
@@ -8,15 +8,15 @@ import Imaging
 /// A TurboJPEG handle is not thread-safe; the pool hands each one to one capture at a time.
 final class EncoderPool: @unchecked Sendable {
     // Guarded by `lock`; encoders leave the array while in use.
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var idleJPEGEncoders: [JPEGEncoder] = []
 
     /// Runs `body` with an encoder no other capture is using.
     func withJPEGEncoder<Result>(_ body: (JPEGEncoder) throws(CodecError) -> Result) throws(CodecError) -> Result {
-        let idle = lock.withLock { idleJPEGEncoders.popLast() }
+        let idle = lock.withLock { _ in idleJPEGEncoders.popLast() }
         let encoder: JPEGEncoder
         if let idle { encoder = idle } else { encoder = try JPEGEncoder() }
-        defer { lock.withLock { idleJPEGEncoders.append(encoder) } }
+        defer { lock.withLock { _ in idleJPEGEncoders.append(encoder) } }
         return try body(encoder)
     }
 
@@ -26,7 +26,7 @@ final class EncoderPool: @unchecked Sendable {
             switch resolved.format {
             case .jpeg:
                 let encoder = try JPEGEncoder()
-                lock.withLock { idleJPEGEncoders.append(encoder) }
+                lock.withLock { _ in idleJPEGEncoders.append(encoder) }
             case .heic:
                 // Loading the x265 plug-in is the expensive first step.
                 _ = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))

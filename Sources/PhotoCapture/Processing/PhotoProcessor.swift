@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// Turns one frame into one photo: one conversion pass (format, crop and orientation transform
@@ -217,7 +217,7 @@ struct PhotoProcessor {
         exif.software = Self.software
         exif.dateTimeOriginal = date
         exif.pixelSize = size
-        exif.imageUniqueID = String(format: "%016llx%016llx", UInt64(bitPattern: resolved.uniqueID), frame.sequence)
+        exif.imageUniqueID = String(printf: "%016llx%016llx", UInt64(bitPattern: resolved.uniqueID), frame.sequence)
         resolved.metadata.apply(to: &exif)
         return exif
     }

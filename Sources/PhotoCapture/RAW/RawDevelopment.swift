@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// Develops DNG files into processed photos through the capture pipeline: LibRaw opens the DNG
@@ -84,14 +84,8 @@ public enum RawDevelopment {
 
     /// DateTimeOriginal (with OffsetTimeOriginal when present) of a DNG's EXIF.
     private static func captureDate(of dng: DNGFileInfo) -> Date? {
-        guard let stamp = dng.dateTimeOriginal else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        if let offset = dng.offsetTimeOriginal {
-            formatter.dateFormat = "yyyy:MM:dd HH:mm:ssxxx"
-            if let date = formatter.date(from: stamp + offset) { return date }
-        }
-        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-        return formatter.date(from: stamp)
+        // A date and a time ("YYYY:MM:DD HH:MM:SS"), read at its offset, else in local time.
+        guard let stamp = dng.dateTimeOriginal, stamp.contains(" "), let time = CalendarTime(exif: stamp) else { return nil }
+        return time.date(in: dng.offsetTimeOriginal.flatMap(CalendarTime.zone(exifOffset:)) ?? .local)
     }
 }

@@ -55,7 +55,7 @@ struct RawOrientationRecord: Equatable {
     /// more description at the end of its `rdf:RDF`; the record alone when there is none (or its
     /// `rdf:RDF` is an empty element).
     func xmp(adding appPacket: String?) -> String {
-        guard let appPacket, let end = appPacket.range(of: "</rdf:RDF>", options: .backwards) else { return xmp }
+        guard let appPacket, let end = appPacket.ranges(of: "</rdf:RDF>").last else { return xmp }
         return appPacket[..<end.lowerBound] + description + "\n" + appPacket[end.lowerBound...]
     }
 
@@ -76,7 +76,7 @@ struct RawOrientationRecord: Equatable {
     init?(xmp: String) {
         guard xmp.contains(Self.namespace) else { return nil }
         func attribute(_ name: String) -> String? {
-            guard let start = xmp.range(of: "photocap:\(name)=\"") else { return nil }
+            guard let start = xmp.firstRange(of: "photocap:\(name)=\"") else { return nil }
             return String(xmp[start.upperBound...].prefix { $0 != "\"" })
         }
         guard let sensor = attribute("SensorRotation").flatMap({ Int($0) }), sensor % 90 == 0,

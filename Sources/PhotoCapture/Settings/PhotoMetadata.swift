@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 
 /// Metadata the app supplies for a photo, written into its file beside what photocap records
 /// itself (modelled on `AVCapturePhotoSettings.metadata`).
@@ -53,7 +53,8 @@ public struct PhotoMetadata: Sendable, Equatable {
 
     /// Checks `packet` as resolving settings checks ``xmp``: throws
     /// ``PhotoCaptureError/Code/invalidMetadata(_:)`` saying why it is refused (too large, not
-    /// well-formed XML, another root element).
+    /// well-formed XML, another root element), or that it cannot be checked because libxml2,
+    /// which judges it and is loaded on first use, is missing.
     public static func validateXMP(_ packet: String) throws(PhotoCaptureError) {
         try XMPPacketValidator.validate(packet)
     }

@@ -1,5 +1,5 @@
 import CV4L2
-import Foundation
+import FoundationEssentials
 import Imaging
 
 /// What VIDIOC_QUERYCAP reports for one device node.
@@ -92,7 +92,7 @@ package struct V4L2FrameInterval: Sendable, Hashable, CustomStringConvertible {
     /// `30 fps` or `29.97 fps`.
     package var description: String {
         let fps = framesPerSecond
-        return fps == fps.rounded() ? "\(Int(fps)) fps" : String(format: "%.2f fps", fps)
+        return fps == fps.rounded() ? "\(Int(fps)) fps" : String(printf: "%.2f fps", fps)
     }
 }
 

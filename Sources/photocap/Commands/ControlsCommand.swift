@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// `photocap controls`: read and set a camera's controls.

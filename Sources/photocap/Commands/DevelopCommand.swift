@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// `photocap develop FILE.dng`: a processed photo developed from a DNG by LibRaw, oriented and
@@ -83,11 +83,11 @@ struct DevelopCommand: AsyncParsableCommand {
     /// The output path: --output (a file, or a folder that gets the DNG's name) or next to the
     /// DNG, with the format's extension.
     private func destination() -> String {
-        let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + "." + (format.fileExtension ?? "out")
-        guard let output = outputOptions.output else { return ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name) }
-        var isFolder: ObjCBool = false
-        if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue) {
-            return (output as NSString).appendingPathComponent(name)
+        let name = file.lastPathComponent.deletingPathExtension + "." + (format.fileExtension ?? "out")
+        guard let output = outputOptions.output else { return file.deletingLastPathComponent.appendingPathComponent(name) }
+        var isFolder = false
+        if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder) {
+            return output.appendingPathComponent(name)
         }
         return output
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// `photocap devices`: the cameras photocap can use.
@@ -79,7 +79,7 @@ struct DevicesCommand: AsyncParsableCommand {
         if entry.kind == "v4l2" { sensor += reported.isEmpty ? " (nothing reported by the driver)" : " (from \(reported.joined(separator: ", ")))" }
         lines.append(sensor)
         if let still = entry.defaultFormat {
-            let rates = entry.frameRates.map { $0.isEmpty ? "" : " at " + $0.map { String(format: "%g", $0) }.joined(separator: "/") + " fps" } ?? ""
+            let rates = entry.frameRates.map { $0.isEmpty ? "" : " at " + $0.map { String(printf: "%g", $0) }.joined(separator: "/") + " fps" } ?? ""
             lines.append("  default still format: \(still)\(rates)")
         }
         let cropper = entry.cropBounds.map { "the driver (crop bounds \($0)) when set before streaming, else photocap" } ?? "photocap"
@@ -118,7 +118,7 @@ struct ControlEntry: Encodable {
         key = control.key
         name = control.name
         kind = control.kind
-        id = String(format: "0x%08x", control.id)
+        id = String(printf: "0x%08x", control.id)
         minimum = control.minimum
         maximum = control.maximum
         step = control.step

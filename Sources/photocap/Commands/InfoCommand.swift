@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// `photocap info FILE`: format, size, orientation and thumbnail of an image file.

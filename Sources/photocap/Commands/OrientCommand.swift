@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PhotoCapture
 
 /// `photocap orient FILE|FOLDER...`: turns JPEG, HEIC and TIFF files upright (pixels turned,
@@ -68,10 +71,10 @@ struct OrientCommand: AsyncParsableCommand {
         }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality \(quality) is not in 1...100") }
         if let output {
-            var isFolder: ObjCBool = false
+            var isFolder = false
             let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
             // A missing folder asked for by a trailing slash is made in run(), as shoot does.
-            guard isFolder.boolValue || (!exists && output.hasSuffix("/")) else {
+            guard isFolder || (!exists && output.hasSuffix("/")) else {
                 throw ValidationError("--output \(output) is not a folder")
             }
         }
@@ -80,7 +83,7 @@ struct OrientCommand: AsyncParsableCommand {
     func run() async throws {
         if let output, !FileManager.default.fileExists(atPath: output) {
             do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-                throw fail("cannot make the folder \(output): \(error.localizedDescription)")
+                throw fail("cannot make the folder \(output): \(error.fileErrorReason)")
             }
         }
         let items = try batchItems()
@@ -93,11 +96,11 @@ struct OrientCommand: AsyncParsableCommand {
         // A bar only for a person watching a batch: never in JSON, never into a file or pipe.
         let showsProgress = !json && items.count > 1 && isatty(STDERR_FILENO) != 0
         let outcomes = await orienter.orientFiles(items, overwrite: inPlace) { done, outcome in
-            if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if showsProgress { writeToStandardError("\r\u{1B}[K") }
             report(outcome)
-            if showsProgress { FileHandle.standardError.write(Data(Self.progressBar(done, of: items.count).utf8)) }
+            if showsProgress { writeToStandardError(Self.progressBar(done, of: items.count)) }
         }
-        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if showsProgress { writeToStandardError("\r\u{1B}[K") }
         let summary = BatchSummary(outcomes)
         if json {
             print(summary.jsonLine())
@@ -140,9 +143,9 @@ struct OrientCommand: AsyncParsableCommand {
     private func batchItems() throws -> [ImageOrienter.BatchItem] {
         var items: [ImageOrienter.BatchItem] = []
         for argument in files {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue else {
-                let target = output.map { URL(fileURLWithPath: $0).appendingPathComponent((argument as NSString).lastPathComponent).path }
+            var isFolder = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder else {
+                let target = output.map { URL(fileURLWithPath: $0).appendingPathComponent(argument.lastPathComponent).path }
                 items.append(.init(source: argument, target: target ?? argument))
                 continue
             }
@@ -152,13 +155,13 @@ struct OrientCommand: AsyncParsableCommand {
             }
             for relative in found {
                 // Spelt as the user gave the folder, so the report names files the same way.
-                let source = (argument as NSString).appendingPathComponent(relative)
+                let source = argument.appendingPathComponent(relative)
                 guard let output else { items.append(.init(source: source, target: source)); continue }
                 let target = URL(fileURLWithPath: output).appendingPathComponent(relative)
                 do {
                     try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 } catch {
-                    throw fail("cannot make the folder \(target.deletingLastPathComponent().path): \(error.localizedDescription)")
+                    throw fail("cannot make the folder \(target.deletingLastPathComponent().path): \(error.fileErrorReason)")
                 }
                 items.append(.init(source: source, target: target.path))
             }
@@ -179,13 +182,13 @@ struct OrientCommand: AsyncParsableCommand {
             names = recursive ? try FileManager.default.subpathsOfDirectory(atPath: folder)
                               : try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw fail("cannot read the folder \(folder): \(error.localizedDescription)")
+            throw fail("cannot read the folder \(folder): \(error.fileErrorReason)")
         }
         return names.filter { name in
-            var isFolder: ObjCBool = false
-            let path = (folder as NSString).appendingPathComponent(name)
-            return imageExtensions.contains((name as NSString).pathExtension.lowercased())
-                && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+            var isFolder = false
+            let path = folder.appendingPathComponent(name)
+            return imageExtensions.contains(name.pathExtension.lowercased())
+                && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder
         }.sorted()
     }
 

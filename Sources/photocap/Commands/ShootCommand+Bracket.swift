@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +29,7 @@ extension ShootCommand {
         guard let member = photo.bracketSettings else { return "" }
         let applied = photo.appliedExposure
         var parts: [String] = []
-        if let bias = applied?.exposureTargetBias { parts.append(String(format: "%+.2f EV", bias)) }
+        if let bias = applied?.exposureTargetBias { parts.append(String(printf: "%+.2f EV", bias)) }
         if let duration = applied?.exposureDuration { parts.append(Self.shutter(duration)) }
         if let iso = applied?.iso { parts.append("ISO \(Int(iso.rounded()))") }
         return "\(member.requested) → " + (parts.isEmpty ? "applied (the camera reports no values)" : parts.joined(separator: ", "))
@@ -40,7 +40,7 @@ extension ShootCommand {
             let reciprocal = (1 / seconds).rounded()
             if abs(1 / reciprocal - seconds) <= seconds * 0.01 { return "1/\(Int(reciprocal)) s" }
         }
-        return String(format: "%g s", seconds)
+        return String(printf: "%g s", seconds)
     }
 
     /// The output paths of a bracket's members: the request's name with `-b1`, `-b2`... (and,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoCaptureVision
 
 /// `--json`'s report of `--smart-framing`: the framing applied and the faces in view.
@@ -56,7 +56,7 @@ extension ShootCommand {
             try await camera.setFraming(aspectRatio: framing.aspectRatio, videoZoomFactor: framing.zoomFactor)
         }
         if !json {
-            note("smart framing: \(framing.map { "\($0)" } ?? "no recommendation") after \(String(format: "%.1f", Date().timeIntervalSince(started))) s, \(seen.count) face(s) in view")
+            note("smart framing: \(framing.map { "\($0)" } ?? "no recommendation") after \(String(printf: "%.1f", Date().timeIntervalSince(started))) s, \(seen.count) face(s) in view")
         }
         return SmartFramingReport(
             framing: framing.map { "\($0)" }, aspectRatio: framing.map { "\($0.aspectRatio)" }, zoomFactor: framing?.zoomFactor,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 #if canImport(Glibc)
 import Glibc
@@ -76,7 +76,7 @@ extension ShootCommand {
                     try await output.setPreparedPhotoSettingsArray([settings])
                     let seconds = (clock.now - lost).seconds
                     gaps.append((slot, seconds))
-                    note("\(camera.uniqueID) is back after \(String(format: "%.1f", seconds)) s")
+                    note("\(camera.uniqueID) is back after \(String(printf: "%.1f", seconds)) s")
                 }
                 // The next slot still ahead; the ones that passed are missed, not made up.
                 let elapsed = clock.now - start
@@ -90,10 +90,10 @@ extension ShootCommand {
             throw error.attributed(to: current)
         }
         let sorted = jitters.sorted()
-        let gapText = gaps.isEmpty ? "no gaps" : gaps.map { "camera away for \(String(format: "%.1f", $0.seconds)) s at slot \($0.slot)" }
+        let gapText = gaps.isEmpty ? "no gaps" : gaps.map { "camera away for \(String(printf: "%.1f", $0.seconds)) s at slot \($0.slot)" }
             .joined(separator: ", ")
-        note("timelapse: \(jitters.count) photos every \(timelapse.interval!), jitter median \(String(format: "%.1f", sorted.isEmpty ? 0 : sorted[sorted.count / 2])) ms, "
-             + "max \(String(format: "%.1f", sorted.last ?? 0)) ms, \(missed) slots missed, \(gapText)")
+        note("timelapse: \(jitters.count) photos every \(timelapse.interval!), jitter median \(String(printf: "%.1f", sorted.isEmpty ? 0 : sorted[sorted.count / 2])) ms, "
+             + "max \(String(printf: "%.1f", sorted.last ?? 0)) ms, \(missed) slots missed, \(gapText)")
     }
 
     /// One photo of the timelapse, named with its number and the time it is taken.
@@ -137,12 +137,12 @@ extension ShootCommand {
     /// Points the symbolic link `link` at `target`: a new link beside it renamed over it, so a
     /// reader never finds it missing.
     private func pointLatest(_ link: String, at target: String) throws(PhotoCaptureError) {
-        let folder = (link as NSString).deletingLastPathComponent
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\((link as NSString).lastPathComponent).\(getpid()).tmp"
+        let folder = link.deletingLastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/.\(link.lastPathComponent).\(getpid()).tmp"
         // Relative when the photo is in the link's folder, so the pair can be moved together.
         func absolute(_ path: String) -> String { URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path }
-        let destination = absolute((target as NSString).deletingLastPathComponent) == absolute(folder)
-            ? (target as NSString).lastPathComponent : target
+        let destination = absolute(target.deletingLastPathComponent) == absolute(folder)
+            ? target.lastPathComponent : target
         unlink(temporary)
         guard symlink(destination, temporary) == 0 else {
             throw PhotoCaptureError(.fileWriteFailed(path: link, call: "symlink", reason: String(cString: strerror(errno))))

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PhotoCaptureVision
 
 extension WatchCommand {
@@ -47,7 +50,7 @@ extension WatchCommand {
                 if json {
                     print((try? jsonText(RecommendationReport(framing, elapsed: elapsed))) ?? "{}")
                 } else {
-                    print("framing: \(framing) recommended after \(String(format: "%.1f", elapsed)) s")
+                    print("framing: \(framing) recommended after \(String(printf: "%.1f", elapsed)) s")
                 }
                 fflush(nil)
             }
@@ -67,7 +70,7 @@ extension WatchCommand {
         guard !faces.isEmpty else { return ", no faces" }
         let list = faces.map { face in
             let b = face.bounds
-            return "#\(face.detectedObjectID) " + String(format: "%.2f,%.2f %.2fx%.2f", b.x, b.y, b.width, b.height)
+            return "#\(face.detectedObjectID) " + String(printf: "%.2f,%.2f %.2fx%.2f", b.x, b.y, b.width, b.height)
         }
         return ", \(faces.count) face\(faces.count == 1 ? "" : "s"): " + list.joined(separator: ", ")
     }

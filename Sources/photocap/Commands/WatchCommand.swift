@@ -1,6 +1,9 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PhotoCaptureVision
 import Synchronization
 

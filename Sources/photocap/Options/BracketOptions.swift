@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// `shoot`'s bracket options: `--bracket -2,0,+2` or `--bracket-manual 1/100@100,1/50@200`.
@@ -57,7 +57,7 @@ struct BracketOptions: ParsableArguments {
     }
 
     private static func items(_ list: String, _ option: String) throws -> [String] {
-        let items = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let items = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace }
         guard !items.contains(where: \.isEmpty) else { throw ValidationError("\(option): empty member in '\(list)'") }
         return items
     }

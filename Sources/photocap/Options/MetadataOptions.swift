@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// Metadata written into every photo (``PhotoSettings/metadata``): shared by the commands that
@@ -58,7 +58,7 @@ extension PhotoLocation: ExpressibleByArgument {
     /// Parses `LAT,LON` or `LAT,LON,ALT` in decimal degrees and metres, each in range.
     public init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            .map { Double($0.trimmingWhitespace) }
         guard (2...3).contains(parts.count), let latitude = parts[0], let longitude = parts[1],
               abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
         if parts.count == 3 {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// What a batch of `photocap orient` came to: files turned, already upright, HEICs whose EXIF

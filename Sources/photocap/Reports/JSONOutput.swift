@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// `{"width": W, "height": H}` in the CLI's JSON.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoCapture
 
 /// The `--json` line for one photo.

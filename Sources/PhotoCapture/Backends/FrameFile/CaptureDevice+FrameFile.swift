@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Imaging
 
 extension CaptureDevice {
@@ -40,7 +40,7 @@ extension CaptureDevice {
         }
         let source = StillFrameSource(framesPerSecond: framesPerSecond) { (_, _, _, _, _) throws(PhotoCaptureError) in picture }
         return CaptureDevice(
-            uniqueID: "file:\(path)", localizedName: "frame file \((path as NSString).lastPathComponent)",
+            uniqueID: "file:\(path)", localizedName: "frame file \(path.lastPathComponent)",
             kind: .frameFile, formats: [Format(pixelFormat: format, sizes: .discrete([size]))],
             sensorMounting: mounting, source: source)
     }

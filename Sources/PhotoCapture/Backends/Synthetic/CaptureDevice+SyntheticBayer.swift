@@ -1,5 +1,8 @@
 import Codecs
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 
 extension CaptureDevice {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 
 /// The synthetic camera's exposure model on pixels: ``SyntheticScene``'s sRGB values are the

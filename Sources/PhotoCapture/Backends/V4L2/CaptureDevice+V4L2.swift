@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Imaging
 import V4L2
 

@@ -1,0 +1,34 @@
+#pragma once
+// The one seam to libxml2, which judges XMP packets. It is loaded with dlopen on first use, not
+// linked: linked (through FoundationXML, before), it and the system ICU it needs (libicuuc, the
+// 31 MB libicudata) were mapped at every photocap start-up (~1.5 ms), for a check that only a
+// request carrying XMP makes.
+#include <stddef.h>
+
+/// What libxml2 made of a document.
+typedef struct {
+    /// The first error, warning or namespace error libxml2 reported (`xmlParserErrors`), 0 when
+    /// none, and where (1-based line and column).
+    int error_code;
+    int error_line;
+    int error_column;
+    /// The root element's qualified name ("x:xmpmeta") and namespace; NULL without a root
+    /// element or namespace. Freed by pc_xml_release.
+    char *root_name;
+    char *root_namespace;
+    /// Whether an element named `rdf:RDF` in `rdf_namespace` is the root or the root's child.
+    int has_rdf;
+} pc_xml_document_check;
+
+/// Loads libxml2 ("libxml2.so.2") once per process, thread-safe. Returns 0 when it is usable;
+/// otherwise -1 and the reason (dlerror's text) in `reason`.
+int pc_xml_load(char *reason, size_t reason_size);
+
+/// Parses `size` bytes as libxml2's push parser does for Foundation's XMLParser (the first four
+/// bytes to detect the encoding, then the rest), without fetching anything from the network,
+/// loading external DTDs or substituting entities. Fills `check`; returns 0, or -1 when
+/// libxml2 is not loaded or out of memory.
+int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace, pc_xml_document_check *check);
+
+/// Frees the strings in `check`.
+void pc_xml_release(pc_xml_document_check *check);
