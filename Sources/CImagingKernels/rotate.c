@@ -76,11 +76,13 @@ static inline __attribute__((always_inline)) void rotate_tiles(const uint8_t *sr
 }
 
 // Bands of 64 source rows whose 64 output bytes per output row are one aligned cache line:
-// four tiles are turned into a 16×64 buffer in L1, then each line is written with streaming
-// stores. Needs width >= 16, height a multiple of 64, `dst` and `dst_stride` 64-byte aligned.
+// four tiles are turned into a 16×64 buffer in L1, then each line is written whole — with
+// streaming stores, or, `streaming` 0, with ordinary ones that leave it in cache for a reader
+// about to come. Needs width >= 16, height a multiple of 64, `dst` and `dst_stride` 64-byte
+// aligned.
 static inline __attribute__((always_inline)) void rotate_lines(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst,
                                                                ptrdiff_t dst_stride, int width, int height,
-                                                               const int clockwise) {
+                                                               const int clockwise, const int streaming) {
     _Alignas(64) uint8_t lines[16 * 64];
     for (int band = 0; band < height; band += 64) {
         for (int column = 0; column < (width + 15) / 16; column++) {
@@ -95,18 +97,21 @@ static inline __attribute__((always_inline)) void rotate_lines(const uint8_t *sr
             for (int k = 0; k < 16; k++) {
                 const pc_v16 *line = (const pc_v16 *)(lines + 64 * k);
                 pc_v16 *target_line = (pc_v16 *)(out + k * dst_stride);
-                for (int part = 0; part < 4; part++) __builtin_nontemporal_store(line[part], target_line + part);
+                for (int part = 0; part < 4; part++) {
+                    if (streaming) __builtin_nontemporal_store(line[part], target_line + part);
+                    else target_line[part] = line[part];
+                }
             }
         }
     }
 #if defined(__SSE__)
     // Streaming stores are weakly ordered: make them visible before the caller hands the plane on.
-    __builtin_ia32_sfence();
+    if (streaming) __builtin_ia32_sfence();
 #endif
 }
 
 void pc_rotate_plane(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst, ptrdiff_t dst_stride, int width,
-                     int height, int quarter_turns) {
+                     int height, int quarter_turns, int streaming) {
     const int clockwise = quarter_turns == 1;
     if (quarter_turns != 1 && quarter_turns != 3) return;
     if (width < 16 || height < 16) {
@@ -116,8 +121,23 @@ void pc_rotate_plane(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst, ptr
         return;
     }
     const int lines = height % 64 == 0 && ((uintptr_t)dst | (uintptr_t)dst_stride) % 64 == 0;
-    if (lines && clockwise) rotate_lines(src, src_stride, dst, dst_stride, width, height, 1);
-    else if (lines) rotate_lines(src, src_stride, dst, dst_stride, width, height, 0);
+    if (lines && streaming && clockwise) rotate_lines(src, src_stride, dst, dst_stride, width, height, 1, 1);
+    else if (lines && streaming) rotate_lines(src, src_stride, dst, dst_stride, width, height, 0, 1);
+    else if (lines && clockwise) rotate_lines(src, src_stride, dst, dst_stride, width, height, 1, 0);
+    else if (lines) rotate_lines(src, src_stride, dst, dst_stride, width, height, 0, 0);
     else if (clockwise) rotate_tiles(src, src_stride, dst, dst_stride, width, height, 1);
     else rotate_tiles(src, src_stride, dst, dst_stride, width, height, 0);
+}
+
+void pc_prefetch_rows(const uint8_t *first, ptrdiff_t stride, int rows, size_t bytes, int for_writing) {
+    // Every cache line the rows touch, the first one from its aligned start.
+    const uintptr_t start = (uintptr_t)first & ~(uintptr_t)63;
+    const size_t span = (uintptr_t)first + bytes - start;
+    for (int row = 0; row < rows; row++) {
+        const uint8_t *line = (const uint8_t *)start + (ptrdiff_t)row * stride;
+        if (for_writing)
+            for (size_t offset = 0; offset < span; offset += 64) __builtin_prefetch(line + offset, 1, 3);
+        else
+            for (size_t offset = 0; offset < span; offset += 64) __builtin_prefetch(line + offset, 0, 3);
+    }
 }

@@ -57,15 +57,42 @@ import Testing
     func bandsMatchTheWholeConversion(_ format: FramePixelFormat) throws {
         let size = PixelSize(width: 70, height: 52)
         let frame = try FrameBuilder.frame(from: NoisePicture.picture(size), format: format)
-        let converter = FrameConverter(stripHeight: 6, quarterTurnStripHeight: 10)
         let crop = PixelRect(x: 4, y: 2, size: PixelSize(width: 58, height: 46))
-        for orientation in Orientation.allCases {
+        // Quarter-turned bands are read in blocks of their own height: one shorter than the
+        // quarter-turn strips and the default (both leave a short first block on a clockwise turn).
+        for blockHeight in [6, 32] {
+            let converter = FrameConverter(stripHeight: 6, quarterTurnStripHeight: 10, quarterTurnBlockHeight: blockHeight)
+            for orientation in Orientation.allCases {
+                let whole = try converter.convert(frame, crop: crop, applying: orientation)
+                let conversion = try converter.prepare(frame, crop: crop, applying: orientation)
+                let height = conversion.image.size.height
+                // Uneven bands, the last first: no band depends on another's rows.
+                let cuts = [0, 16, 18, 34, height]
+                for index in (0..<(cuts.count - 1)).reversed() { try conversion.convert(rows: cuts[index]..<cuts[index + 1]) }
+                for plane in 0..<3 {
+                    let identical = Self.rows(of: conversion.image, plane: plane) == Self.rows(of: whole, plane: plane)
+                    #expect(identical, "\(format) \(orientation) plane \(plane), blocks of \(blockHeight)")
+                }
+            }
+        }
+    }
+
+    @Test("quarter-turned bands in 64-row blocks, turned into whole cache lines kept in cache, are the whole conversion's",
+          arguments: [FramePixelFormat.yuyv, .nv12, .rgb24])
+    func quarterTurnedBandsInLineBlocksMatchTheWholeConversion(_ format: FramePixelFormat) throws {
+        // Crop rows 64 * 4 + 14: a short first block, then blocks whose turned rows start on an
+        // aligned line, which is where the line kernel writes (the path a 12 MP photo takes).
+        let size = PixelSize(width: 150, height: 280)
+        let frame = try FrameBuilder.frame(from: NoisePicture.picture(size), format: format)
+        let crop = PixelRect(x: 6, y: 4, size: PixelSize(width: 136, height: 270))
+        let converter = FrameConverter(quarterTurnBlockHeight: 64, threads: 2)
+        for orientation in [Orientation.right, .left, .rightMirrored, .leftMirrored] {
             let whole = try converter.convert(frame, crop: crop, applying: orientation)
             let conversion = try converter.prepare(frame, crop: crop, applying: orientation)
-            let height = conversion.image.size.height
-            // Uneven bands, the last first: no band depends on another's rows.
-            let cuts = [0, 16, 18, 34, height]
-            for index in (0..<(cuts.count - 1)).reversed() { try conversion.convert(rows: cuts[index]..<cuts[index + 1]) }
+            // 64-row bands, as the strip encoder asks for them, the last one short.
+            for first in stride(from: 0, to: conversion.image.size.height, by: 64) {
+                try conversion.convert(rows: first..<min(first + 64, conversion.image.size.height))
+            }
             for plane in 0..<3 {
                 let identical = Self.rows(of: conversion.image, plane: plane) == Self.rows(of: whole, plane: plane)
                 #expect(identical, "\(format) \(orientation) plane \(plane)")

@@ -40,18 +40,20 @@ import Testing
         let source = try PlanarImage(size: size)
         Self.fill(source, seed: UInt64(size.area))
         // At the corner of a larger image (aligned rows) and inside it: writes beside the block would show.
-        let cases = [1, 3].flatMap { turns in [(x: 0, y: 0), (x: 4, y: 2)].map { (turns, $0) } }
-        for (quarterTurns, origin) in cases {
+        // Whole aligned lines are written streamed past the cache, or kept in it.
+        let cases = [false, true].flatMap { cached in [1, 3].flatMap { turns in [(x: 0, y: 0), (x: 4, y: 2)].map { (turns, $0, cached) } } }
+        for (quarterTurns, origin, keepingInCache) in cases {
             let canvas = PixelSize(width: size.height + 7, height: size.width + 5)
             let tiles = try PlanarImage(size: canvas), libyuv = try PlanarImage(size: canvas)
             Self.fill(tiles, seed: 99)
             Self.fill(libyuv, seed: 99)
-            try source.rotate(rows: size.height, quarterTurns: quarterTurns, into: tiles, x: origin.x, y: origin.y, kernel: .tiles)
+            try source.rotate(rows: size.height, quarterTurns: quarterTurns, into: tiles, x: origin.x, y: origin.y, kernel: .tiles,
+                              keepingInCache: keepingInCache)
             try source.rotate(rows: size.height, quarterTurns: quarterTurns, into: libyuv, x: origin.x, y: origin.y, kernel: .libyuv)
             for plane in 0..<3 {
                 let ours = Self.storage(of: tiles, plane: plane), theirs = Self.storage(of: libyuv, plane: plane)
                 let first = ours.indices.first { ours[$0] != theirs[$0] }
-                #expect(first == nil, "\(size) turned \(quarterTurns) at \(origin), plane \(plane): first difference at byte \(first ?? 0)")
+                #expect(first == nil, "\(size) turned \(quarterTurns) at \(origin)\(keepingInCache ? " in cache" : ""), plane \(plane): first difference at byte \(first ?? 0)")
                 // Both could have done nothing: the corners must have moved where a turn puts them.
                 let from = source.size(ofPlane: plane), stride = source.stride(ofPlane: plane)
                 let scale = plane == 0 ? 1 : 2

@@ -59,8 +59,15 @@ void pc_pack_csi2_row(const uint8_t *src, int width, int bits, uint8_t *dst);
 /// which is `height`×`width` (rows `dst_stride` bytes apart): `quarter_turns` 1 is 90°
 /// clockwise, 3 is 270° clockwise (libyuv's kRotate90 and kRotate270); other values do nothing.
 /// Only the `height`×`width` bytes of `dst` are written; the planes must not overlap.
+/// `streaming` nonzero lets whole aligned output lines bypass the cache (a plane written for
+/// later); zero keeps them in cache, for a reader that comes right after.
 void pc_rotate_plane(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst, ptrdiff_t dst_stride, int width,
-                     int height, int quarter_turns);
+                     int height, int quarter_turns, int streaming);
+
+/// Asks for the cache lines of `rows` rows of `bytes` bytes each, from `first` and `stride`
+/// bytes apart (negative for rows going up), ahead of reading them — or, `for_writing`
+/// nonzero, of writing them: a hint, nothing is read or written.
+void pc_prefetch_rows(const uint8_t *first, ptrdiff_t stride, int rows, size_t bytes, int for_writing);
 
 /// Adds a row of `count` bytes to 16-bit column sums: `sums[i] = row[i]` when `first` is
 /// non-zero, else `sums[i] += row[i]`. The caller keeps the sums below 65,536.

@@ -1,3 +1,5 @@
+import CImagingKernels
+
 /// One conversion of a frame into a ``PlanarImage`` (``FrameConverter``'s pass: format, crop,
 /// range, mirror and turn), done a band of output rows at a time by whoever needs the rows:
 /// a strip encoder converts its rows just before it encodes them, while they are in cache.
@@ -18,17 +20,16 @@ package struct FrameConversion: @unchecked Sendable {
     let expandRange: Bool
     /// Rows of the (flipped) crop converted at a time: `FrameConverter`'s strip height.
     let stripHeight: Int
+    /// Rows of the crop converted at a time into a quarter-turned band of ``image``'s rows:
+    /// `FrameConverter`'s block height.
+    let blockHeight: Int
 
     /// A clockwise turn puts the last rows of the crop at the left of the output: a short first
     /// strip of this many rows, so every full strip lands on cache-line-aligned columns.
-    var lead: Int { rotation == 1 ? rect.size.height % stripHeight : 0 }
+    var lead: Int { lead(strips: stripHeight) }
 
-    /// Whether a band of output rows comes from rows of the frame (upright, half turn, flips),
-    /// which a band at a time reads as fast as all at once. A quarter turn's band comes from a
-    /// band of columns, read in short pieces of every frame row, which the prefetcher does not
-    /// foresee: banded, its conversion costs more than fusing it saves (12 MP YUYV, one thread:
-    /// 64-column bands 7.7 ms, 256-column 6.0 ms, all at once 4.3 ms).
-    package var bandsAreFrameRows: Bool { rotation % 2 == 0 }
+    /// The short first strip of ``lead`` for strips of `height` rows.
+    func lead(strips height: Int) -> Int { rotation == 1 ? rect.size.height % height : 0 }
 
     init(frame: Frame, crop: PixelRect?, transform: Orientation, converter: FrameConverter) throws(ImagingError) {
         // CSI-2 packed samples are unpacked first (a frame the photo pipeline hands over already is).
@@ -41,12 +42,14 @@ package struct FrameConversion: @unchecked Sendable {
         rotation = (transform.clockwiseQuarterTurns - (flipsVertically ? 2 : 0) + 4) % 4
         expandRange = self.frame.range == .limited && (self.frame.format.isYUV || self.frame.format == .grey)
         stripHeight = rotation % 2 == 1 ? converter.quarterTurnStripHeight : converter.stripHeight
+        blockHeight = converter.quarterTurnBlockHeight
     }
 
     /// Converts output rows `rows` (an even start; an even end unless it is the last row).
     ///
     /// Upright or half-turned, they come from a band of rows of the crop; quarter-turned, from a
-    /// band of its columns, read down all its rows a strip at a time.
+    /// band of its columns, read down all its rows a block at a time (``blockHeight`` rows)
+    /// and turned into the band with the band kept in cache, for the encoder that reads it next.
     package func convert(rows: Range<Int>) throws(ImagingError) {
         let size = image.size
         guard rows.lowerBound >= 0, rows.upperBound <= size.height, rows.lowerBound % 2 == 0,
@@ -60,9 +63,9 @@ package struct FrameConversion: @unchecked Sendable {
             case 2:
                 try convertStrips(source, cropRows: (height - rows.upperBound)..<(height - rows.lowerBound), columns: 0..<width)
             case 1:
-                try convertStrips(source, cropRows: 0..<height, columns: rows)
+                try convertStrips(source, cropRows: 0..<height, columns: rows, keepingInCache: true)
             default:
-                try convertStrips(source, cropRows: 0..<height, columns: (width - rows.upperBound)..<(width - rows.lowerBound))
+                try convertStrips(source, cropRows: 0..<height, columns: (width - rows.upperBound)..<(width - rows.lowerBound), keepingInCache: true)
             }
         }
     }
@@ -83,37 +86,67 @@ package struct FrameConversion: @unchecked Sendable {
     /// Converts rows `cropRows` and columns `columns` of the (flipped) crop into their place in
     /// ``image``, `stripHeight` rows at a time; a rotated strip goes through a small buffer
     /// that stays in cache. From the crop's first row, the strips start after ``lead``.
-    func convertStrips(_ source: SourcePlanes, cropRows: Range<Int>, columns: Range<Int>) throws(ImagingError) {
+    ///
+    /// `keepingInCache` (a band of a fused quarter turn, encoded right after): strips are
+    /// ``blockHeight`` rows, whose source (in short pieces of many rows, which the hardware
+    /// prefetcher does not foresee) and turned place (a few bytes of each of the band's rows)
+    /// are asked for a block ahead, and the turned block is written into the cache, not past it.
+    func convertStrips(_ source: SourcePlanes, cropRows: Range<Int>, columns: Range<Int>,
+                       keepingInCache: Bool = false) throws(ImagingError) {
         let width = columns.count
+        let stripHeight = keepingInCache ? blockHeight : stripHeight
+        let lead = lead(strips: stripHeight)
         let strip = rotation == 0 ? nil : try PlanarImage(size: PixelSize(width: width, height: stripHeight))
         // Formats libyuv cannot read directly are first made RGB here, a strip at a time.
         let scratch = source.needsScratch ? UnsafeMutableRawBufferPointer.allocate(byteCount: width * 4 * stripHeight, alignment: 64) : nil
         defer { scratch?.deallocate() }
+        // Where a strip of the (flipped) crop starting at `row` comes from in the frame.
+        func firstSourceRow(_ row: Int) -> Int { flipsVertically ? rect.y + rect.size.height - 1 - row : rect.y + row }
         var row = cropRows.lowerBound
         while row < cropRows.upperBound {
             let rows = min(cropRows.upperBound - row, row == 0 && lead > 0 ? lead : stripHeight)
-            // Where this strip of the (flipped) crop comes from in the frame.
-            let firstSourceRow = flipsVertically ? rect.y + rect.size.height - 1 - row : rect.y + row
+            if keepingInCache, row + rows < cropRows.upperBound {
+                let next = row + rows, nextRows = min(stripHeight, cropRows.upperBound - row - rows)
+                source.prefetch(startingAt: firstSourceRow(next), upward: flipsVertically, x: rect.x + columns.lowerBound,
+                                width: width, rows: nextRows)
+                prefetchPlace(rows: nextRows, firstRow: next, columns: columns)
+            }
             let target = strip.map { Destination(image: $0, row: 0) } ?? Destination(image: image, row: row)
-            try source.convertRows(startingAt: firstSourceRow, upward: flipsVertically, x: rect.x + columns.lowerBound,
+            try source.convertRows(startingAt: firstSourceRow(row), upward: flipsVertically, x: rect.x + columns.lowerBound,
                                    width: width, rows: rows, into: target,
                                    scratch: scratch?.baseAddress?.assumingMemoryBound(to: UInt8.self))
             if expandRange { target.expandRange(width: width, rows: rows, format: frame.format) }
-            if let strip { try place(strip: strip, rows: rows, firstRow: row, columns: columns) }
+            if let strip { try place(strip: strip, rows: rows, firstRow: row, columns: columns, keepingInCache: keepingInCache) }
             row += rows
         }
     }
 
+    /// Where ``place(strip:rows:firstRow:columns:keepingInCache:)`` puts `rows` rows of the
+    /// (flipped) crop from `firstRow`, columns `columns`: the turned block's top-left in ``image``.
+    private func placement(rows: Int, firstRow: Int, columns: Range<Int>) -> (x: Int, y: Int) {
+        let crop = rect.size
+        switch rotation {
+        case 1: return (crop.height - firstRow - rows, columns.lowerBound)                  // rows become columns from the right
+        case 2: return (crop.width - columns.upperBound, crop.height - firstRow - rows)     // rows land at the bottom
+        default: return (firstRow, crop.width - columns.upperBound)                         // rows become columns from the left
+        }
+    }
+
+    /// Asks for the lines of ``image`` that a quarter-turned block (as ``placement(rows:firstRow:columns:)``
+    /// says) will be written to, ahead of writing them: `columns.count` rows of `rows` bytes.
+    private func prefetchPlace(rows: Int, firstRow: Int, columns: Range<Int>) {
+        let (x, y) = placement(rows: rows, firstRow: firstRow, columns: columns)
+        let planes = image.planes, chromaOffset = y / 2 * image.chromaStride + x / 2
+        let chromaRows = Int32((columns.count + 1) / 2), chromaBytes = (rows + 1) / 2
+        pc_prefetch_rows(planes.y + y * image.lumaStride + x, image.lumaStride, Int32(columns.count), rows, 1)
+        pc_prefetch_rows(planes.cb + chromaOffset, image.chromaStride, chromaRows, chromaBytes, 1)
+        pc_prefetch_rows(planes.cr + chromaOffset, image.chromaStride, chromaRows, chromaBytes, 1)
+    }
+
     /// Turns the first `rows` rows of `strip` (rows `firstRow...`, columns `columns` of the
     /// flipped crop) into their place in ``image``.
-    private func place(strip: PlanarImage, rows: Int, firstRow: Int, columns: Range<Int>) throws(ImagingError) {
-        let crop = rect.size
-        let (x, y): (Int, Int)
-        switch rotation {
-        case 1: (x, y) = (crop.height - firstRow - rows, columns.lowerBound)                  // rows become columns from the right
-        case 2: (x, y) = (crop.width - columns.upperBound, crop.height - firstRow - rows)     // rows land at the bottom
-        default: (x, y) = (firstRow, crop.width - columns.upperBound)                         // rows become columns from the left
-        }
-        try strip.rotate(rows: rows, quarterTurns: rotation, into: image, x: x, y: y)
+    private func place(strip: PlanarImage, rows: Int, firstRow: Int, columns: Range<Int>, keepingInCache: Bool) throws(ImagingError) {
+        let (x, y) = placement(rows: rows, firstRow: firstRow, columns: columns)
+        try strip.rotate(rows: rows, quarterTurns: rotation, into: image, x: x, y: y, keepingInCache: keepingInCache)
     }
 }

@@ -15,9 +15,11 @@ extension PlanarImage {
     /// `output`, the turned block's top-left corner at pixel (`x`, `y`), both even so the chroma
     /// planes line up.
     ///
-    /// Only that block of `output` is written. The block must lie inside `output`.
+    /// Only that block of `output` is written. The block must lie inside `output`. With
+    /// `keepingInCache`, the tiles kernel writes it with ordinary stores, for a reader that comes
+    /// right after (a fused conversion's encoder); otherwise whole lines stream to memory.
     package func rotate(rows: Int, quarterTurns: Int, into output: PlanarImage, x: Int, y: Int,
-                        kernel: RotationKernel = .tiles) throws(ImagingError) {
+                        kernel: RotationKernel = .tiles, keepingInCache: Bool = false) throws(ImagingError) {
         let block = PixelSize(width: size.width, height: rows)
         let turned = quarterTurns % 2 == 0 ? block : PixelSize(width: rows, height: size.width)
         // A wrong block would make the kernels write outside the planes: refuse it.
@@ -30,10 +32,10 @@ extension PlanarImage {
         guard kernel == .libyuv || quarterTurns == 2 else {
             let chroma = PixelSize(width: (block.width + 1) / 2, height: (block.height + 1) / 2)
             pc_rotate_plane(source.y, lumaStride, target.y + lumaOffset, output.lumaStride,
-                            Int32(block.width), Int32(block.height), Int32(quarterTurns))
+                            Int32(block.width), Int32(block.height), Int32(quarterTurns), keepingInCache ? 0 : 1)
             for (from, to) in [(source.cb, target.cb), (source.cr, target.cr)] {
                 pc_rotate_plane(from, chromaStride, to + chromaOffset, output.chromaStride,
-                                Int32(chroma.width), Int32(chroma.height), Int32(quarterTurns))
+                                Int32(chroma.width), Int32(chroma.height), Int32(quarterTurns), keepingInCache ? 0 : 1)
             }
             return
         }

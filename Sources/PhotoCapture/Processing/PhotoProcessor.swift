@@ -65,8 +65,8 @@ struct PhotoProcessor {
         // A camera JPEG that needs no pixel change, or only an exact lossless turn, is kept.
         let cameraJPEG: (bytes: [UInt8], route: EncodingRoute)?
         // A JPEG's conversion is done by the strip encode, band by band, each band just before
-        // it is encoded (in cache); other formats, and quarter turns (whose bands are columns of
-        // the frame, slower to read a band at a time), convert the whole frame here.
+        // it is encoded (in cache), quarter turns too (a band of frame columns, a block of rows
+        // at a time); other formats convert the whole frame here.
         var fusedConversion: FrameConversion?
         do {
             // An MJPEG frame's bytes, copied out of the driver's buffer once.
@@ -78,7 +78,7 @@ struct PhotoProcessor {
                 let pixels = try compressed.map { (jpeg) throws in try Self.decoded(jpeg, of: frame) } ?? frame
                 let converter = FrameConverter()
                 let conversion = try converter.prepare(pixels, crop: resolved.cropRect, applying: resolved.pixelTransform)
-                if resolved.format == .jpeg, conversion.bandsAreFrameRows {
+                if resolved.format == .jpeg {
                     (fusedConversion, image) = (conversion, conversion.image)
                 } else {
                     image = try converter.convert(conversion)
