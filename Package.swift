@@ -24,7 +24,6 @@ let package = Package(
     targets: [
         // C libraries, one seam each.
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
-        systemLibrary("CHeif", pkgConfig: "libheif", apt: "libheif-dev"),
         systemLibrary("CExif", pkgConfig: "libexif", apt: "libexif-dev"),
         systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
@@ -32,6 +31,8 @@ let package = Package(
         // LibRaw's thread-safe build (libraw_r); its pkg-config flags carry -fopenmp, which SwiftPM refuses.
         systemLibrary("CRaw", pkgConfig: nil, apt: "libraw-dev"),
         .target(name: "CImagingKernels"),
+        // libheif (libheif-dev), loaded with dlopen when HEIF is first read or written.
+        .target(name: "CHeif"),
         // libjpeg's coefficient API (libjpeg-turbo's libjpeg.so): lossless turns in strips.
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).

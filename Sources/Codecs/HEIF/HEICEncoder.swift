@@ -14,19 +14,19 @@ package final class HEICEncoder {
     package init(preset: HEICEncoderPreset = .medium) throws(CodecError) {
         encoderContext = try HEIFContext()
         var encoder: OpaquePointer?
-        try HEIFContext.check(heif_context_get_encoder_for_format(encoderContext.context, heif_compression_HEVC, &encoder),
+        try HEIFContext.check(heif.context_get_encoder_for_format(encoderContext.context, heif_compression_HEVC, &encoder),
                               "heif_context_get_encoder_for_format")
         guard let encoder else { throw .heif(function: "heif_context_get_encoder_for_format", message: "no HEVC encoder") }
         self.encoder = encoder
-        try HEIFContext.check(heif_encoder_set_parameter_string(encoder, "preset", preset.rawValue),
+        try HEIFContext.check(heif.encoder_set_parameter_string(encoder, "preset", preset.rawValue),
                               "heif_encoder_set_parameter_string(preset)")
         // The same size and PSNR in less time (issue 17; figures in x265Parameters).
         for (name, value) in preset.x265Parameters {
-            try HEIFContext.check(heif_encoder_set_parameter(encoder, name, value), "heif_encoder_set_parameter(\(name))")
+            try HEIFContext.check(heif.encoder_set_parameter(encoder, name, value), "heif_encoder_set_parameter(\(name))")
         }
     }
 
-    deinit { heif_encoder_release(encoder) }
+    deinit { heif.encoder_release(encoder) }
 
     /// Encodes `image` as the primary image of a new HEIC file and returns the file's bytes.
     ///
@@ -51,12 +51,12 @@ package final class HEICEncoder {
                        exif: [UInt8]?, xmp: String? = nil,
                        carrying carried: HEIFCarriedProperties = HEIFCarriedProperties()) throws(CodecError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidArgument("HEIC quality \(quality) is not in 1...100") }
-        try HEIFContext.check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
+        try HEIFContext.check(heif.encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
         let file = try HEIFContext()
-        guard let options = heif_encoding_options_alloc() else {
+        guard let options = heif.encoding_options_alloc() else {
             throw .heif(function: "heif_encoding_options_alloc", message: "out of memory")
         }
-        defer { heif_encoding_options_free(options) }
+        defer { heif.encoding_options_free(options) }
         // image_orientation arrived with version 5 of the struct (libheif 1.14).
         guard options.pointee.version >= 5 else {
             throw .heif(function: "heif_encoding_options_alloc", message: "options version \(options.pointee.version) has no image_orientation (libheif < 1.14)")
@@ -82,26 +82,26 @@ package final class HEICEncoder {
             // libheif's C function passes its two handles to the C++ side in swapped order (true
             // in 1.15 and still upstream), so the thumbnail goes first to get "thmb" from the
             // thumbnail to the primary image, as heif-info and the test check.
-            try HEIFContext.check(heif_context_assign_thumbnail(file.context, thumbnailHandle.handle, primary.handle),
+            try HEIFContext.check(heif.context_assign_thumbnail(file.context, thumbnailHandle.handle, primary.handle),
                                   "heif_context_assign_thumbnail")
         }
         if let exif {
             guard TIFFHeader(exif) != nil else { throw .invalidArgument("the EXIF block does not start with a TIFF header") }
             let error = exif.withUnsafeBytes {
-                heif_context_add_exif_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count))
+                heif.context_add_exif_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count))
             }
             try HEIFContext.check(error, "heif_context_add_exif_metadata")
         }
         if let xmp {
             let bytes = Array(xmp.utf8)
             let error = bytes.withUnsafeBytes {
-                heif_context_add_XMP_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count))
+                heif.context_add_XMP_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count))
             }
             try HEIFContext.check(error, "heif_context_add_XMP_metadata")
         }
         for item in carried.metadata {
             let error = item.bytes.withUnsafeBytes {
-                heif_context_add_generic_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count), item.type, item.contentType)
+                heif.context_add_generic_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count), item.type, item.contentType)
             }
             try HEIFContext.check(error, "heif_context_add_generic_metadata")
         }
@@ -171,9 +171,9 @@ package final class HEICEncoder {
         }
         // libheif 1.15 has no getter for a handle's item ID; the file holds only the tiles yet,
         // listed in the order they were added.
-        let count = Int(heif_context_get_number_of_top_level_images(file.context))
+        let count = Int(heif.context_get_number_of_top_level_images(file.context))
         var identifiers = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_context_get_list_of_top_level_image_IDs(file.context, &identifiers, Int32(count)))
+        let listed = Int(heif.context_get_list_of_top_level_image_IDs(file.context, &identifiers, Int32(count)))
         guard let first, count == grid.columns * grid.rows, listed == count else {
             throw .heif(function: "heif_context_get_list_of_top_level_image_IDs", message: "\(listed) images for \(grid.columns * grid.rows) tiles")
         }
@@ -197,17 +197,17 @@ package final class HEICEncoder {
     private func encodeImage(_ image: PlanarImage, into file: HEIFContext, options: UnsafeMutablePointer<heif_encoding_options>,
                              colour: HEIFCarriedProperties) throws(CodecError) -> HEIFImageHandle {
         var created: OpaquePointer?
-        try HEIFContext.check(heif_image_create(Int32(image.size.width), Int32(image.size.height), heif_colorspace_YCbCr,
+        try HEIFContext.check(heif.image_create(Int32(image.size.width), Int32(image.size.height), heif_colorspace_YCbCr,
                                                 heif_chroma_420, &created), "heif_image_create")
         guard let heifImage = created else { throw .heif(function: "heif_image_create", message: "no image") }
-        defer { heif_image_release(heifImage) }
+        defer { heif.image_release(heifImage) }
         let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
         for (plane, channel) in channels.enumerated() {
             let planeSize = image.size(ofPlane: plane)
-            try HEIFContext.check(heif_image_add_plane(heifImage, channel, Int32(planeSize.width), Int32(planeSize.height), 8),
+            try HEIFContext.check(heif.image_add_plane(heifImage, channel, Int32(planeSize.width), Int32(planeSize.height), 8),
                                   "heif_image_add_plane")
             var stride: Int32 = 0
-            guard let target = heif_image_get_plane(heifImage, channel, &stride) else {
+            guard let target = heif.image_get_plane(heifImage, channel, &stride) else {
                 throw .heif(function: "heif_image_get_plane", message: "plane \(plane) missing")
             }
             let source = image.baseAddress(ofPlane: plane)
@@ -218,7 +218,7 @@ package final class HEICEncoder {
         }
         try setColourProfile(of: heifImage, carrying: colour)
         var handle: OpaquePointer?
-        try HEIFContext.check(heif_context_encode_image(file.context, heifImage, encoder, options, &handle),
+        try HEIFContext.check(heif.context_encode_image(file.context, heifImage, encoder, options, &handle),
                               "heif_context_encode_image")
         guard let handle else { throw .heif(function: "heif_context_encode_image", message: "no image handle") }
         return HEIFImageHandle(handle)
@@ -227,19 +227,19 @@ package final class HEICEncoder {
     /// Full-range BT.601 Y'CbCr (what the planes are) with sRGB primaries and transfer — JFIF's
     /// colour space — unless `carried` names others; its ICC profile is attached as it was.
     private func setColourProfile(of image: OpaquePointer, carrying carried: HEIFCarriedProperties) throws(CodecError) {
-        guard let nclx = heif_nclx_color_profile_alloc() else {
+        guard let nclx = heif.nclx_color_profile_alloc() else {
             throw .heif(function: "heif_nclx_color_profile_alloc", message: "out of memory")
         }
-        defer { heif_nclx_color_profile_free(nclx) }
+        defer { heif.nclx_color_profile_free(nclx) }
         nclx.pointee.color_primaries = carried.nclxPrimaries.map { heif_color_primaries(rawValue: UInt32($0)) }
             ?? heif_color_primaries_ITU_R_BT_709_5
         nclx.pointee.transfer_characteristics = carried.nclxTransfer.map { heif_transfer_characteristics(rawValue: UInt32($0)) }
             ?? heif_transfer_characteristic_IEC_61966_2_1
         nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
         nclx.pointee.full_range_flag = 1
-        try HEIFContext.check(heif_image_set_nclx_color_profile(image, nclx), "heif_image_set_nclx_color_profile")
+        try HEIFContext.check(heif.image_set_nclx_color_profile(image, nclx), "heif_image_set_nclx_color_profile")
         if let profile = carried.iccProfile {
-            let error = profile.bytes.withUnsafeBytes { heif_image_set_raw_color_profile(image, profile.type, $0.baseAddress, $0.count) }
+            let error = profile.bytes.withUnsafeBytes { heif.image_set_raw_color_profile(image, profile.type, $0.baseAddress, $0.count) }
             try HEIFContext.check(error, "heif_image_set_raw_color_profile")
         }
     }
@@ -255,7 +255,7 @@ package final class HEICEncoder {
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: HEIFMemorySink.success)
         }
         try withExtendedLifetime(sink) { () throws(CodecError) in
-            try HEIFContext.check(heif_context_write(file.context, &writer, Unmanaged.passUnretained(sink).toOpaque()),
+            try HEIFContext.check(heif.context_write(file.context, &writer, Unmanaged.passUnretained(sink).toOpaque()),
                                   "heif_context_write")
         }
         guard !sink.bytes.isEmpty else { throw .heif(function: "heif_context_write", message: "wrote nothing") }

@@ -6,13 +6,14 @@ final class HEIFContext {
 
     /// An empty context, to encode into.
     init() throws(CodecError) {
-        guard let context = heif_context_alloc() else {
+        try LibHeif.load()
+        guard let context = heif.context_alloc() else {
             throw .heif(function: "heif_context_alloc", message: "out of memory")
         }
         self.context = context
     }
 
-    deinit { heif_context_free(context) }
+    deinit { heif.context_free(context) }
 
     /// Throws when `error` is not `heif_error_Ok`.
     static func check(_ error: heif_error, _ function: String) throws(CodecError) {
@@ -30,10 +31,10 @@ final class HEIFContext {
         // Array.withUnsafeBytes only rethrows untyped errors: carry the typed one in a Result.
         let outcome = data.withUnsafeBytes { bytes in
             Swift.Result { () throws(CodecError) -> Result in
-                try check(heif_context_read_from_memory_without_copy(file.context, bytes.baseAddress, bytes.count, nil),
+                try check(heif.context_read_from_memory_without_copy(file.context, bytes.baseAddress, bytes.count, nil),
                           "heif_context_read_from_memory_without_copy")
                 var handle: OpaquePointer?
-                try check(heif_context_get_primary_image_handle(file.context, &handle), "heif_context_get_primary_image_handle")
+                try check(heif.context_get_primary_image_handle(file.context, &handle), "heif_context_get_primary_image_handle")
                 guard let handle else { throw .heif(function: "heif_context_get_primary_image_handle", message: "no handle") }
                 return try body(file, HEIFImageHandle(handle))
             }

@@ -97,7 +97,7 @@ enum HEIFGridDecoder {
     /// The handle of image item `item`.
     private static func handle(_ item: Int, in file: HEIFContext) throws(CodecError) -> HEIFImageHandle {
         var handle: OpaquePointer?
-        try HEIFContext.check(heif_context_get_image_handle(file.context, heif_item_id(item), &handle), "heif_context_get_image_handle")
+        try HEIFContext.check(heif.context_get_image_handle(file.context, heif_item_id(item), &handle), "heif_context_get_image_handle")
         guard let handle else { throw .heif(function: "heif_context_get_image_handle", message: "no handle for item \(item)") }
         return HEIFImageHandle(handle)
     }

@@ -7,87 +7,87 @@ final class HEIFImageHandle {
 
     init(_ handle: OpaquePointer) { self.handle = handle }
 
-    deinit { heif_image_handle_release(handle) }
+    deinit { heif.image_handle_release(handle) }
 
     /// Size as stored (`ispe`).
     var storedSize: PixelSize {
-        PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
+        PixelSize(width: Int(heif.image_handle_get_ispe_width(handle)), height: Int(heif.image_handle_get_ispe_height(handle)))
     }
 
     /// Size after the transformations (`irot`, `imir`, `clap`).
     var displayedSize: PixelSize {
-        PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        PixelSize(width: Int(heif.image_handle_get_width(handle)), height: Int(heif.image_handle_get_height(handle)))
     }
 
     /// The item IDs of its thumbnails.
     var thumbnailItems: [Int] {
-        Self.identifiers(count: heif_image_handle_get_number_of_thumbnails(handle)) {
-            heif_image_handle_get_list_of_thumbnail_IDs(handle, $0, $1)
+        Self.identifiers(count: heif.image_handle_get_number_of_thumbnails(handle)) {
+            heif.image_handle_get_list_of_thumbnail_IDs(handle, $0, $1)
         }.map(Int.init)
     }
 
     /// The item IDs of its auxiliary images: alpha, depth, gain maps, mattes.
     var auxiliaryItems: [Int] {
-        Self.identifiers(count: heif_image_handle_get_number_of_auxiliary_images(handle, 0)) {
-            heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, $0, $1)
+        Self.identifiers(count: heif.image_handle_get_number_of_auxiliary_images(handle, 0)) {
+            heif.image_handle_get_list_of_auxiliary_image_IDs(handle, 0, $0, $1)
         }.map(Int.init)
     }
 
     /// The first thumbnail item, if any.
     func firstThumbnail() throws(CodecError) -> HEIFImageHandle? {
-        guard heif_image_handle_get_number_of_thumbnails(handle) > 0 else { return nil }
+        guard heif.image_handle_get_number_of_thumbnails(handle) > 0 else { return nil }
         var identifier: heif_item_id = 0
-        guard heif_image_handle_get_list_of_thumbnail_IDs(handle, &identifier, 1) == 1 else { return nil }
+        guard heif.image_handle_get_list_of_thumbnail_IDs(handle, &identifier, 1) == 1 else { return nil }
         var thumbnail: OpaquePointer?
-        try HEIFContext.check(heif_image_handle_get_thumbnail(handle, identifier, &thumbnail), "heif_image_handle_get_thumbnail")
+        try HEIFContext.check(heif.image_handle_get_thumbnail(handle, identifier, &thumbnail), "heif_image_handle_get_thumbnail")
         return thumbnail.map(HEIFImageHandle.init)
     }
 
     /// The first Exif metadata item, as libheif stores it (4-byte offset prefix + TIFF).
     func exifItem() throws(CodecError) -> [UInt8]? {
         var identifier: heif_item_id = 0
-        guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &identifier, 1) == 1 else { return nil }
+        guard heif.image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &identifier, 1) == 1 else { return nil }
         return try metadata(identifier)
     }
 
     /// The colour description, metadata items other than Exif, and auxiliary images.
     func carriedProperties() throws(CodecError) -> HEIFCarriedProperties {
         var result = HEIFCarriedProperties()
-        let profileSize = heif_image_handle_get_raw_color_profile_size(handle)
+        let profileSize = heif.image_handle_get_raw_color_profile_size(handle)
         if profileSize > 0 {
             var bytes = [UInt8](repeating: 0, count: profileSize)
-            let error = bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            let error = bytes.withUnsafeMutableBytes { heif.image_handle_get_raw_color_profile(handle, $0.baseAddress) }
             try HEIFContext.check(error, "heif_image_handle_get_raw_color_profile")
-            let restricted = heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_rICC
+            let restricted = heif.image_handle_get_color_profile_type(handle) == heif_color_profile_type_rICC
             result.iccProfile = .init(type: restricted ? "rICC" : "prof", bytes: bytes)
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
         // An error here means "no nclx box", which is normal.
-        if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
-            defer { heif_nclx_color_profile_free(nclx) }
+        if heif.image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+            defer { heif.nclx_color_profile_free(nclx) }
             result.nclxPrimaries = UInt16(nclx.pointee.color_primaries.rawValue)
             result.nclxTransfer = UInt16(nclx.pointee.transfer_characteristics.rawValue)
         }
-        for identifier in Self.identifiers(count: heif_image_handle_get_number_of_metadata_blocks(handle, nil), {
-            heif_image_handle_get_list_of_metadata_block_IDs(handle, nil, $0, $1)
+        for identifier in Self.identifiers(count: heif.image_handle_get_number_of_metadata_blocks(handle, nil), {
+            heif.image_handle_get_list_of_metadata_block_IDs(handle, nil, $0, $1)
         }) {
-            let type = String(cString: heif_image_handle_get_metadata_type(handle, identifier))
+            let type = heif.image_handle_get_metadata_type(handle, identifier).map { String(cString: $0) } ?? ""
             guard type != "Exif" else { continue }
-            let contentType = heif_image_handle_get_metadata_content_type(handle, identifier).map { String(cString: $0) }
+            let contentType = heif.image_handle_get_metadata_content_type(handle, identifier).map { String(cString: $0) }
             result.metadata.append(.init(type: type, contentType: contentType?.isEmpty == false ? contentType : nil,
                                          bytes: try metadata(identifier)))
         }
         // Every auxiliary image, alpha and depth included (filter 0), named by its auxC type.
         for identifier in auxiliaryItems.map(heif_item_id.init) {
             var auxiliary: OpaquePointer?
-            try HEIFContext.check(heif_image_handle_get_auxiliary_image_handle(handle, identifier, &auxiliary),
+            try HEIFContext.check(heif.image_handle_get_auxiliary_image_handle(handle, identifier, &auxiliary),
                                   "heif_image_handle_get_auxiliary_image_handle")
             guard let auxiliary else { continue }
-            defer { heif_image_handle_release(auxiliary) }
+            defer { heif.image_handle_release(auxiliary) }
             var type: UnsafePointer<CChar>?
-            try HEIFContext.check(heif_image_handle_get_auxiliary_type(auxiliary, &type), "heif_image_handle_get_auxiliary_type")
+            try HEIFContext.check(heif.image_handle_get_auxiliary_type(auxiliary, &type), "heif_image_handle_get_auxiliary_type")
             let urn = type.map { String(cString: $0) } ?? ""
-            heif_image_handle_free_auxiliary_types(auxiliary, &type)
+            heif.image_handle_free_auxiliary_types(auxiliary, &type)
             result.auxiliaryImages.append(Self.auxiliaryNames[urn] ?? (urn.isEmpty ? "auxiliary" : urn))
         }
         return result
@@ -115,13 +115,13 @@ final class HEIFImageHandle {
 
     /// One metadata item's bytes, as stored.
     private func metadata(_ identifier: heif_item_id) throws(CodecError) -> [UInt8] {
-        let size = heif_image_handle_get_metadata_size(handle, identifier)
+        let size = heif.image_handle_get_metadata_size(handle, identifier)
         // A file in memory cannot hold more; a corrupt iloc can say anything.
         guard size <= Self.largestMetadataItem else {
             throw .corruptFile(format: "HEIF", reason: "metadata item \(identifier) claims \(size) bytes")
         }
         var bytes = [UInt8](repeating: 0, count: size)
-        let error = bytes.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, identifier, $0.baseAddress) }
+        let error = bytes.withUnsafeMutableBytes { heif.image_handle_get_metadata(handle, identifier, $0.baseAddress) }
         try HEIFContext.check(error, "heif_image_handle_get_metadata")
         return bytes
     }
@@ -132,28 +132,28 @@ final class HEIFImageHandle {
     /// ``isJFIFCoded``); nil otherwise. An alpha plane is left out.
     func decodeStoredPlanes() throws(CodecError) -> PlanarImage? {
         try PixelBudget.check(storedSize, declaredBy: "HEIC")
-        guard isJFIFCoded, heif_image_handle_get_luma_bits_per_pixel(handle) == 8, heif_image_handle_get_chroma_bits_per_pixel(handle) == 8,
-              let options = heif_decoding_options_alloc() else { return nil }
-        defer { heif_decoding_options_free(options) }
+        guard isJFIFCoded, heif.image_handle_get_luma_bits_per_pixel(handle) == 8, heif.image_handle_get_chroma_bits_per_pixel(handle) == 8,
+              let options = heif.decoding_options_alloc() else { return nil }
+        defer { heif.decoding_options_free(options) }
         options.pointee.ignore_transformations = 1
         var decoded: OpaquePointer?
         // Asked for what is coded, libheif hands the decoder's planes over unconverted (asked
         // for nothing in particular, 1.15 converts to RGB).
-        try HEIFContext.check(heif_decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, options),
+        try HEIFContext.check(heif.decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, options),
                               "heif_decode_image")
         guard let decoded else { throw .heif(function: "heif_decode_image", message: "no image") }
-        defer { heif_image_release(decoded) }
+        defer { heif.image_release(decoded) }
         let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
-        guard heif_image_get_colorspace(decoded) == heif_colorspace_YCbCr, heif_image_get_chroma_format(decoded) == heif_chroma_420,
-              channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
-        let size = PixelSize(width: Int(heif_image_get_width(decoded, heif_channel_Y)), height: Int(heif_image_get_height(decoded, heif_channel_Y)))
+        guard heif.image_get_colorspace(decoded) == heif_colorspace_YCbCr, heif.image_get_chroma_format(decoded) == heif_chroma_420,
+              channels.allSatisfy({ heif.image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
+        let size = PixelSize(width: Int(heif.image_get_width(decoded, heif_channel_Y)), height: Int(heif.image_get_height(decoded, heif_channel_Y)))
         let image: PlanarImage
         do { image = try PlanarImage(size: size) } catch { throw .imaging(error) }
         for (plane, channel) in channels.enumerated() {
             let planeSize = image.size(ofPlane: plane)
             var stride: Int32 = 0
-            guard Int(heif_image_get_width(decoded, channel)) == planeSize.width, Int(heif_image_get_height(decoded, channel)) == planeSize.height,
-                  let source = heif_image_get_plane_readonly(decoded, channel, &stride) else {
+            guard Int(heif.image_get_width(decoded, channel)) == planeSize.width, Int(heif.image_get_height(decoded, channel)) == planeSize.height,
+                  let source = heif.image_get_plane_readonly(decoded, channel, &stride) else {
                 throw .heif(function: "heif_image_get_plane_readonly", message: "plane \(plane) is missing or not \(planeSize)")
             }
             let target = image.baseAddress(ofPlane: plane)
@@ -171,8 +171,8 @@ final class HEIFImageHandle {
     var isJFIFCoded: Bool {
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
         // An error here means "no nclx box".
-        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return true }
-        defer { heif_nclx_color_profile_free(nclx) }
+        guard heif.image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return true }
+        defer { heif.nclx_color_profile_free(nclx) }
         let matrix = nclx.pointee.matrix_coefficients
         return nclx.pointee.full_range_flag != 0
             && (matrix == heif_matrix_coefficients_ITU_R_BT_601_6 || matrix == heif_matrix_coefficients_ITU_R_BT_470_6_System_B_G)
@@ -182,20 +182,20 @@ final class HEIFImageHandle {
     func decodeRGB(applyingTransformations: Bool) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
         // ispe is the size of the coded picture; a grid's tiles add up to it.
         try PixelBudget.check(storedSize, declaredBy: "HEIC")
-        guard let options = heif_decoding_options_alloc() else {
+        guard let options = heif.decoding_options_alloc() else {
             throw .heif(function: "heif_decoding_options_alloc", message: "out of memory")
         }
-        defer { heif_decoding_options_free(options) }
+        defer { heif.decoding_options_free(options) }
         options.pointee.ignore_transformations = applyingTransformations ? 0 : 1
         var decoded: OpaquePointer?
-        try HEIFContext.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options),
+        try HEIFContext.check(heif.decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options),
                               "heif_decode_image")
         guard let image = decoded else { throw .heif(function: "heif_decode_image", message: "no image") }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        defer { heif.image_release(image) }
+        let width = Int(heif.image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif.image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+        guard width > 0, height > 0, let plane = heif.image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw .heif(function: "heif_image_get_plane_readonly", message: "the decoded image has no interleaved RGB plane")
         }
         var rgb = [UInt8]()
