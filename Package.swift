@@ -37,9 +37,8 @@ let package = Package(
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
-        // libxml2, loaded with dlopen when an XMP packet is first checked (not at start-up); its
-        // headers (libxml2-dev) live in /usr/include/libxml2, which no safe setting reaches.
-        .target(name: "CXML", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
+        // libxml2, loaded with dlopen when an XMP packet is first checked (not at start-up).
+        .target(name: "CXML"),
         // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
         // these packages, and the headers live in /usr/include/opencv4, which no safe setting
         // reaches. -O2 keeps the shim optimised in debug builds too.
