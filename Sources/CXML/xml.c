@@ -7,7 +7,9 @@
 #include <string.h>
 
 // libxml2's ABI, declared here because it is loaded at run time and its headers are not needed
-// to build photocap. These are the leading fields of its public structs, unchanged since 2.0.
+// to build photocap: including them takes -I/usr/include/libxml2, an unsafe flag that SwiftPM
+// refuses in a package used by URL, and PhotoCapture (which checks XMP) must stay usable so.
+// These are the leading fields of its public structs, unchanged since 2.0.
 
 /// struct _xmlError.
 typedef struct {
