@@ -12,14 +12,14 @@ public enum InputFile {
     ///   before reading them.
     public static func read(_ path: String, maximumBytes: Int = .max) throws(FileReadError) -> [UInt8] {
         try withOpenFile(path, maximumBytes: maximumBytes) { (descriptor, size) throws(FileReadError) in
-            var bytes = [UInt8](repeating: 0, count: size)
-            // withUnsafeMutableBytes only rethrows untyped: the outcome comes out as a Result.
-            let outcome = bytes.withUnsafeMutableBytes { (buffer) in
-                Result { () throws(FileReadError) in try readAll(descriptor, into: buffer, path: path) }
+            // Written only by the read (no zeroing first); the file may have shrunk since its size
+            // was taken: what was there is kept.
+            var outcome: Result<Int, FileReadError> = .success(0)
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { (buffer, initialized) in
+                outcome = Result { () throws(FileReadError) in try readAll(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: path) }
+                initialized = (try? outcome.get()) ?? 0
             }
-            let count = try outcome.get()
-            // The file shrank while being read: keep what was there.
-            if count < size { bytes.removeSubrange(count...) }
+            _ = try outcome.get()
             guard !bytes.isEmpty else { throw .empty(path: path) }
             return bytes
         }
@@ -49,6 +49,9 @@ public enum InputFile {
     }
 
     /// Reads from `descriptor` until `buffer` is full or the file ends; the number of bytes read.
+    ///
+    /// One read on one thread: read in two pieces on two cores at once, a 24 MB frame file took
+    /// no less time (one piece 1.7 ms, the other 3.3 ms, the whole 3.1–3.8 ms; this VM).
     public static func readAll(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
                                path: String) throws(FileReadError) -> Int {
         var offset = 0
