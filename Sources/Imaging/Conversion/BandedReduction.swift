@@ -63,6 +63,8 @@ package final class BandedReduction: @unchecked Sendable {
         let partBounds: [Int]
         /// Each target row's first row of sums: one row of sums per part its box meets.
         let firstSlot: [Int]
+        /// The first part each target row's box meets (whose sums are at ``firstSlot``).
+        let firstPart: [Int]
         let sums: UnsafeMutablePointer<UInt16>
 
         init?(source: PixelSize, target: PixelSize, partStarts: [Int]) {
@@ -74,12 +76,15 @@ package final class BandedReduction: @unchecked Sendable {
             self.rowStarts = rowStarts
             columnStarts = (0...target.width).map { Int32($0 * source.width / target.width) }
             partBounds = partStarts + [source.height]
-            var firstSlot: [Int] = [], slots = 0
+            var firstSlot: [Int] = [], firstPart: [Int] = [], slots = 0
             for row in 0..<target.height {
+                let parts = Self.parts(meeting: rowStarts[row]..<rowStarts[row + 1], bounds: partBounds)
                 firstSlot.append(slots)
-                slots += Self.parts(meeting: rowStarts[row]..<rowStarts[row + 1], bounds: partBounds).count
+                firstPart.append(parts.lowerBound)
+                slots += parts.count
             }
             self.firstSlot = firstSlot + [slots]
+            self.firstPart = firstPart
             sums = .allocate(capacity: max(1, slots * source.width))
         }
 
@@ -103,7 +108,7 @@ package final class BandedReduction: @unchecked Sendable {
                 while rowStarts[row + 1] <= line { row += 1 }
                 let box = rowStarts[row]..<rowStarts[row + 1]
                 let ownRows = box.clamped(to: partRows)
-                let slot = firstSlot[row] + part - Self.parts(meeting: box, bounds: partBounds).lowerBound
+                let slot = firstSlot[row] + part - firstPart[row]
                 pc_accumulate_row(sums + slot * width, source + line * stride, width, line == ownRows.lowerBound ? 1 : 0)
                 if line == ownRows.upperBound - 1, firstSlot[row + 1] - firstSlot[row] == 1 {
                     pc_box_reduce_row(sums + slot * width, columnStarts, Int32(columnStarts.count - 1), UInt32(box.count),
