@@ -53,12 +53,10 @@ package final class JPEGEncoder {
     /// Encodes `rows` into the reusable buffer and returns the JPEG in it, valid until the next
     /// encode with this encoder.
     func compress(_ rows: PlaneRows, quality: Int) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
-        guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
+        let (buffer, capacity) = try output(for: rows, quality: quality)
         let width = Int32(rows.width), height = Int32(rows.height)
-        let size = tjBufSize(width, height, Int32(TJSAMP_420.rawValue))
-        guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
-        var output: UnsafeMutablePointer<UInt8>? = outputBuffer(capacity: Int(size))
-        var outputSize = size
+        var output: UnsafeMutablePointer<UInt8>? = buffer
+        var outputSize = UInt(capacity)
         var sources: [UnsafePointer<UInt8>?] = [UnsafePointer(rows.y), UnsafePointer(rows.cb), UnsafePointer(rows.cr)]
         let strides: [Int32] = [Int32(rows.lumaStride), Int32(rows.chromaStride), Int32(rows.chromaStride)]
         let code = tjCompressFromYUVPlanes(compressor.handle, &sources, width, strides, height, Int32(TJSAMP_420.rawValue),
@@ -76,13 +74,19 @@ package final class JPEGEncoder {
     /// cache for the encode.
     func compress(_ rows: PlaneRows, quality: Int, band: Int,
                   preparing prepare: (Range<Int>) throws(CodecError) -> Void) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
+        let (output, capacity) = try output(for: rows, quality: quality)
+        if rawCompressor == nil { rawCompressor = try JPEGRawCompressor() }
+        let raw = rawCompressor!
+        let length = try raw.compress(rows, quality: quality, into: output, capacity: capacity, band: band, prepare: prepare)
+        return UnsafeBufferPointer(start: output, count: length)
+    }
+
+    /// The reusable output buffer, grown to TurboJPEG's worst case for `rows` (its capacity
+    /// returned with it), once `quality` is known to be valid: what both encodes write into.
+    private func output(for rows: PlaneRows, quality: Int) throws(CodecError) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
         guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
         let size = tjBufSize(Int32(rows.width), Int32(rows.height), Int32(TJSAMP_420.rawValue))
         guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
-        if rawCompressor == nil { rawCompressor = try JPEGRawCompressor() }
-        let raw = rawCompressor!
-        let output = outputBuffer(capacity: Int(size))
-        let length = try raw.compress(rows, quality: quality, into: output, capacity: Int(size), band: band, prepare: prepare)
-        return UnsafeBufferPointer(start: output, count: length)
+        return (outputBuffer(capacity: Int(size)), Int(size))
     }
 }
