@@ -9,6 +9,10 @@ extension CaptureDevice {
     /// The file must hold exactly one frame of `format` and `size` with rows packed (no padding);
     /// anything else is rejected here, before any capture. The frame is "exposed" anew
     /// `framesPerSecond` times a second, like a free-running sensor.
+    ///
+    /// The file is mapped, not copied, for as long as the camera or a frame from it lives: it may
+    /// be replaced (renamed over) or deleted meanwhile, but not truncated in place, which would
+    /// end the process with SIGBUS when the lost bytes are next read.
     public static func frameFile(path: String, format: FramePixelFormat, size: PixelSize,
                                  mounting: SensorMounting = .upright,
                                  framesPerSecond: Int = 30) throws(PhotoCaptureError) -> CaptureDevice {
@@ -45,15 +49,18 @@ extension CaptureDevice {
             sensorMounting: mounting, source: source)
     }
 
-    /// The bytes of the file at `path`, read once straight into the frame's storage (no staging
-    /// copy: at 12 MP that copy and its page faults cost more than the read); the size is
-    /// checked against `expectedCount` and `maximumCount` before anything is allocated.
+    /// The bytes of the file at `path`, mapped (no copy, no fresh memory: see `InputFile.map`),
+    /// or where the file system cannot map, read once straight into the frame's storage; the
+    /// size is checked against `expectedCount` and `maximumCount` before anything is allocated.
     private static func readFrameFile(_ path: String, expectedCount: Int?,
                                       maximumCount: Int) throws(PhotoCaptureError) -> FrameStorage {
         do throws(FileReadError) {
             return try InputFile.withOpenFile(path) { (descriptor, count) throws(FileReadError) in
                 guard count <= maximumCount, expectedCount == nil || count == expectedCount else {
                     throw .tooLarge(path: path, bytes: count, limit: expectedCount ?? maximumCount)
+                }
+                if let mapped = InputFile.map(descriptor, count: count) {
+                    return FrameStorage(borrowing: mapped) { InputFile.unmap($0) }
                 }
                 return try FrameStorage(count: count) { (buffer) throws(FileReadError) in
                     guard try InputFile.readAll(descriptor, into: buffer, path: path) == count else {
