@@ -15,6 +15,7 @@ let package = Package(
         // Faces and smart framing: a product of its own so photo-only clients never link OpenCV.
         .library(name: "PhotoCaptureVision", targets: ["PhotoCaptureVision"]),
         .executable(name: "photocap", targets: ["photocap"]),
+        .executable(name: "photocap-vision", targets: ["photocap-vision"]),
         .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
     ],
     dependencies: [
@@ -59,21 +60,33 @@ let package = Package(
         ),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),
-        .executableTarget(
-            name: "photocap",
+        // The CLI's commands, shared by its two executables.
+        .target(
+            name: "PhotocapCommands",
             dependencies: [
-                // The CLI is a thin caller of the public API (smart framing included: it links OpenCV); as the app, it chooses where the
-                // library's swift-log messages go.
-                "PhotoCapture", "PhotoCaptureTesting", "PhotoCaptureVision",
+                // A thin caller of the public API; as the app, it chooses where the library's
+                // swift-log messages go.
+                "PhotoCapture", "PhotoCaptureTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // photocap does not link OpenCV (~7 ms of dynamic linking at every start): the commands
+        // that need faces continue in photocap-vision, run from beside it. (Not a dependency of
+        // photocap: SwiftPM would add OpenCV's libraries to photocap's link even so.)
+        .executableTarget(
+            name: "photocap",
+            dependencies: ["PhotocapCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "photocap-vision",
+            dependencies: ["PhotocapCommands", "PhotoCaptureVision", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The performance tester, apart from the product; it runs the photocap built beside it.
         .executableTarget(
             name: "photocap-benchmark",
             dependencies: [
-                "PhotoCapture", "PhotoCaptureVision", "Imaging", "Codecs", "photocap",
+                "PhotoCapture", "PhotoCaptureVision", "Imaging", "Codecs", "photocap", "photocap-vision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,7 +99,7 @@ let package = Package(
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTestingTests", dependencies: ["PhotoCaptureTesting", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
-        .testTarget(name: "photocapTests", dependencies: ["photocap", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],
+        .testTarget(name: "photocapTests", dependencies: ["photocap", "photocap-vision", "PhotocapCommands", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],
                     exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]

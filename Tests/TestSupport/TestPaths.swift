@@ -15,6 +15,11 @@ public enum TestPaths {
         return bundle.appendingPathComponent("photocap").path
     }
 
+    /// `photocap-vision`, beside `photocap`: the same commands with OpenCV linked in.
+    public static var photocapVision: String {
+        URL(fileURLWithPath: photocap).deletingLastPathComponent().appendingPathComponent("photocap-vision").path
+    }
+
     /// A new empty folder under the system's temporary folder.
     public static func temporaryFolder(_ name: String = "photocap-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")

@@ -1,6 +1,6 @@
 import PhotoCaptureVision
 import Testing
-@testable import photocap
+@testable import photocap_vision
 
 /// The drawing behind `watch --overlay`: exact pixels of outlines, digits and the overlay's
 /// placement in the preview.

@@ -2,25 +2,60 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The command starts without Foundation's ICU half, libxml2 and libheif (issue 17): it imports
-/// FoundationEssentials only, loads libxml2 when an XMP packet is first checked and libheif
-/// when HEIF is first read or written. Linking any of these again costs every run milliseconds
-/// (libFoundation, FoundationInternationalization, _FoundationICU ~2.7 ms; FoundationXML with
-/// libxml2 and the system ICU ~1.5 ms; libheif with x265, libde265, dav1d and aom ~2.5 ms).
+/// The command starts without Foundation's ICU half, libxml2, libheif and OpenCV (issue 17): it
+/// imports FoundationEssentials only, loads libxml2 when an XMP packet is first checked and
+/// libheif when HEIF is first read or written, and hands the commands that need faces to
+/// photocap-vision. Linking any of these again costs every run milliseconds (libFoundation,
+/// FoundationInternationalization, _FoundationICU ~2.7 ms; FoundationXML with libxml2 and the
+/// system ICU ~1.5 ms; libheif with x265, libde265, dav1d and aom ~2.5 ms; OpenCV's objdetect
+/// with dnn, protobuf, LAPACK and GL ~7 ms).
 @Suite struct StartupLibrariesTests {
     /// Library names (prefixes) the command must not load at start-up.
     static let unwanted = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
-                           "libFoundationXML.so", "libxml2.so", "libicu", "libheif.so", "libx265.so", "libde265.so"]
+                           "libFoundationXML.so", "libxml2.so", "libicu", "libheif.so", "libx265.so", "libde265.so",
+                           "libopencv_", "libprotobuf.so"]
 
-    @Test func theCommandLinksNeitherFoundationsICUNorLibxml2NorLibheif() throws {
-        // ldd lists every library the loader maps at start-up, those of the libraries included.
-        let run = try ExternalTool.run("ldd", [TestPaths.photocap])
+    /// The libraries ldd lists for `executable`: every one the loader maps at start-up, those of
+    /// the libraries included.
+    static func startupLibraries(_ executable: String) throws -> [String] {
+        let run = try ExternalTool.run("ldd", [executable])
         #expect(run.status == 0, "\(run.stderr)")
-        let libraries = run.text.split(separator: "\n").compactMap { line in
+        return run.text.split(separator: "\n").compactMap { line in
             line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
         }
+    }
+
+    @Test func theCommandLinksNeitherFoundationsICUNorLibxml2NorLibheifNorOpenCV() throws {
+        let libraries = try Self.startupLibraries(TestPaths.photocap)
         #expect(libraries.contains { $0.hasPrefix("libswiftCore.so") }, "ldd listed: \(libraries)")
         #expect(libraries.filter { name in Self.unwanted.contains { name.hasPrefix($0) } } == [])
+        // photocap-vision, beside it, is the one with OpenCV.
+        let vision = try Self.startupLibraries(TestPaths.photocapVision)
+        #expect(vision.contains { $0.hasPrefix("libopencv_objdetect.so") }, "ldd listed: \(vision)")
+    }
+
+    /// The commands that need faces continue in photocap-vision; without it beside photocap, a
+    /// message says what to build, and no photo is taken.
+    @Test func faceCommandsContinueInPhotocapVisionOrSayWhatIsMissing() throws {
+        let folder = try TestPaths.temporaryFolder()
+        let run = try ExternalTool.run(TestPaths.photocap, ["watch", "--device", "synthetic", "--duration", "1", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text.contains("\"framesPerSecond\""), "\(run.text)")
+
+        let lone = folder.appendingPathComponent("photocap").path
+        // cp, not FileManager: its copy of a running executable failed with ETXTBSY here, and a
+        // file this process wrote could still be open in a child forked meanwhile.
+        let copy = try ExternalTool.run("cp", [TestPaths.photocap, lone])
+        #expect(copy.status == 0, "\(copy.stderr)")
+        for arguments in [["watch", "--duration", "1"], ["shoot", "--smart-framing", "--output", folder.path + "/"]] {
+            let alone = try ExternalTool.run(lone, arguments)
+            #expect(alone.status == 1)
+            let expected = "photocap: error: \(arguments[0] == "watch" ? "watch" : "shoot --smart-framing") runs in photocap-vision, "
+                + "which links OpenCV's face detection, and \(folder.path)/photocap-vision cannot be run (No such file or directory): "
+                + "build it with `swift build --product photocap-vision` and keep it beside photocap\n"
+            #expect(alone.stderr == expected)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photocap"])
     }
 
     /// Without FoundationInternationalization, Foundation's `TimeZone.current` is always GMT:

@@ -2,7 +2,7 @@ import PhotoCapture
 
 /// The camera a command uses when none is named: the first V4L2 camera, else the synthetic one
 /// made by `synthetic`, with a note on stderr saying why.
-func defaultCamera(orSynthetic synthetic: () -> CaptureDevice) -> CaptureDevice {
+package func defaultCamera(orSynthetic synthetic: () -> CaptureDevice) -> CaptureDevice {
     let discovery = CaptureDevice.discovery()
     if let first = discovery.devices.first(where: { $0.kind == .v4l2 }) { return first }
     let why = discovery.problems.isEmpty ? "no V4L2 camera found"

@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// `photocap shoot`: one photo from a camera, the synthetic camera or a frame file.
-struct ShootCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ShootCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "shoot",
         abstract: "Take a photo.",
         discussion: """
@@ -94,7 +94,7 @@ struct ShootCommand: AsyncParsableCommand {
     var smartFraming = false
 
     @Option(name: .customLong("framing-timeout"), help: "Seconds --smart-framing waits for a recommendation with people in view before it takes the current one.")
-    var framingTimeout = 3.0
+    package var framingTimeout = 3.0
 
     @OptionGroup(title: "Encoding and orientation")
     var encoding: EncodingOptions
@@ -119,7 +119,10 @@ struct ShootCommand: AsyncParsableCommand {
 
     @OptionGroup var pixelBudget: PixelBudgetOptions
 
-    func validate() throws {
+    /// A shoot with the defaults (ArgumentParser fills in the options).
+    package init() {}
+
+    package func validate() throws {
         if format == .uncompressed { throw ValidationError("--format must be jpeg, heic, tiff or dng") }
         if let rawPlus {
             guard rawPlus.isProcessed, rawPlus != .uncompressed else { throw ValidationError("--raw-plus must be jpeg, heic or tiff") }
@@ -149,15 +152,17 @@ struct ShootCommand: AsyncParsableCommand {
         try frameFile.validate(device: device)
     }
 
-    func run() async throws {
+    package func run() async throws {
+        // --smart-framing needs OpenCV: from here on this is photocap-vision (see VisionSupport).
+        let vision = smartFraming ? try VisionSupport.implementation(for: "shoot --smart-framing") : nil
         do {
-            try await shoot()
+            try await shoot(vision: vision)
         } catch {
             throw fail(error.description)
         }
     }
 
-    private func shoot() async throws(PhotoCaptureError) {
+    private func shoot(vision: VisionSupport.Implementation?) async throws(PhotoCaptureError) {
         if timelapse.interval != nil { return try await shootTimelapse() }
         // Settings first, so a camera that cannot be opened fails a named request too.
         let xmp = try metadata.xmpPacket()
@@ -202,7 +207,7 @@ struct ShootCommand: AsyncParsableCommand {
             defer { restore(changes) }
             // A camera that fails to start fails the first request: say which one.
             try await session.startRunning(discardingFirst: skip)
-            let framingReport = smartFraming ? try await applySmartFraming(session: session, camera: camera) : nil
+            let framingReport = try await vision?.applySmartFraming(self, session, camera)
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
                 try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID,
@@ -251,7 +256,7 @@ struct ShootCommand: AsyncParsableCommand {
     /// `--output`, by default the current folder.
     var outputPath: String { outputOptions.output ?? "." }
     var overwrite: Bool { outputOptions.overwrite }
-    var json: Bool { outputOptions.json }
+    package var json: Bool { outputOptions.json }
 
     /// New settings from the options; `xmp` is `--xmp`'s packet, read once.
     func makeSettings(xmp: String?) -> PhotoSettings {

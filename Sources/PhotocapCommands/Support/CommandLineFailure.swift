@@ -6,13 +6,13 @@ import Glibc
 
 /// Prints `photocap: error: MESSAGE` as one line on stderr, control characters escaped (messages
 /// quote text from files); the result is thrown to exit with 1.
-func fail(_ message: String) -> ExitCode {
+package func fail(_ message: String) -> ExitCode {
     writeToStandardError("photocap: error: \(message.escapingControlCharacters)\n")
     return ExitCode(1)
 }
 
 /// Prints a note on stderr (never mixed into --json output), control characters escaped.
-func note(_ message: String) {
+package func note(_ message: String) {
     writeToStandardError("photocap: \(message.escapingControlCharacters)\n")
 }
 

@@ -1,9 +1,8 @@
 import ArgumentParser
 
 /// `photocap`: still photos from Linux cameras with exact orientation.
-@main
-struct PhotocapCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct PhotocapCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "photocap",
         abstract: "Take still photos from V4L2 cameras with exactly right orientation.",
         discussion: """
@@ -15,4 +14,7 @@ struct PhotocapCommand: AsyncParsableCommand {
         subcommands: [ShootCommand.self, WatchCommand.self, DevelopCommand.self, DevicesCommand.self, ControlsCommand.self, InfoCommand.self, OrientCommand.self, CompareCommand.self],
         defaultSubcommand: nil
     )
+
+    /// The root command: its subcommands do the work.
+    package init() {}
 }

@@ -1,20 +1,6 @@
 import FoundationEssentials
+import PhotocapCommands
 import PhotoCaptureVision
-
-/// `--json`'s report of `--smart-framing`: the framing applied and the faces in view.
-struct SmartFramingReport: Encodable {
-    /// `3:4 ×2`; nil when the monitor recommended nothing in time.
-    let framing: String?
-    let aspectRatio: String?
-    let zoomFactor: Double?
-    /// Seconds waited for the recommendation.
-    let waited: Double
-    /// The faces of the last analysed frame before the framing was applied, in metadata
-    /// coordinates (normalised to the upright picture before the framing's crop).
-    let faces: [FaceReport]
-    let analysedFrames: Int
-    let droppedFrames: Int
-}
 
 extension ShootCommand {
     /// Starts the monitor with every supported framing, waits (at most `--framing-timeout`) for a

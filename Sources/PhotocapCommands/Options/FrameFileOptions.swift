@@ -3,7 +3,7 @@ import PhotoCapture
 
 /// `--frame-file` with its format and size: a camera that replays one raw frame, for the commands
 /// that run a camera (`shoot`, `watch`).
-struct FrameFileOptions: ParsableArguments {
+package struct FrameFileOptions: ParsableArguments {
     @Option(name: .customLong("frame-file"), help: "Replay a raw frame from this file instead of using a camera.")
     var frameFile: String?
 
@@ -29,9 +29,12 @@ struct FrameFileOptions: ParsableArguments {
     }
 
     /// The frame-file camera, or nil without `--frame-file`.
-    func camera(mounting: SensorMounting, framesPerSecond: Int) throws(PhotoCaptureError) -> CaptureDevice? {
+    package func camera(mounting: SensorMounting, framesPerSecond: Int) throws(PhotoCaptureError) -> CaptureDevice? {
         guard let frameFile, let frameFormat, let frameSize else { return nil }
         return try CaptureDevice.frameFile(path: frameFile, format: frameFormat, size: frameSize,
                                            mounting: mounting, framesPerSecond: framesPerSecond)
     }
+
+    /// No frame file (ArgumentParser fills in the options).
+    package init() {}
 }

@@ -4,56 +4,12 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import PhotoCapture
+import PhotocapCommands
 import PhotoCaptureVision
 import Synchronization
 
-/// `photocap watch`: runs the live session and reports on it once a second.
-struct WatchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "watch",
-        abstract: "Run the camera's live session and report once a second: frame rate, frames dropped per consumer, scene status, faces.",
-        discussion: """
-            Ctrl-C stops the camera cleanly (exit status 130); the preview file, if any, is always \
-            a whole JPEG (written to a temporary file and renamed).
-
-            --faces and --smart-framing run OpenCV's face detector on a 320x240 grey copy of the \
-            stream, on their own queues: frames arriving while it is busy are skipped for the \
-            analysis, never for the stream or the preview. Faces are in metadata coordinates: \
-            normalised to the upright picture, origin top-left.
-
-            Examples:
-              photocap watch --device synthetic --duration 5
-              photocap watch --device /dev/video0 --json --preview-file view.jpg
-              photocap watch --faces --smart-framing --preview-file view.jpg --overlay
-              photocap watch --frame-file people.rgb --frame-format rgb24 --frame-size 640x480 --faces --json
-            """)
-
-    @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
-    var device: String?
-
-    @OptionGroup var frameFile: FrameFileOptions
-
-    @Option(help: "Stop after this many seconds. Default: until Ctrl-C.")
-    var duration: Int?
-
-    @Option(name: .customLong("preview-file"), help: "Keep an upright JPEG preview of the stream at this path, refreshed once a second.")
-    var previewFile: String?
-
-    @Option(name: .customLong("preview-size"), help: "Largest preview size, WIDTHxHEIGHT.")
-    var previewSize: PixelSize = PixelSize(width: 640, height: 480)
-
-    @Flag(help: "Track faces and report them each second: ID and bounds (with --json also the analysed frame's timestamp).")
-    var faces = false
-
-    @Flag(name: .customLong("smart-framing"), help: "Run the smart framing monitor (every supported framing) and print each new recommended framing when it comes.")
-    var smartFraming = false
-
-    @Flag(help: "Draw the tracked faces with their IDs (green) and the recommended framing (magenta) onto the --preview-file picture.")
-    var overlay = false
-
-    @Flag(help: "Print one JSON line per second, and one per new recommendation.")
-    var json = false
-
+extension WatchCommand {
     /// One second of the session.
     struct Report: Encodable {
         let second: Int
@@ -68,15 +24,8 @@ struct WatchCommand: AsyncParsableCommand {
         let faces: [FaceReport]?
     }
 
-    func validate() throws {
-        if let duration, duration < 1 { throw ValidationError("--duration must be at least 1 second, got \(duration)") }
-        if previewSize.width < 16 || previewSize.height < 16 { throw ValidationError("--preview-size must be at least 16x16") }
-        try frameFile.validate(device: device)
-        if overlay, previewFile == nil { throw ValidationError("--overlay draws onto the preview picture: give --preview-file PATH too") }
-        if overlay, !faces, !smartFraming { throw ValidationError("--overlay draws what --faces and --smart-framing see: give one or both") }
-    }
-
-    func run() async throws {
+    /// The live session, reported on once a second until `--duration` or Ctrl-C.
+    func watch() async throws {
         let camera: CaptureDevice
         // A frame file replays at a sensor's pace, so the report reads like a camera's.
         if let replay = try frameFile.camera(mounting: .upright, framesPerSecond: 30) {

@@ -13,7 +13,7 @@ struct JSONSize: Encodable {
 }
 
 /// The CLI's JSON style: sorted keys, unescaped slashes; one line unless `pretty`.
-func jsonText(_ value: some Encodable, pretty: Bool = false) throws -> String {
+package func jsonText(_ value: some Encodable, pretty: Bool = false) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
                                       : [.sortedKeys, .withoutEscapingSlashes]

@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import PhotocapCommands
 import PhotoCaptureVision
 
 extension WatchCommand {

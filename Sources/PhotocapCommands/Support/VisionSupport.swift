@@ -1,0 +1,63 @@
+import ArgumentParser
+import PhotoCapture
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What needs OpenCV: `watch` and `shoot --smart-framing`, implemented in `photocap-vision`.
+///
+/// OpenCV's libraries (objdetect pulls in dnn, protobuf, LAPACK, GL…) cost some 7 ms of dynamic
+/// linking at every start, a sixth of a whole `photocap shoot`. So `photocap` does not link
+/// them: a command that needs faces replaces the process with `photocap-vision`, built beside
+/// it (the same commands, with OpenCV), with the same arguments. The user sees one program.
+package enum VisionSupport {
+    /// The commands that need OpenCV, as `photocap-vision` provides them.
+    package struct Implementation: Sendable {
+        /// Runs `photocap watch`.
+        package var watch: @Sendable (WatchCommand) async throws -> Void
+        /// Starts the smart framing monitor on the running session, applies its recommendation
+        /// and reports it.
+        package var applySmartFraming: @Sendable (ShootCommand, CaptureSession, CaptureDevice) async throws(PhotoCaptureError)
+            -> SmartFramingReport
+
+        /// Groups the implementations.
+        package init(watch: @escaping @Sendable (WatchCommand) async throws -> Void,
+                     applySmartFraming: @escaping @Sendable (ShootCommand, CaptureSession, CaptureDevice) async throws(PhotoCaptureError)
+                         -> SmartFramingReport) {
+            self.watch = watch
+            self.applySmartFraming = applySmartFraming
+        }
+    }
+
+    /// Set once by `photocap-vision`'s entry point, before the arguments are parsed; nil in `photocap`.
+    nonisolated(unsafe) package static var installed: Implementation?
+
+    /// The executable's name, beside `photocap`.
+    package static let executableName = "photocap-vision"
+
+    /// The implementation in this process; in `photocap`, this process becomes `photocap-vision`
+    /// (execv: same process, arguments, environment and standard streams) and does not return.
+    /// Throws, naming `command`, when `photocap-vision` is not beside `photocap`.
+    package static func implementation(for command: String) throws -> Implementation {
+        if let installed { return installed }
+        let path = siblingPath()
+        var arguments = CommandLine.arguments
+        arguments[0] = path
+        let pointers = arguments.map { strdup($0) } + [nil]
+        execv(path, pointers)
+        let reason = String(cString: strerror(errno))
+        pointers.forEach { free($0) }
+        throw fail("\(command) runs in \(executableName), which links OpenCV's face detection, and \(path) cannot be run "
+                   + "(\(reason)): build it with `swift build --product \(executableName)` and keep it beside photocap")
+    }
+
+    /// `photocap-vision` in the folder of this process's executable.
+    static func siblingPath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let executable = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        return folder + "/" + executableName
+    }
+}
