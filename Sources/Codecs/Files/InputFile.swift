@@ -55,8 +55,9 @@ public enum InputFile {
     /// A read needs fresh memory, which the kernel zeroes before the copy: a 36 MB frame file
     /// took 3.1–3.5 ms to read into huge pages, and now and then 20–90 ms (on this VM, about one
     /// fresh huge page in eight faults some 25 times slower, no compaction counted: the host
-    /// backs it anew); mapped, it costs ~0.8 ms of page faults on first touch. The price: should another program truncate the file while it is mapped,
-    /// touching the lost pages raises SIGBUS. Replacing the file (a rename) or deleting it is safe.
+    /// backs it anew); mapped, it costs ~0.8 ms of page faults on first touch. The price: should
+    /// another program truncate the file while it is mapped, touching the lost pages raises
+    /// SIGBUS. Replacing the file (a rename) or deleting it is safe.
     package static func map(_ descriptor: Int32, count: Int) -> UnsafeRawBufferPointer? {
         guard count > 0, let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0),
               address != MAP_FAILED else { return nil }

@@ -1,8 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import PhotoCapture
 
 /// `photocap watch`: runs the live session and reports on it once a second.

@@ -57,7 +57,6 @@ package enum VisionSupport {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : CommandLine.arguments[0]
-        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
-        return folder + "/" + executableName
+        return executable.deletingLastPathComponent.appendingPathComponent(executableName)
     }
 }
