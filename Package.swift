@@ -26,20 +26,24 @@ let package = Package(
         // C libraries, one seam each.
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CExif", pkgConfig: "libexif", apt: "libexif-dev"),
-        systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CYUV", pkgConfig: nil, apt: "libyuv-dev"),
-        // LibRaw's thread-safe build (libraw_r); its pkg-config flags carry -fopenmp, which SwiftPM refuses.
-        systemLibrary("CRaw", pkgConfig: nil, apt: "libraw-dev"),
         .target(name: "CImagingKernels"),
-        // libheif (libheif-dev), loaded with dlopen when HEIF is first read or written.
-        .target(name: "CHeif"),
+        // Loading a library with dlopen on first use instead of linking it (for the seams below
+        // that do: what a linked library costs at start-up is paid by every run).
+        .target(name: "CLibraryLoading"),
+        // libheif (libheif-dev), loaded when HEIF is first read or written.
+        .target(name: "CHeif", dependencies: ["CLibraryLoading"]),
+        // libtiff (libtiff-dev), loaded when TIFF or DNG is first read or written.
+        .target(name: "CTIFF", dependencies: ["CLibraryLoading"]),
+        // LibRaw's thread-safe build (libraw-dev's libraw_r), loaded when RAW data is first read.
+        .target(name: "CRaw", dependencies: ["CLibraryLoading"]),
         // libjpeg's coefficient API (libjpeg-turbo's libjpeg.so): lossless turns in strips.
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
-        // libxml2, loaded with dlopen when an XMP packet is first checked (not at start-up).
-        .target(name: "CXML"),
+        // libxml2, loaded when an XMP packet is first checked.
+        .target(name: "CXML", dependencies: ["CLibraryLoading"]),
         // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
         // these packages, and the headers live in /usr/include/opencv4, which no safe setting
         // reaches. -O2 keeps the shim optimised in debug builds too.
@@ -111,8 +115,9 @@ let package = Package(
 /// dynamic loader then binds no Swift library at start, about 3 ms off every process. The two
 /// libraries named are the parts of FoundationEssentials that its shared library holds inside
 /// but its static one leaves to the link (what `--static-swift-stdlib` adds, without compiling
-/// every module again for static linking). Debug builds, which the tests link together with the
+/// every module again for static linking). lld links them: gold warns about glibc's `mktemp`,
+/// which the static Foundation references. Debug builds, which the tests link together with the
 /// commands' modules, stay dynamic.
 var staticSwiftRuntime: [LinkerSetting] {
-    [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(configuration: .release))]
+    [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld"], .when(configuration: .release))]
 }

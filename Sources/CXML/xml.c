@@ -1,7 +1,8 @@
 #include "cxml.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoading.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,37 +76,22 @@ static struct {
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
+/// The libxml2 functions in the order of their fields in `xml`, from `init_parser` on.
+static const char *const function_names[] = {
+    "xmlInitParser", "xmlCreatePushParserCtxt", "xmlCtxtUseOptions", "xmlParseChunk", "xmlFreeParserCtxt",
+    "xmlFreeDoc", "xmlDocGetRootElement", "xmlFirstElementChild", "xmlNextElementSibling",
+    "xmlSetStructuredErrorFunc", "__xmlStructuredError", "__xmlStructuredErrorContext",
+};
+enum { function_count = sizeof function_names / sizeof function_names[0] };
+_Static_assert(offsetof(__typeof__(xml), structured_error_context) - offsetof(__typeof__(xml), init_parser)
+                   == (function_count - 1) * sizeof(void *), "a name for every function field, in order");
+static pc_library library = {"libxml2.so.2", "", function_names, function_count, (void **)&xml.init_parser};
+
 static void load(void) {
-    void *handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *error = dlerror();
-        snprintf(xml.failure, sizeof xml.failure, "%s", error ? error : "dlopen failed");
-        return;
-    }
-#define SYMBOL(field, name)                                                                    \
-    do {                                                                                       \
-        *(void **)&xml.field = dlsym(handle, name);                                            \
-        if (xml.field == NULL) {                                                               \
-            snprintf(xml.failure, sizeof xml.failure, "libxml2.so.2 has no %s", name);         \
-            return;                                                                            \
-        }                                                                                      \
-    } while (0)
-    SYMBOL(init_parser, "xmlInitParser");
-    SYMBOL(create_push, "xmlCreatePushParserCtxt");
-    SYMBOL(use_options, "xmlCtxtUseOptions");
-    SYMBOL(parse_chunk, "xmlParseChunk");
-    SYMBOL(free_context, "xmlFreeParserCtxt");
-    SYMBOL(free_document, "xmlFreeDoc");
-    SYMBOL(root_element, "xmlDocGetRootElement");
-    SYMBOL(first_element_child, "xmlFirstElementChild");
-    SYMBOL(next_element_sibling, "xmlNextElementSibling");
-    SYMBOL(set_structured_error, "xmlSetStructuredErrorFunc");
-    SYMBOL(structured_error, "__xmlStructuredError");
-    SYMBOL(structured_error_context, "__xmlStructuredErrorContext");
-#undef SYMBOL
+    if (pc_library_load(&library, xml.failure, sizeof xml.failure) == NULL) return;
     // libxml2 wants its globals set up once before parsing on several threads.
     xml.init_parser();
-    xml.handle = handle;
+    xml.handle = library.handle;
 }
 
 int pc_xml_load(char *reason, size_t reason_size) {

@@ -2,18 +2,21 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The command starts without Foundation's ICU half, libxml2, libheif and OpenCV (issue 17): it
-/// imports FoundationEssentials only, loads libxml2 when an XMP packet is first checked and
-/// libheif when HEIF is first read or written, and hands the commands that need faces to
-/// photocap-vision. Linking any of these again costs every run milliseconds (libFoundation,
-/// FoundationInternationalization, _FoundationICU ~2.7 ms; FoundationXML with libxml2 and the
-/// system ICU ~1.5 ms; libheif with x265, libde265, dav1d and aom ~2.5 ms; OpenCV's objdetect
-/// with dnn, protobuf, LAPACK and GL ~7 ms).
+/// The command starts without Foundation's ICU half, libxml2, libheif, libtiff, LibRaw and
+/// OpenCV (issue 17): it imports FoundationEssentials only, loads libxml2 when an XMP packet is
+/// first checked, libheif when HEIF is first read or written, libtiff when TIFF or DNG is and
+/// LibRaw when RAW data is, and hands the commands that need faces to photocap-vision. Linking
+/// any of these again costs every run time (libFoundation, FoundationInternationalization,
+/// _FoundationICU ~2.7 ms; FoundationXML with libxml2 and the system ICU ~1.5 ms; libheif with
+/// x265, libde265, dav1d and aom ~2.5 ms; libtiff with libwebp, libzstd, liblzma, libLerc and
+/// libjbig ~0.5 ms; LibRaw with libgomp and liblcms2 ~0.4 ms; OpenCV's objdetect with dnn,
+/// protobuf, LAPACK and GL ~7 ms).
 @Suite struct StartupLibrariesTests {
     /// Library names (prefixes) the command must not load at start-up.
     static let unwanted = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
                            "libFoundationXML.so", "libxml2.so", "libicu", "libheif.so", "libx265.so", "libde265.so",
-                           "libopencv_", "libprotobuf.so"]
+                           "libtiff.so", "libwebp.so", "libLerc.so", "libjbig.so", "libraw_r.so", "libgomp.so",
+                           "liblcms2.so", "libopencv_", "libprotobuf.so"]
 
     /// The libraries ldd lists for `executable`: every one the loader maps at start-up, those of
     /// the libraries included.
@@ -25,13 +28,36 @@ import TestSupport
         }
     }
 
-    @Test func theCommandLinksNeitherFoundationsICUNorLibxml2NorLibheifNorOpenCV() throws {
+    @Test func theCommandStartsWithoutTheLibrariesItLoadsWhenNeeded() throws {
         let libraries = try Self.startupLibraries(TestPaths.photocap)
         #expect(libraries.contains { $0.hasPrefix("libswiftCore.so") }, "ldd listed: \(libraries)")
         #expect(libraries.filter { name in Self.unwanted.contains { name.hasPrefix($0) } } == [])
         // photocap-vision, beside it, is the one with OpenCV.
         let vision = try Self.startupLibraries(TestPaths.photocapVision)
         #expect(vision.contains { $0.hasPrefix("libopencv_objdetect.so") }, "ldd listed: \(vision)")
+    }
+
+    /// A library loaded on first use that cannot be loaded (here a file that is no library,
+    /// found first through LD_LIBRARY_PATH) ends the request with an error naming it and why, and
+    /// nothing is written.
+    @Test(arguments: [("tiff", "libtiff.so.6"), ("heic", "libheif.so.1"), ("raw", nil)])
+    func aLibraryThatCannotBeLoadedEndsTheRequestWithItsReason(format: String, library: String?) throws {
+        // LibRaw's soname follows its version: the one this machine's loader knows.
+        let known = try ExternalTool.run("ldconfig", ["-p"]).text
+        let name = try #require(library ?? known.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("libraw_r.so.") }.map(String.init))
+        let folder = try TestPaths.temporaryFolder()
+        try Data("not a library\n".utf8).write(to: folder.appendingPathComponent(name))
+        let output = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+        let arguments = format == "raw" ? ["--raw-plus", "jpeg"] : ["--format", format]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_LIBRARY_PATH"] = folder.path
+        let run = try ExternalTool.run(TestPaths.photocap, ["shoot", "--device", "synthetic"] + arguments + ["--output", output.path + "/"],
+                                       environment: environment)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("photocap: error: request 1: encoding failed: "), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("failed: \(folder.path)/\(name): file too short\n"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [])
     }
 
     /// The commands that need faces continue in photocap-vision; without it beside photocap, a

@@ -47,7 +47,7 @@ package enum DNGFile {
             let rowsPerStrip = try setStrips(file, rowBytes: thumbnail.size.width * 3, rows: thumbnail.size.height)
             try file.writeStrips(thumbnail.pixels, rowBytes: thumbnail.size.width * 3, rows: thumbnail.size.height,
                                  rowsPerStrip: rowsPerStrip)
-            try file.check(TIFFWriteDirectory(file.tiff), "TIFFWriteDirectory")
+            try file.check(libtiff.WriteDirectory(file.tiff), "TIFFWriteDirectory")
             try file.set(UInt32(TIFFTAG_SUBFILETYPE), UInt32(0))
             try writeCFAImage(frame, pattern: pattern, rowBytes: rowBytes, metadata: metadata, into: file)
         } else {
@@ -119,7 +119,7 @@ package enum DNGFile {
             try file.writeStrips(bytes, bytesPerRow: frame.bytesPerRow, rowBytes: rowBytes, rows: frame.size.height,
                                  rowsPerStrip: rowsPerStrip)
         }
-        try file.check(TIFFWriteDirectory(file.tiff), "TIFFWriteDirectory")
+        try file.check(libtiff.WriteDirectory(file.tiff), "TIFFWriteDirectory")
     }
 
     private static func setImageLayout(_ file: TIFFHandle, size: PixelSize, bitsPerSample: Int, samples: Int,

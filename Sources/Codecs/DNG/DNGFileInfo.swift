@@ -86,7 +86,7 @@ package struct DNGFileInfo: Sendable {
             }
             let subIFDs = offsets.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
             var found = false
-            for offset in subIFDs where TIFFSetSubDirectory(file.tiff, offset) == 1 {
+            for offset in subIFDs where libtiff.SetSubDirectory(file.tiff, offset) == 1 {
                 if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 { found = true; break }
             }
             guard found else { throw .corruptFile(format: "DNG", reason: "no CFA image (no IFD with NewSubFileType 0)") }
@@ -101,12 +101,12 @@ package struct DNGFileInfo: Sendable {
 
         // IFD0, the CFA image's directory and every strip (or tile) of it must lie inside the file:
         // libtiff would otherwise skip what is missing with a warning.
-        let pieces = TIFFIsTiled(file.tiff) != 0 ? TIFFNumberOfTiles(file.tiff) : TIFFNumberOfStrips(file.tiff)
+        let pieces = libtiff.IsTiled(file.tiff) != 0 ? libtiff.NumberOfTiles(file.tiff) : libtiff.NumberOfStrips(file.tiff)
         var end: UInt64 = 0
         for piece in 0..<pieces {
-            end = max(end, TIFFGetStrileOffset(file.tiff, piece) + TIFFGetStrileByteCount(file.tiff, piece))
+            end = max(end, libtiff.GetStrileOffset(file.tiff, piece) + libtiff.GetStrileByteCount(file.tiff, piece))
         }
-        for directory in [TIFFHeader(data)!.firstIFDOffset, Int(TIFFCurrentDirOffset(file.tiff))] {
+        for directory in [TIFFHeader(data)!.firstIFDOffset, Int(libtiff.CurrentDirOffset(file.tiff))] {
             end = max(end, UInt64(TIFFHeader.directoryEnd(data, at: directory) ?? Int.max))
         }
         guard pieces > 0, end <= UInt64(data.count) else {
@@ -116,8 +116,8 @@ package struct DNGFileInfo: Sendable {
         // are stored uncompressed) would develop into a black picture without a word. The counts
         // as the file stores them: libtiff puts its own estimate in place of zero counts.
         // A picture past the pixel budget is left to the developer's refusal, which names it.
-        if TIFFIsTiled(file.tiff) == 0, (try? PixelBudget.check(size)) != nil {
-            let stored = (TIFFHeader.integers(data, directoryAt: Int(TIFFCurrentDirOffset(file.tiff)),
+        if libtiff.IsTiled(file.tiff) == 0, (try? PixelBudget.check(size)) != nil {
+            let stored = (TIFFHeader.integers(data, directoryAt: Int(libtiff.CurrentDirOffset(file.tiff)),
                                               tag: Int(TIFFTAG_STRIPBYTECOUNTS)) ?? []).map(UInt64.init)
             let needed = UInt64(size.width) * UInt64(size.height) * UInt64(bitsPerSample) / 8
             let uncompressed = file.integer16(TIFFTAG_COMPRESSION) ?? 1 == 1
@@ -129,7 +129,7 @@ package struct DNGFileInfo: Sendable {
 
         // Read with libtiff rather than libexif, which sees only a file's first 64 KiB (a DNG's
         // IFDs usually come after its image data).
-        if hasEXIF, exifOffset > 0, TIFFReadEXIFDirectory(file.tiff, exifOffset) == 1 {
+        if hasEXIF, exifOffset > 0, libtiff.ReadEXIFDirectory(file.tiff, exifOffset) == 1 {
             dateTimeOriginal = file.text(EXIFTAG_DATETIMEORIGINAL)
             cameraTags.exposureTime = file.decimals(EXIFTAG_EXPOSURETIME, count: 1)?.first
             cameraTags.fNumber = file.decimals(EXIFTAG_FNUMBER, count: 1)?.first
@@ -138,11 +138,11 @@ package struct DNGFileInfo: Sendable {
             cameraTags.isoSpeed = (file.counted(EXIFTAG_ISOSPEEDRATINGS) as [UInt16]).first.map(Int.init)
             offsetTimeOriginal = file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) ? file.text(EXIFTAG_OFFSETTIMEORIGINAL) : nil
             suppliedMetadata.userComment = EXIFUserComment.text(file.counted(EXIFTAG_USERCOMMENT),
-                                                                 littleEndian: TIFFIsBigEndian(file.tiff) == 0)
+                                                                 littleEndian: libtiff.IsBigEndian(file.tiff) == 0)
         } else {
             (dateTimeOriginal, offsetTimeOriginal) = (nil, nil)
         }
-        if hasGPS, gpsOffset > 0, TIFFReadGPSDirectory(file.tiff, gpsOffset) == 1 {
+        if hasGPS, gpsOffset > 0, libtiff.ReadGPSDirectory(file.tiff, gpsOffset) == 1 {
             suppliedMetadata.location = file.gpsLocation()
         }
     }
@@ -208,7 +208,7 @@ extension TIFFHandle {
 
     /// A RATIONAL tag of `count` values, as libtiff stores it for that tag (float or double).
     fileprivate func decimals(_ tag: Int32, count: Int) -> [Double]? {
-        let isDouble = TIFFFieldWithTag(tiff, UInt32(tag)).map { TIFFFieldSetGetSize($0) == 8 } ?? false
+        let isDouble = libtiff.FieldWithTag(tiff, UInt32(tag)).map { libtiff.FieldSetGetSize($0) == 8 } ?? false
         if count == 1 {
             // Single values come back by value.
             if isDouble {

@@ -20,31 +20,37 @@ package final class RAWDeveloper {
     /// ``PixelBudget`` (checked before unpacking).
     package init(data: [UInt8]) throws(CodecError) {
         guard !data.isEmpty else { throw .corruptFile(format: "RAW", reason: "the file is empty") }
-        guard let raw = libraw_init(0) else { throw .libRaw(function: "libraw_init", message: "out of memory") }
+        try LibRaw.load()
+        guard let raw = libraw.`init`(0) else { throw .libRaw(function: "libraw_init", message: "out of memory") }
         // LibRaw's default handler prints "unknown file: Unexpected end of file" on stderr; the
         // failure reaches the caller as an error instead, one line.
-        libraw_set_dataerror_handler(raw, { _, _, _ in }, nil)
+        libraw.set_dataerror_handler(raw, { _, _, _ in }, nil)
         let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
         file.copyMemory(from: UnsafeRawBufferPointer(start: data.withUnsafeBytes { $0.baseAddress }, count: data.count))
         self.raw = raw
         self.file = file
-        try check(libraw_open_buffer(raw, file.baseAddress, file.count), "libraw_open_buffer")
+        try check(libraw.open_buffer(raw, file.baseAddress, file.count), "libraw_open_buffer")
         // libraw_open_buffer reads the headers only; unpack allocates the sensor data.
         try PixelBudget.check(rawSize, declaredBy: "RAW")
-        try check(libraw_unpack(raw), "libraw_unpack")
+        try check(libraw.unpack(raw), "libraw_unpack")
         guard raw.pointee.rawdata.raw_image != nil else {
             throw CodecError.unsupportedFormat(reason: "LibRaw decoded no single-channel CFA data (not a Bayer RAW file)")
         }
     }
 
     deinit {
-        libraw_close(raw)
+        libraw.close(raw)
         file.deallocate()
+    }
+
+    /// LibRaw's text for `code`.
+    private static func message(_ code: Int32) -> String {
+        libraw.strerror(code).map { String(cString: $0) } ?? "LibRaw error \(code)"
     }
 
     private func check(_ code: Int32, _ function: String) throws(CodecError) {
         guard code == LIBRAW_SUCCESS.rawValue else {
-            throw .libRaw(function: function, message: String(cString: libraw_strerror(code)))
+            throw .libRaw(function: function, message: Self.message(code))
         }
     }
 
@@ -66,7 +72,7 @@ package final class RAWDeveloper {
     package var cfaColorIndices: [UInt8] {
         let names = withUnsafeBytes(of: raw.pointee.idata.cdesc) { Array($0) }
         return [(0, 0), (0, 1), (1, 0), (1, 1)].map { row, column in
-            let index = Int(libraw_COLOR(raw, Int32(row), Int32(column)))
+            let index = Int(libraw.COLOR(raw, Int32(row), Int32(column)))
             switch names.indices.contains(index) ? names[index] : 0 {
             case UInt8(ascii: "R"): return 0
             case UInt8(ascii: "B"): return 2
@@ -131,12 +137,12 @@ package final class RAWDeveloper {
         raw.pointee.params.user_qual = 3  // AHD
         raw.pointee.params.half_size = halfSize ? 1 : 0
         raw.pointee.params.user_flip = applyingOrientation ? -1 : 0
-        try check(libraw_dcraw_process(raw), "libraw_dcraw_process")
+        try check(libraw.dcraw_process(raw), "libraw_dcraw_process")
         var code: Int32 = 0
-        guard let image = libraw_dcraw_make_mem_image(raw, &code) else {
-            throw .libRaw(function: "libraw_dcraw_make_mem_image", message: String(cString: libraw_strerror(code)))
+        guard let image = libraw.dcraw_make_mem_image(raw, &code) else {
+            throw .libRaw(function: "libraw_dcraw_make_mem_image", message: Self.message(code))
         }
-        defer { libraw_dcraw_clear_mem(image) }
+        defer { libraw.dcraw_clear_mem(image) }
         let header = image.pointee
         guard header.type == LIBRAW_IMAGE_BITMAP, header.colors == 3, header.bits == 8 else {
             throw .libRaw(function: "libraw_dcraw_make_mem_image",

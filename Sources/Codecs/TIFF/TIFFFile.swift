@@ -47,7 +47,7 @@ package enum TIFFFile {
         // A placeholder, so IFD0 keeps its size when the real offset is filled in below.
         try file.set(UInt32(TIFFTAG_EXIFIFD), UInt64(0))
         try file.writeStrips(rgb, rowBytes: rowBytes, rows: size.height, rowsPerStrip: rowsPerStrip)
-        try file.check(TIFFWriteDirectory(file.tiff), "TIFFWriteDirectory")
+        try file.check(libtiff.WriteDirectory(file.tiff), "TIFFWriteDirectory")
         try file.writeEXIFDirectory(metadata, colorSpace: 1)
         file.close()
         guard stream.errors.isEmpty else { throw .tiff(function: "TIFFClose", message: stream.lastError) }
@@ -79,7 +79,7 @@ package enum TIFFFile {
         // would otherwise flip some orientations, and it never transposes).
         let requested = (1...8).contains(orientationTag) ? orientationTag : Int(ORIENTATION_TOPLEFT)
         let ok = raster.withUnsafeMutableBufferPointer {
-            TIFFReadRGBAImageOriented(file.tiff, width, height, $0.baseAddress, Int32(requested), 1)
+            libtiff.ReadRGBAImageOriented(file.tiff, width, height, $0.baseAddress, Int32(requested), 1)
         }
         try file.check(ok, "TIFFReadRGBAImageOriented")
         var rgb = [UInt8](repeating: 0, count: size.area * 3)

@@ -47,7 +47,7 @@ extension TIFFHandle {
     /// IFD0 must already be written, with a placeholder ExifIFD tag so it keeps its size.
     func writeEXIFDirectory(_ metadata: EXIFMetadata, colorSpace: Int32?) throws(CodecError) {
         // TIFFCreateEXIFDirectory returns 0 on success (unlike most of libtiff) and cannot fail.
-        _ = TIFFCreateEXIFDirectory(tiff)
+        _ = libtiff.CreateEXIFDirectory(tiff)
         for (tag, value) in try metadata.exposureRationals() { try set(UInt32(tag), value) }
         if let iso = metadata.isoSpeed {
             var value = UInt16(clamping: max(iso, 0))
@@ -72,23 +72,23 @@ extension TIFFHandle {
             try setText(EXIFTAG_IMAGEUNIQUEID, String(identifier.prefix(EXIFBuilder.maximumUniqueIDLength)))
         }
         if let comment = metadata.userComment {
-            let littleEndian = TIFFIsBigEndian(tiff) == 0
+            let littleEndian = libtiff.IsBigEndian(tiff) == 0
             try setCounted(EXIFTAG_USERCOMMENT, EXIFUserComment.bytes(comment, littleEndian: littleEndian))
         }
         var exifOffset: UInt64 = 0
-        try check(TIFFWriteCustomDirectory(tiff, &exifOffset), "TIFFWriteCustomDirectory")
+        try check(libtiff.WriteCustomDirectory(tiff, &exifOffset), "TIFFWriteCustomDirectory")
         let gpsOffset = try metadata.location.map { (location) throws(CodecError) in try writeGPSDirectory(location) }
-        try check(TIFFSetDirectory(tiff, 0), "TIFFSetDirectory")
+        try check(libtiff.SetDirectory(tiff, 0), "TIFFSetDirectory")
         try set(UInt32(TIFFTAG_EXIFIFD), exifOffset)
         if let gpsOffset { try set(UInt32(TIFFTAG_GPSIFD), gpsOffset) }
-        try check(TIFFRewriteDirectory(tiff), "TIFFRewriteDirectory")
+        try check(libtiff.RewriteDirectory(tiff), "TIFFRewriteDirectory")
     }
 
     /// Writes the GPS IFD of `location` (the tags ``EXIFBuilder`` writes for JPEG and HEIC)
     /// and returns its offset.
     private func writeGPSDirectory(_ location: EXIFLocation) throws(CodecError) -> UInt64 {
         try location.validate()
-        _ = TIFFCreateGPSDirectory(tiff)
+        _ = libtiff.CreateGPSDirectory(tiff)
         try setArray(Int32(GPSTAG_VERSIONID), [UInt8(2), 3, 0, 0])
         try setText(Int32(GPSTAG_LATITUDEREF), location.latitudeReference)
         try setRationals(GPSTAG_LATITUDE, EXIFLocation.degreesMinutesSeconds(location.latitude))
@@ -107,7 +107,7 @@ extension TIFFHandle {
         }
         if let accuracy = location.horizontalAccuracy { try set(UInt32(GPSTAG_GPSHPOSITIONINGERROR), accuracy) }
         var offset: UInt64 = 0
-        try check(TIFFWriteCustomDirectory(tiff, &offset), "TIFFWriteCustomDirectory")
+        try check(libtiff.WriteCustomDirectory(tiff, &offset), "TIFFWriteCustomDirectory")
         return offset
     }
 
@@ -115,8 +115,8 @@ extension TIFFHandle {
     /// double; libtiff turns it back into rationals when writing).
     private func setRationals(_ tag: Int32, _ values: [(UInt32, UInt32)]) throws(CodecError) {
         let decimals = values.map { Double($0.0) / Double($0.1) }
-        let field = TIFFFieldWithTag(tiff, UInt32(tag))
-        if let field, TIFFFieldSetGetSize(field) == 8 {
+        let field = libtiff.FieldWithTag(tiff, UInt32(tag))
+        if let field, libtiff.FieldSetGetSize(field) == 8 {
             try setArray(tag, decimals)
         } else {
             try setArray(tag, decimals.map(Float.init))
@@ -149,7 +149,7 @@ extension TIFFHandle {
                             from: bytes.baseAddress! + (firstRow + row) * bytesPerRow, byteCount: rowBytes)
                     }
                 }
-                return TIFFWriteEncodedStrip(tiff, UInt32(index), buffer.baseAddress!, tmsize_t(stripRows * rowBytes))
+                return libtiff.WriteEncodedStrip(tiff, UInt32(index), buffer.baseAddress!, tmsize_t(stripRows * rowBytes))
             }
             guard written == stripRows * rowBytes else {
                 throw .tiff(function: "TIFFWriteEncodedStrip", message: stream.lastError)

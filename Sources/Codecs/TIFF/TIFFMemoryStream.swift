@@ -19,10 +19,11 @@ final class TIFFMemoryStream {
 
     /// Opens the stream with `mode` ("w", "r", …); the returned handle closes the file.
     func open(mode: String) throws(CodecError) -> TIFFHandle {
-        guard let options = TIFFOpenOptionsAlloc() else { throw .tiff(function: "TIFFOpenOptionsAlloc", message: "out of memory") }
-        defer { TIFFOpenOptionsFree(options) }
+        try LibTIFF.load()
+        guard let options = libtiff.OpenOptionsAlloc() else { throw .tiff(function: "TIFFOpenOptionsAlloc", message: "out of memory") }
+        defer { libtiff.OpenOptionsFree(options) }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        TIFFOpenOptionsSetErrorHandlerExtR(options, { _, context, module, format, arguments in
+        libtiff.OpenOptionsSetErrorHandlerExtR(options, { _, context, module, format, arguments in
             let stream = Unmanaged<TIFFMemoryStream>.fromOpaque(context!).takeUnretainedValue()
             if let arguments {
                 stream.errors.append(TIFFMemoryStream.format(module: module, format: format, arguments: arguments))
@@ -30,8 +31,8 @@ final class TIFFMemoryStream {
             return 1  // handled: keep libtiff from printing to stderr
         }, context)
         // Warnings (unknown tags and the like) do not make a file invalid; keep them off stderr.
-        TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, context)
-        let tiff = TIFFClientOpenExt("memory", mode, context,
+        libtiff.OpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, context)
+        let tiff = libtiff.ClientOpenExt("memory", mode, context,
             { context, buffer, count in TIFFMemoryStream.from(context).read(into: buffer, count: count) },
             { context, buffer, count in TIFFMemoryStream.from(context).write(from: buffer, count: count) },
             { context, offset, whence in TIFFMemoryStream.from(context).seek(to: offset, whence: whence) },
@@ -110,7 +111,7 @@ final class TIFFHandle {
     func close() {
         guard isOpen else { return }
         isOpen = false
-        TIFFClose(tiff)
+        libtiff.Close(tiff)
     }
 
     /// `TIFFSetField` through its va_list form (Swift cannot call C variadics).
@@ -120,7 +121,7 @@ final class TIFFHandle {
 
     /// `TIFFSetField` returning libtiff's status, for use inside pointer closures.
     func setField(_ tag: UInt32, _ arguments: [CVarArg]) -> Int32 {
-        withVaList(arguments) { TIFFVSetField(tiff, tag, $0) }
+        withVaList(arguments) { libtiff.VSetField(tiff, tag, $0) }
     }
 
     /// Throws with libtiff's message when setting `tag` returned `ok` = 0.
@@ -130,11 +131,11 @@ final class TIFFHandle {
 
     /// `TIFFGetField` through its va_list form; false when the tag is absent.
     func get(_ tag: UInt32, _ arguments: CVarArg...) -> Bool {
-        withVaList(arguments) { TIFFVGetField(tiff, tag, $0) } == 1
+        withVaList(arguments) { libtiff.VGetField(tiff, tag, $0) } == 1
     }
 
     /// Whether libtiff knows `tag` in the current directory type.
-    func knows(_ tag: UInt32) -> Bool { TIFFFindField(tiff, tag, TIFF_NOTYPE) != nil }
+    func knows(_ tag: UInt32) -> Bool { libtiff.FindField(tiff, tag, TIFF_NOTYPE) != nil }
 
     /// Throws with libtiff's message when `ok` is 0 (libtiff's failure value).
     func check(_ ok: Int32, _ function: String) throws(CodecError) {

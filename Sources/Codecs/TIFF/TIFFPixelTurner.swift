@@ -108,8 +108,8 @@ package enum TIFFPixelTurner {
         let file = try TIFFMemoryStream(bytes: data).open(mode: "rm")
         defer { file.close() }
         let rowBytes = layout.rowBytes(width: layout.size.width)
-        guard Int(TIFFScanlineSize64(file.tiff)) == rowBytes else {
-            throw .tiff(function: "TIFFScanlineSize64", message: "rows of \(TIFFScanlineSize64(file.tiff)) bytes, expected \(rowBytes)")
+        guard Int(libtiff.ScanlineSize64(file.tiff)) == rowBytes else {
+            throw .tiff(function: "TIFFScanlineSize64", message: "rows of \(libtiff.ScanlineSize64(file.tiff)) bytes, expected \(rowBytes)")
         }
         var rowsPerStrip: UInt32 = 0
         if !withUnsafeMutablePointer(to: &rowsPerStrip, { file.get(UInt32(TIFFTAG_ROWSPERSTRIP), $0) }) || rowsPerStrip == 0 {
@@ -117,13 +117,13 @@ package enum TIFFPixelTurner {
         }
         let height = layout.size.height
         var pixels = [UInt8](repeating: 0, count: rowBytes * height)
-        let strips = Int(TIFFNumberOfStrips(file.tiff))
+        let strips = Int(libtiff.NumberOfStrips(file.tiff))
         for strip in 0..<strips {
             let firstRow = strip * Int(rowsPerStrip)
             guard firstRow < height else { break }
             let expected = min(Int(rowsPerStrip), height - firstRow) * rowBytes
             let read = pixels.withUnsafeMutableBytes {
-                TIFFReadEncodedStrip(file.tiff, UInt32(strip), $0.baseAddress! + firstRow * rowBytes, tmsize_t(expected))
+                libtiff.ReadEncodedStrip(file.tiff, UInt32(strip), $0.baseAddress! + firstRow * rowBytes, tmsize_t(expected))
             }
             guard read == expected else { throw .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError) }
         }
@@ -204,7 +204,7 @@ package enum TIFFPixelTurner {
             try file.check(ok, tag: UInt32(TIFFTAG_COLORMAP))
         }
         try file.writeStrips(rows, rowBytes: layout.rowBytes(width: size.width), rows: size.height, rowsPerStrip: rowsPerStrip)
-        try file.check(TIFFWriteDirectory(file.tiff), "TIFFWriteDirectory")
+        try file.check(libtiff.WriteDirectory(file.tiff), "TIFFWriteDirectory")
         file.close()
         guard stream.errors.isEmpty else { throw .tiff(function: "TIFFClose", message: stream.lastError) }
         let scratch = stream.bytes

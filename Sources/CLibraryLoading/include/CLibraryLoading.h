@@ -1,0 +1,34 @@
+#pragma once
+// How photocap's seams load a C library at run time instead of linking it: a linked library is
+// mapped, relocated and initialised at every start-up, with all it needs, for every run; loaded
+// on first use, only the runs that use it pay.
+#include <stddef.h>
+
+/// A library a seam loads on first use: what to open and find, and what came of it. A seam
+/// keeps one, static, with the first five fields set.
+typedef struct {
+    /// The shared library's file name (its soname).
+    const char *_Nonnull file;
+    /// What each function's symbol starts with.
+    const char *_Nonnull prefix;
+    /// The functions, without the prefix, in the order of their slots in `functions`.
+    const char *_Nonnull const *_Nonnull names;
+    size_t count;
+    /// Where the functions go: `count` pointers (a struct of them, cast).
+    void *_Nullable *_Nonnull functions;
+    /// Set by pc_library_load.
+    int attempted;
+    void *_Nullable handle;
+    char failure[256];
+} pc_library;
+
+/// Loads `library` the first time it is called for it (dlopen with RTLD_NOW | RTLD_LOCAL, then
+/// every function looked up; thread-safe) and returns its functions, or NULL with the reason
+/// in `reason` (dlerror's text, or the function the library lacks). A library that loaded stays
+/// loaded for the life of the process; one that failed is not tried again.
+void *_Nullable *_Nullable pc_library_load(pc_library *_Nonnull library, char *_Nullable reason, size_t reason_size);
+
+/// The members of an X-macro list of functions: PC_LIBRARY_NAME makes the names, and
+/// PC_LIBRARY_COUNT counts them (`0 LIST(PC_LIBRARY_COUNT)`).
+#define PC_LIBRARY_NAME(name) #name,
+#define PC_LIBRARY_COUNT(name) +1
