@@ -138,7 +138,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         if heicRounds > 0 {
             try await compareHEIC(in: folder, frameFile: framePath)
             let heic = ProcessComparison(size: size, quality: ProcessComparison.heicQuality, rounds: heicRounds, folder: folder)
-            targets.add(Self.heicTargetName, try heic.heicVersusHeifEnc(frameFile: framePath, planes: planes, picture: scenePicture),
+            targets.add(Self.heicTargetName, processes: try heic.heicVersusHeifEnc(frameFile: framePath, planes: planes, picture: scenePicture),
                         target: "<= 0.9x")
         } else {
             targets.add(Self.heicTargetName, nil, target: "<= 0.9x", note: "not run (--heic-rounds 0)")
@@ -154,10 +154,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
             var comparison = ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder)
             comparison.batchFiles = batchFiles
             let ratios = try comparison.run(picture: scenePicture)
-            targets.add("photocap orient --lossless --in-place vs jhead -autorot", ratios.orientVersusJhead, target: "<= 0.75x")
-            targets.add("photocap shoot --frame-file (90°) vs ffmpeg transpose", ratios.shootVersusFFmpeg, target: "<= 0.25x")
-            targets.add("photocap shoot --frame-file vs cjpeg, raw RGB -> JPEG q\(quality)", ratios.shootVersusCjpeg, target: "<= 1.0x")
-            targets.add("batch orient of \(batchFiles) copies vs jhead -autorot over the same files", ratios.batchOrientVersusJhead,
+            targets.add("photocap orient --lossless --in-place vs jhead -autorot", processes: ratios.orientVersusJhead, target: "<= 0.75x")
+            targets.add("photocap shoot --frame-file (90°) vs ffmpeg transpose", processes: ratios.shootVersusFFmpeg, target: "<= 0.25x")
+            targets.add("photocap shoot --frame-file vs cjpeg, raw RGB -> JPEG q\(quality)", processes: ratios.shootVersusCjpeg, target: "<= 1.0x")
+            targets.add("batch orient of \(batchFiles) copies vs jhead -autorot over the same files", processes: ratios.batchOrientVersusJhead,
                         target: "<= 0.4x")
         }
         if bracketRounds > 0 {

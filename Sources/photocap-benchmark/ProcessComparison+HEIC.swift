@@ -16,7 +16,7 @@ extension ProcessComparison {
     /// syncs. heif-enc reading a PNG of `picture` (decode and its own RGB -> 4:2:0 conversion
     /// included, a different chroma filter) is shown beside, not used for the ratio. Sizes and
     /// PSNR (libheif's RGB against `picture`) are printed so "equal size and PSNR" can be seen.
-    func heicVersusHeifEnc(frameFile: String, planes: PlanarImage, picture: RGBImage) throws -> Double? {
+    func heicVersusHeifEnc(frameFile: String, planes: PlanarImage, picture: RGBImage) throws -> ProcessRatio? {
         let photocap = try photocapExecutable()
         let y4m = path("frame.y4m"), png = path("frame.png")
         try Data(planes.y4mBytes()).write(to: URL(fileURLWithPath: y4m))
@@ -39,7 +39,7 @@ extension ProcessComparison {
             print("    " + "\(name): ".padded(to: 16) + String(format: "%9d bytes, PSNR %.3f dB against the source picture",
                                                             bytes.count, Self.psnr(RGBImage(size: decoded.size, pixels: decoded.rgb), picture)))
         }
-        return ratios[reference].map { 1 / $0 }
+        return ratios[reference].map(\.inverted)
     }
 
     /// Peak signal-to-noise ratio of `decoded` against `source` (the same size), in dB, over all

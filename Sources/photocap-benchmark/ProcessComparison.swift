@@ -28,12 +28,22 @@ struct ProcessComparison {
         "cjpeg": "libjpeg-turbo-progs", "convert": "imagemagick", "ffmpeg": "ffmpeg", "jhead": "jhead", "heif-enc": "libheif-examples",
     ]
 
-    /// The ratios issue 17's table tracks; nil where a tool is missing.
+    /// One process's time against another's: of the medians, and of the fastest runs.
+    struct ProcessRatio {
+        var median: Double
+        var fastest: Double
+
+        /// The other way round.
+        var inverted: ProcessRatio { ProcessRatio(median: 1 / median, fastest: 1 / fastest) }
+    }
+
+    /// The ratios issue 17's table tracks, photocap's time over the other tool's; nil where a
+    /// tool is missing.
     struct Ratios {
-        var shootVersusFFmpeg: Double?
-        var shootVersusCjpeg: Double?
-        var orientVersusJhead: Double?
-        var batchOrientVersusJhead: Double?
+        var shootVersusFFmpeg: ProcessRatio?
+        var shootVersusCjpeg: ProcessRatio?
+        var orientVersusJhead: ProcessRatio?
+        var batchOrientVersusJhead: ProcessRatio?
     }
 
     func run(picture: RGBImage) throws -> Ratios {
@@ -56,7 +66,7 @@ struct ProcessComparison {
             Case(name: "ffmpeg -vf transpose=clock", tool: "ffmpeg", arguments: [
                 "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "uyvy422", "-s", dimensions, "-i", framePath,
                 "-vf", "transpose=clock", "-pix_fmt", "yuvj420p", "-q:v", "2", "-frames:v", "1", path("ffmpeg.jpg")]),
-        ])["ffmpeg -vf transpose=clock"].map { 1 / $0 }
+        ])["ffmpeg -vf transpose=clock"].map(\.inverted)
 
         // The same pixels as RGB for cjpeg (PPM) and photocap (raw rgb24): 4:2:0, q\(quality).
         let rgbPath = path("frame.rgb"), ppmPath = path("frame.ppm")
@@ -68,7 +78,7 @@ struct ProcessComparison {
                 "--quality", "\(quality)", "--overwrite", "--output", path("shoot-rgb.jpg")]),
             Case(name: "cjpeg -quality \(quality) -sample 2x2", tool: "cjpeg", arguments: [
                 "-quality", "\(quality)", "-sample", "2x2", "-outfile", path("cjpeg.jpg"), ppmPath]),
-        ])["cjpeg -quality \(quality) -sample 2x2"].map { 1 / $0 }
+        ])["cjpeg -quality \(quality) -sample 2x2"].map(\.inverted)
 
         // A JPEG as a --no-compensation capture writes it: pixels as delivered, Orientation 6.
         let sideways = path("sideways.jpg")
@@ -86,7 +96,7 @@ struct ProcessComparison {
                  arguments: ["orient", "--quality", "\(quality)", "--in-place", work], prepare: restore),
             Case(name: "ImageMagick convert -auto-orient (re-encoded)", tool: "convert",
                  arguments: [sideways, "-auto-orient", "-quality", "\(quality)", path("auto-orient.jpg")]),
-        ])["jhead -autorot (lossless, in place)"].map { 1 / $0 }
+        ])["jhead -autorot (lossless, in place)"].map(\.inverted)
 
         // A folder of copies, each turned in place: photocap on every core against jhead, which
         // takes one file after another. Restoring the copies is not timed.
@@ -100,7 +110,7 @@ struct ProcessComparison {
                      arguments: ["orient", "--lossless", "--in-place", batch.path], prepare: restoreAll),
                 Case(name: "jhead -autorot FILES (lossless, in place)", tool: "jhead", arguments: ["-q", "-autorot"] + copies,
                      prepare: restoreAll),
-            ])["jhead -autorot FILES (lossless, in place)"].map { 1 / $0 }
+            ])["jhead -autorot FILES (lossless, in place)"].map(\.inverted)
         }
         return ratios
     }
@@ -118,10 +128,10 @@ struct ProcessComparison {
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     /// Times each available case `rounds` times, round-robin, after one untimed warm-up run;
-    /// prints each median and fastest run and returns each run case's ratio to the first
-    /// (photocap's) by name, from the medians.
+    /// prints each median and fastest run and returns each run case's ratios to the first
+    /// (photocap's) by name.
     @discardableResult
-    func compare(_ title: String, _ cases: [Case]) throws -> [String: Double] {
+    func compare(_ title: String, _ cases: [Case]) throws -> [String: ProcessRatio] {
         print("  \(title)")
         var available: [(Case, String)] = []
         for item in cases {
@@ -141,11 +151,11 @@ struct ProcessComparison {
                 if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
         }
-        guard let reference = samples.first.map(Self.median) else { return [:] }
-        var ratios: [String: Double] = [:]
+        guard let reference = samples.first.map(Self.median), let referenceFastest = samples.first?.min() else { return [:] }
+        var ratios: [String: ProcessRatio] = [:]
         for (index, (item, _)) in available.enumerated() {
             let median = Self.median(samples[index])
-            ratios[item.name] = median / reference
+            ratios[item.name] = ProcessRatio(median: median / reference, fastest: (samples[index].min() ?? median) / referenceFastest)
             // The fastest run beside the median: on a VM whose fresh memory now and then faults
             // in slowly, a few runs of a process can be far slower than the rest.
             print("    " + item.name.padded(to: 60)
