@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import FoundationEssentials
 
 /// A file being written in a folder: nameless (`O_TMPFILE`) where the file system allows it,
@@ -52,8 +53,15 @@ struct PendingFile {
     /// Flushes the file and gives it the name `path`: a link when `replacing` is false (fails
     /// with ``PhotoCaptureError/Code/fileExists(path:)`` if the name is taken), else a rename
     /// over whatever is there. The folder is flushed too, so the new name survives a crash.
+    ///
+    /// A replaced file is held (`O_PATH`: no read access needed, no side effect of opening)
+    /// across the rename and let go on a background queue: the rename then only moves names,
+    /// and freeing the old file's blocks and cached pages — about half a millisecond for a
+    /// 12 MP JPEG on ext4, more for larger files — is not on the caller's path.
     func commit(to path: String, replacing: Bool) throws(PhotoCaptureError) {
         guard fsync(descriptor) == 0 else { throw Self.failure(path, "fsync") }
+        let replaced = replacing ? Self.hold(path) : nil
+        defer { if let replaced { DispatchQueue.global(qos: .utility).async { close(replaced) } } }
         if let temporaryPath {
             if replacing {
                 guard rename(temporaryPath, path) == 0 else { throw Self.failure(path, "rename") }
@@ -89,6 +97,24 @@ struct PendingFile {
         }
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 { fsync(directory); close(directory) }
+    }
+
+    /// `O_PATH`, which Glibc imports only with _GNU_SOURCE (nil where its value is not listed
+    /// here: replaced files are then let go in the rename itself).
+    private static let pathOnlyFlag: Int32? = {
+#if arch(x86_64) || arch(i386) || arch(arm64) || arch(arm)
+        return 0o10000000
+#else
+        return nil
+#endif
+    }()
+
+    /// A descriptor that keeps the file at `path` (not a link's target) from being freed while
+    /// it is open; nil when there is nothing there or it cannot be held.
+    private static func hold(_ path: String) -> Int32? {
+        guard let O_PATH = pathOnlyFlag else { return nil }
+        let descriptor = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC)
+        return descriptor >= 0 ? descriptor : nil
     }
 
     /// Closes the file; a temporary name that was not committed is removed (a nameless file
