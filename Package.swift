@@ -99,7 +99,7 @@ let package = Package(
 
         // Tests; TestSupport runs and reads the third-party tools that judge our files.
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImagingKernels", "TestSupport"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "TestSupport"]),

@@ -8,6 +8,12 @@ void pc_expand_luma_range(uint8_t *row, size_t count);
 /// Expands limited-range (16...240) chroma to full range (0...255) in place.
 void pc_expand_chroma_range(uint8_t *row, size_t count);
 
+/// Whether the row kernels above and pc_accumulate_row take their AVX2 form: where the
+/// processor has AVX2, unless pc_kernels_set_portable(1) asked for the baseline form (which
+/// tests compare with, byte for byte).
+int pc_kernels_use_avx2(void);
+void pc_kernels_set_portable(int portable);
+
 /// Mean absolute difference between two byte buffers (0 when count is 0).
 double pc_mean_absolute_difference(const uint8_t *a, const uint8_t *b, size_t count);
 

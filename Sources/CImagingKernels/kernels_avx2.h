@@ -1,0 +1,9 @@
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+// The AVX2 forms of kernels.c's row kernels (x86-64 only): each does whole steps from the
+// start of the row and returns how many samples it did; the caller does the rest.
+size_t pc_expand_luma_range_avx2(uint8_t *row, size_t count);
+size_t pc_expand_chroma_range_avx2(uint8_t *row, size_t count);
+size_t pc_accumulate_row_avx2(uint16_t *sums, const uint8_t *row, size_t count, int first);
