@@ -40,8 +40,13 @@ fi
 mkdir -p watch
 "$P" watch --device $DEV --json --preview-file watch/view.jpg >watch.json 2>watch.err &
 watcher=$!
-# Started in an emulated VM from a debug build, the first report comes after about 2.5 s.
-sleep 6
+# Started in an emulated VM from a debug build, the first report comes after about 2.5 s, in some
+# runs a second or two later (a fixed 6 s once saw only one report): wait for the second report,
+# up to 20 s, then Ctrl-C.
+for _ in $(seq 100); do
+    [[ $(wc -l <watch.json) -ge 2 ]] && break
+    sleep 0.2
+done
 kill -INT $watcher
 wait $watcher
 status=$?
