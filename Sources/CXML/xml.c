@@ -2,7 +2,6 @@
 
 #include <CLibraryLoading.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +56,8 @@ enum {
     XML_PARSE_NONET = 1 << 11,
 };
 
+/// libxml2's functions, filled by pc_library_load.
 static struct {
-    void *handle;
-    char failure[256];
     void (*init_parser)(void);
     xml_parser_context *(*create_push)(void *sax, void *user_data, const char *chunk, int size, const char *filename);
     int (*use_options)(xml_parser_context *context, int options);
@@ -74,31 +72,25 @@ static struct {
     void **(*structured_error_context)(void);
 } xml;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-
-/// The libxml2 functions in the order of their fields in `xml`, from `init_parser` on.
+/// The libxml2 functions in the order of their fields in `xml`.
 static const char *const function_names[] = {
     "xmlInitParser", "xmlCreatePushParserCtxt", "xmlCtxtUseOptions", "xmlParseChunk", "xmlFreeParserCtxt",
     "xmlFreeDoc", "xmlDocGetRootElement", "xmlFirstElementChild", "xmlNextElementSibling",
     "xmlSetStructuredErrorFunc", "__xmlStructuredError", "__xmlStructuredErrorContext",
 };
 enum { function_count = sizeof function_names / sizeof function_names[0] };
-_Static_assert(offsetof(__typeof__(xml), structured_error_context) - offsetof(__typeof__(xml), init_parser)
-                   == (function_count - 1) * sizeof(void *), "a name for every function field, in order");
-static pc_library library = {"libxml2.so.2", "", function_names, function_count, (void **)&xml.init_parser};
+_Static_assert(sizeof xml == function_count * sizeof(void *), "a name for every function field, in order");
+static pc_library library = {"libxml2.so.2", "", function_names, function_count, (void **)&xml};
 
-static void load(void) {
-    if (pc_library_load(&library, xml.failure, sizeof xml.failure) == NULL) return;
-    // libxml2 wants its globals set up once before parsing on several threads.
-    xml.init_parser();
-    xml.handle = library.handle;
-}
+static pthread_once_t initialise_once = PTHREAD_ONCE_INIT;
+
+// libxml2 wants its globals set up once before parsing on several threads.
+static void initialise(void) { xml.init_parser(); }
 
 int pc_xml_load(char *reason, size_t reason_size) {
-    pthread_once(&load_once, load);
-    if (xml.handle != NULL) return 0;
-    if (reason != NULL && reason_size > 0) snprintf(reason, reason_size, "%s", xml.failure);
-    return -1;
+    if (pc_library_load(&library, reason, reason_size) == NULL) return -1;
+    pthread_once(&initialise_once, initialise);
+    return 0;
 }
 
 /// Keeps the first report: later ones are often consequences of it.

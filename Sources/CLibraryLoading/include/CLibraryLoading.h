@@ -16,14 +16,16 @@ typedef struct {
     size_t count;
     /// Where the functions go: `count` pointers (a struct of them, cast).
     void *_Nullable *_Nonnull functions;
-    /// Set by pc_library_load.
-    int attempted;
-    void *_Nullable handle;
+    /// Set by pc_library_load: a PC_LIBRARY_* state, and why it failed.
+    int state;
     char failure[256];
 } pc_library;
 
+/// A library's state: not tried yet (zero, as a static starts), loaded, or failed for good.
+enum { PC_LIBRARY_UNTRIED = 0, PC_LIBRARY_LOADED = 1, PC_LIBRARY_FAILED = 2 };
+
 /// Loads `library` the first time it is called for it (dlopen with RTLD_NOW | RTLD_LOCAL, then
-/// every function looked up; thread-safe) and returns its functions, or NULL with the reason
+/// every function looked up; thread-safe, and lock-free after that) and returns its functions, or NULL with the reason
 /// in `reason` (dlerror's text, or the function the library lacks). A library that loaded stays
 /// loaded for the life of the process; one that failed is not tried again.
 void *_Nullable *_Nullable pc_library_load(pc_library *_Nonnull library, char *_Nullable reason, size_t reason_size);
