@@ -154,12 +154,13 @@ struct ProcessComparison {
         guard let reference = samples.first.map(Self.median), let referenceFastest = samples.first?.min() else { return [:] }
         var ratios: [String: ProcessRatio] = [:]
         for (index, (item, _)) in available.enumerated() {
-            let median = Self.median(samples[index])
-            ratios[item.name] = ProcessRatio(median: median / reference, fastest: (samples[index].min() ?? median) / referenceFastest)
+            let median = Self.median(samples[index]), fastest = samples[index].min() ?? median
+            let ratio = ProcessRatio(median: median / reference, fastest: fastest / referenceFastest)
+            ratios[item.name] = ratio
             // The fastest run beside the median: on a VM whose fresh memory now and then faults
             // in slowly, a few runs of a process can be far slower than the rest.
             print("    " + item.name.padded(to: 60)
-                  + String(format: " %8.1f ms  %5.2fx  (fastest %.1f ms)", median, median / reference, samples[index].min() ?? median))
+                  + String(format: " %8.1f ms  %5.2fx  (fastest %.1f ms)", median, ratio.median, fastest))
         }
         return ratios
     }
