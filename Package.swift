@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "photocap-benchmark",
             dependencies: [
-                "PhotoCapture", "PhotoCaptureVision", "Imaging", "Codecs", "photocap", "photocap-vision",
+                "PhotoCapture", "PhotoCaptureVision", "Imaging", "CImagingKernels", "Codecs", "photocap", "photocap-vision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

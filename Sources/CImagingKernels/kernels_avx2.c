@@ -1,3 +1,4 @@
+#include "CImagingKernels.h"
 #include "kernels_avx2.h"
 
 // The AVX2 forms of three per-row kernels in kernels.c, 32 samples per step: the same fixed
@@ -50,14 +51,29 @@ PC_AVX2 size_t pc_accumulate_row_avx2(uint16_t *sums, const uint8_t *row, size_t
     return i;
 }
 
-static int forced_portable;
+static int chosen_form;  // a pc_kernel_form
 
-void pc_kernels_set_portable(int portable) { __atomic_store_n(&forced_portable, portable, __ATOMIC_RELAXED); }
+int pc_kernels_set_form(pc_kernel_form form) {
+    if (form == PC_KERNELS_AVX2 && !__builtin_cpu_supports("avx2")) return 0;
+    __atomic_store_n(&chosen_form, (int)form, __ATOMIC_RELAXED);
+    return 1;
+}
 
 int pc_kernels_use_avx2(void) {
-    return !__atomic_load_n(&forced_portable, __ATOMIC_RELAXED) && __builtin_cpu_supports("avx2");
+    switch ((pc_kernel_form)__atomic_load_n(&chosen_form, __ATOMIC_RELAXED)) {
+    case PC_KERNELS_BASELINE: return 0;
+    case PC_KERNELS_AVX2: return 1;
+    default:
+#if defined(__OPTIMIZE__)
+        return __builtin_cpu_supports("avx2");
+#else
+        // Unoptimised, every 256-bit value goes through the stack: the AVX2 form is then about
+        // five times slower than the SSE2 one (a debug build's live session dropped frames).
+        return 0;
+#endif
+    }
 }
 #else
-void pc_kernels_set_portable(int portable) { (void)portable; }
+int pc_kernels_set_form(pc_kernel_form form) { return form != PC_KERNELS_AVX2; }
 int pc_kernels_use_avx2(void) { return 0; }
 #endif

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CImagingKernels
 import Codecs
 import Foundation
 import PhotoCapture
@@ -124,7 +125,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
             }
         }
         let medians = samples.map { $0.sorted()[$0.count / 2] }
-        print("photocap benchmark: \(size) YUYV frame (\(scene.rawValue) scene), JPEG q\(quality), \(iterations) rounds, medians")
+        print("photocap benchmark: \(size) YUYV frame (\(scene.rawValue) scene), JPEG q\(quality), \(iterations) rounds, medians, "
+              + "row kernels: \(pc_kernels_use_avx2() != 0 ? "AVX2" : "baseline")")
         for (index, item) in cases.enumerated() {
             let ratio = medians[index] / medians[0]
             print("  " + item.name.padded(to: 62) + String(format: " %8.2f ms  %5.2fx", medians[index], ratio))

@@ -8,11 +8,22 @@ void pc_expand_luma_range(uint8_t *row, size_t count);
 /// Expands limited-range (16...240) chroma to full range (0...255) in place.
 void pc_expand_chroma_range(uint8_t *row, size_t count);
 
-/// Whether the row kernels above and pc_accumulate_row take their AVX2 form: where the
-/// processor has AVX2, unless pc_kernels_set_portable(1) asked for the baseline form (which
-/// tests compare with, byte for byte).
+/// Which form the row kernels above and pc_accumulate_row take.
+typedef enum {
+    /// AVX2 where the processor has it and the library was built optimised; SSE2 otherwise.
+    PC_KERNELS_AUTOMATIC = 0,
+    /// The baseline form (SSE2 on x86-64), which tests compare the AVX2 one with.
+    PC_KERNELS_BASELINE = 1,
+    /// The AVX2 form, also in an unoptimised build (where it is slow): for tests.
+    PC_KERNELS_AVX2 = 2,
+} pc_kernel_form;
+
+/// Chooses the form for the whole process; returns 0 (and changes nothing) for
+/// PC_KERNELS_AVX2 on a processor without AVX2.
+int pc_kernels_set_form(pc_kernel_form form);
+
+/// Whether the row kernels take their AVX2 form now.
 int pc_kernels_use_avx2(void);
-void pc_kernels_set_portable(int portable);
 
 /// Mean absolute difference between two byte buffers (0 when count is 0).
 double pc_mean_absolute_difference(const uint8_t *a, const uint8_t *b, size_t count);
