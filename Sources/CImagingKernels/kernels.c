@@ -20,10 +20,13 @@ static inline uint8_t expand_chroma(uint8_t c) {
     return clamp_u8(((((int)c - 128) * 146 + 64) >> 7) + 128);
 }
 
-void pc_expand_luma_range(uint8_t *row, size_t count) {
+// `avx2` is pc_kernels_use_avx2(), asked once by the caller: a block of short rows asks once.
+static inline void expand_luma_run(uint8_t *row, size_t count, int avx2) {
     size_t i = 0;
 #if defined(__x86_64__)
-    if (pc_kernels_use_avx2()) i = pc_expand_luma_range_avx2(row, count);
+    if (avx2) i = pc_expand_luma_range_avx2(row, count);
+#else
+    (void)avx2;
 #endif
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128(), offset = _mm_set1_epi16(16);
@@ -41,10 +44,12 @@ void pc_expand_luma_range(uint8_t *row, size_t count) {
     for (; i < count; i++) row[i] = expand_luma(row[i]);
 }
 
-void pc_expand_chroma_range(uint8_t *row, size_t count) {
+static inline void expand_chroma_run(uint8_t *row, size_t count, int avx2) {
     size_t i = 0;
 #if defined(__x86_64__)
-    if (pc_kernels_use_avx2()) i = pc_expand_chroma_range_avx2(row, count);
+    if (avx2) i = pc_expand_chroma_range_avx2(row, count);
+#else
+    (void)avx2;
 #endif
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128(), centre = _mm_set1_epi16(128);
@@ -60,6 +65,31 @@ void pc_expand_chroma_range(uint8_t *row, size_t count) {
     }
 #endif
     for (; i < count; i++) row[i] = expand_chroma(row[i]);
+}
+
+void pc_expand_luma_range(uint8_t *row, size_t count) { expand_luma_run(row, count, pc_kernels_use_avx2()); }
+
+void pc_expand_chroma_range(uint8_t *row, size_t count) { expand_chroma_run(row, count, pc_kernels_use_avx2()); }
+
+// A block of rows at once: one call per plane of a conversion's block instead of one per row
+// (a quarter-turned band converts blocks of only 64 by 32 pixels). Rows without padding
+// between them are one run. `run` is a constant at each call, so it is inlined.
+static inline __attribute__((always_inline)) void expand_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_t rows,
+                                                              void (*run)(uint8_t *, size_t, int)) {
+    const int avx2 = pc_kernels_use_avx2();
+    if ((size_t)stride == width) {
+        run(first, width * rows, avx2);
+        return;
+    }
+    for (size_t row = 0; row < rows; row++) run(first + (ptrdiff_t)row * stride, width, avx2);
+}
+
+void pc_expand_luma_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_t rows) {
+    expand_rows(first, stride, width, rows, expand_luma_run);
+}
+
+void pc_expand_chroma_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_t rows) {
+    expand_rows(first, stride, width, rows, expand_chroma_run);
 }
 
 double pc_mean_absolute_difference(const uint8_t *a, const uint8_t *b, size_t count) {
@@ -162,28 +192,30 @@ void pc_demosaic_row(const uint8_t *frame, size_t stride, int width, int height,
     }
 }
 
-void pc_accumulate_row(uint16_t *sums, const uint8_t *row, size_t count, int first) {
+void pc_accumulate_rows(uint16_t *sums, const uint8_t *first_row, ptrdiff_t stride, size_t count, size_t rows, int first) {
     size_t i = 0;
 #if defined(__x86_64__)
-    if (pc_kernels_use_avx2()) i = pc_accumulate_row_avx2(sums, row, count, first);
+    if (pc_kernels_use_avx2()) i = pc_accumulate_rows_avx2(sums, first_row, stride, count, rows, first);
 #endif
 #if defined(__SSE2__)
+    // Each 16 columns' sums stay in registers while every row is added: loaded and stored once.
     const __m128i zero = _mm_setzero_si128();
     for (; i + 16 <= count; i += 16) {
-        __m128i bytes = _mm_loadu_si128((const __m128i *)(row + i));
-        __m128i lo = _mm_unpacklo_epi8(bytes, zero), hi = _mm_unpackhi_epi8(bytes, zero);
-        if (!first) {
-            lo = _mm_add_epi16(lo, _mm_loadu_si128((const __m128i *)(sums + i)));
-            hi = _mm_add_epi16(hi, _mm_loadu_si128((const __m128i *)(sums + i + 8)));
+        __m128i lo = first ? zero : _mm_loadu_si128((const __m128i *)(sums + i));
+        __m128i hi = first ? zero : _mm_loadu_si128((const __m128i *)(sums + i + 8));
+        for (size_t row = 0; row < rows; row++) {
+            __m128i bytes = _mm_loadu_si128((const __m128i *)(first_row + (ptrdiff_t)row * stride + i));
+            lo = _mm_add_epi16(lo, _mm_unpacklo_epi8(bytes, zero));
+            hi = _mm_add_epi16(hi, _mm_unpackhi_epi8(bytes, zero));
         }
         _mm_storeu_si128((__m128i *)(sums + i), lo);
         _mm_storeu_si128((__m128i *)(sums + i + 8), hi);
     }
 #endif
-    if (first) {
-        for (; i < count; i++) sums[i] = row[i];
-    } else {
-        for (; i < count; i++) sums[i] = (uint16_t)(sums[i] + row[i]);
+    for (; i < count; i++) {
+        uint16_t sum = first ? 0 : sums[i];
+        for (size_t row = 0; row < rows; row++) sum = (uint16_t)(sum + first_row[(ptrdiff_t)row * stride + i]);
+        sums[i] = sum;
     }
 }
 

@@ -40,13 +40,20 @@ PC_AVX2 size_t pc_expand_chroma_range_avx2(uint8_t *row, size_t count) {
     return i;
 }
 
-PC_AVX2 size_t pc_accumulate_row_avx2(uint16_t *sums, const uint8_t *row, size_t count, int first) {
+PC_AVX2 size_t pc_accumulate_rows_avx2(uint16_t *sums, const uint8_t *first_row, ptrdiff_t stride, size_t count,
+                                       size_t rows, int first) {
     size_t i = 0;
-    for (; i + 16 <= count; i += 16) {
-        // Widened in order (not unpacked per lane), as the sums are stored in order.
-        __m256i samples = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + i)));
-        if (!first) samples = _mm256_add_epi16(samples, _mm256_loadu_si256((const __m256i *)(sums + i)));
-        _mm256_storeu_si256((__m256i *)(sums + i), samples);
+    for (; i + 32 <= count; i += 32) {
+        __m256i lo = first ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i *)(sums + i));
+        __m256i hi = first ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i *)(sums + i + 16));
+        for (size_t row = 0; row < rows; row++) {
+            // Widened in order (not unpacked per lane), as the sums are stored in order.
+            const uint8_t *samples = first_row + (ptrdiff_t)row * stride + i;
+            lo = _mm256_add_epi16(lo, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)samples)));
+            hi = _mm256_add_epi16(hi, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(samples + 16))));
+        }
+        _mm256_storeu_si256((__m256i *)(sums + i), lo);
+        _mm256_storeu_si256((__m256i *)(sums + i + 16), hi);
     }
     return i;
 }

@@ -6,4 +6,5 @@
 // start of the row and returns how many samples it did; the caller does the rest.
 size_t pc_expand_luma_range_avx2(uint8_t *row, size_t count);
 size_t pc_expand_chroma_range_avx2(uint8_t *row, size_t count);
-size_t pc_accumulate_row_avx2(uint16_t *sums, const uint8_t *row, size_t count, int first);
+size_t pc_accumulate_rows_avx2(uint16_t *sums, const uint8_t *first_row, ptrdiff_t stride, size_t count,
+                               size_t rows, int first);

@@ -49,21 +49,67 @@ import Testing
         }
     }
 
+    /// A block of rows in one call: padded rows leave the padding alone; unpadded ones are one run.
+    @Test(arguments: [(width: 64, stride: 64), (width: 32, stride: 64), (width: 33, stride: 40), (width: 1, stride: 1)])
+    func blocksOfRowsExpandEachRowAndNotThePadding(width: Int, stride: Int) {
+        let rows = 7
+        let source = Self.row(stride * rows, seed: UInt64(width * 1000 + stride))
+        func expected(_ expand: (UInt8) -> UInt8) -> [UInt8] {
+            source.enumerated().map { $0.offset % stride < width ? expand($0.element) : $0.element }
+        }
+        let luma = expected { UInt8(min(255, ((Int($0) > 16 ? Int($0) - 16 : 0) * 149 + 64) >> 7)) }
+        let chroma = expected { UInt8(max(0, min(255, (((Int($0) - 128) * 146 + 64) >> 7) + 128))) }
+        for form in Self.forms {
+            var expandedLuma = source, expandedChroma = source
+            Self.with(form) {
+                expandedLuma.withUnsafeMutableBufferPointer { pc_expand_luma_rows($0.baseAddress, stride, width, rows) }
+                expandedChroma.withUnsafeMutableBufferPointer { pc_expand_chroma_rows($0.baseAddress, stride, width, rows) }
+            }
+            #expect(expandedLuma == luma, "luma, form \(form.rawValue)")
+            #expect(expandedChroma == chroma, "chroma, form \(form.rawValue)")
+        }
+    }
+
+    /// Rows added to column sums in calls of several rows (padded rows: the padding is not
+    /// added), the first call starting the sums afresh, the later ones adding to them.
     @Test func rowSumsMatchInEitherForm() {
+        let rowCount = 5
         for count in Self.lengths {
-            let rows = (0..<5).map { Self.row(count, seed: UInt64(count * 10 + $0)) }
-            let expected = (0..<count).map { column in UInt16(rows.reduce(0) { $0 + Int($1[column]) }) }
-            for form in Self.forms {
-                var sums = [UInt16](repeating: 0xFFFF, count: count)
-                Self.with(form) {
-                    for (index, row) in rows.enumerated() {
+            let stride = count + 3
+            let block = Self.row(stride * rowCount, seed: UInt64(count * 10 + 1))
+            let expected = (0..<count).map { column in UInt16((0..<rowCount).reduce(0) { $0 + Int(block[$1 * stride + column]) }) }
+            // All rows in one call; one, then four; two, then three.
+            for split in [rowCount, 1, 2] {
+                for form in Self.forms {
+                    var sums = [UInt16](repeating: 0xFFFF, count: count)
+                    Self.with(form) {
                         sums.withUnsafeMutableBufferPointer { sums in
-                            row.withUnsafeBufferPointer { pc_accumulate_row(sums.baseAddress, $0.baseAddress, count, index == 0 ? 1 : 0) }
+                            block.withUnsafeBufferPointer { block in
+                                pc_accumulate_rows(sums.baseAddress, block.baseAddress, stride, count, split, 1)
+                                if split < rowCount {
+                                    pc_accumulate_rows(sums.baseAddress, block.baseAddress! + split * stride, stride, count, rowCount - split, 0)
+                                }
+                            }
                         }
                     }
+                    #expect(sums == expected, "\(count) samples, rows split after \(split), form \(form.rawValue)")
                 }
-                #expect(sums == expected, "\(count) samples, form \(form.rawValue)")
             }
+        }
+    }
+
+    /// The tallest box the thumbnail allows (257 rows of 255 sum to 65,535) stays exact.
+    @Test func rowSumsReachTheLargest16BitSum() {
+        let (count, rows) = (65, 257)
+        let block = [UInt8](repeating: 255, count: count * rows)
+        for form in Self.forms {
+            var sums = [UInt16](repeating: 0, count: count)
+            Self.with(form) {
+                sums.withUnsafeMutableBufferPointer { sums in
+                    block.withUnsafeBufferPointer { pc_accumulate_rows(sums.baseAddress, $0.baseAddress, count, count, rows, 1) }
+                }
+            }
+            #expect(sums == [UInt16](repeating: 65535, count: count), "form \(form.rawValue)")
         }
     }
 

@@ -8,7 +8,13 @@ void pc_expand_luma_range(uint8_t *row, size_t count);
 /// Expands limited-range (16...240) chroma to full range (0...255) in place.
 void pc_expand_chroma_range(uint8_t *row, size_t count);
 
-/// Which form the row kernels above and pc_accumulate_row take.
+/// pc_expand_luma_range on `rows` rows of `width` samples, `stride` bytes apart.
+void pc_expand_luma_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_t rows);
+
+/// pc_expand_chroma_range on `rows` rows of `width` samples, `stride` bytes apart.
+void pc_expand_chroma_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_t rows);
+
+/// Which form the row kernels above and pc_accumulate_rows take.
 typedef enum {
     /// AVX2 where the processor has it and the library was built optimised; SSE2 otherwise.
     PC_KERNELS_AUTOMATIC = 0,
@@ -86,9 +92,9 @@ void pc_rotate_plane(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst, ptr
 /// nonzero, of writing them: a hint, nothing is read or written.
 void pc_prefetch_rows(const uint8_t *first, ptrdiff_t stride, int rows, size_t bytes, int for_writing);
 
-/// Adds a row of `count` bytes to 16-bit column sums: `sums[i] = row[i]` when `first` is
-/// non-zero, else `sums[i] += row[i]`. The caller keeps the sums below 65,536.
-void pc_accumulate_row(uint16_t *sums, const uint8_t *row, size_t count, int first);
+/// Adds `rows` rows of `count` bytes, `stride` apart from `first_row`, to 16-bit column sums,
+/// which start from zero when `first` is non-zero. The caller keeps the sums below 65,536.
+void pc_accumulate_rows(uint16_t *sums, const uint8_t *first_row, ptrdiff_t stride, size_t count, size_t rows, int first);
 
 /// Adds `count` 16-bit column sums to `sums` (which stay below 65,536).
 void pc_add_column_sums(uint16_t *sums, const uint16_t *other, size_t count);

@@ -104,16 +104,21 @@ package final class BandedReduction: @unchecked Sendable {
             let partRows = partBounds[part]..<partBounds[part + 1]
             // The target row whose box holds the band's first row.
             var row = (rowStarts.lastIndex { $0 <= rows.lowerBound } ?? 0)
-            for line in rows {
+            var line = rows.lowerBound
+            // The band's rows of one box at a time, in one call: its sums stay in registers.
+            while line < rows.upperBound {
                 while rowStarts[row + 1] <= line { row += 1 }
                 let box = rowStarts[row]..<rowStarts[row + 1]
                 let ownRows = box.clamped(to: partRows)
                 let slot = firstSlot[row] + part - firstPart[row]
-                pc_accumulate_row(sums + slot * width, source + line * stride, width, line == ownRows.lowerBound ? 1 : 0)
-                if line == ownRows.upperBound - 1, firstSlot[row + 1] - firstSlot[row] == 1 {
+                let end = min(rows.upperBound, ownRows.upperBound)
+                pc_accumulate_rows(sums + slot * width, source + line * stride, stride, width, end - line,
+                                   line == ownRows.lowerBound ? 1 : 0)
+                if end == ownRows.upperBound, firstSlot[row + 1] - firstSlot[row] == 1 {
                     pc_box_reduce_row(sums + slot * width, columnStarts, Int32(columnStarts.count - 1), UInt32(box.count),
                                       target + row * targetStride)
                 }
+                line = end
             }
         }
 

@@ -108,14 +108,10 @@ struct Destination {
 
     /// Stretches studio-swing samples to full range while the strip is still in cache.
     func expandRange(width: Int, rows: Int, format: FramePixelFormat) {
-        for line in 0..<rows {
-            pc_expand_luma_range(y + line * image.lumaStride, width)
-        }
+        pc_expand_luma_rows(y, image.lumaStride, width, rows)
         guard format != .grey else { return }
-        for line in 0..<(rows + 1) / 2 {
-            pc_expand_chroma_range(cb + line * image.chromaStride, (width + 1) / 2)
-            pc_expand_chroma_range(cr + line * image.chromaStride, (width + 1) / 2)
-        }
+        pc_expand_chroma_rows(cb, image.chromaStride, (width + 1) / 2, (rows + 1) / 2)
+        pc_expand_chroma_rows(cr, image.chromaStride, (width + 1) / 2, (rows + 1) / 2)
     }
 }
 
