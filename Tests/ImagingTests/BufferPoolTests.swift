@@ -1,3 +1,4 @@
+import Glibc
 import Imaging
 import Testing
 
@@ -35,5 +36,45 @@ import Testing
         let again = (0..<3).map { _ in pool.take(byteCount: 2_500_000) }
         #expect(Set(again.map(\.baseAddress)) == Set(buffers.map(\.baseAddress)))
         again.forEach(pool.give)
+    }
+
+    /// The share of `buffer`'s pages the kernel holds in memory (mincore).
+    static func residentShare(of buffer: UnsafeMutableRawBufferPointer) -> Double {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var resident = [UInt8](repeating: 0, count: (buffer.count + page - 1) / page)
+        #expect(mincore(buffer.baseAddress, buffer.count, &resident) == 0)
+        return Double(resident.filter { $0 & 1 == 1 }.count) / Double(resident.count)
+    }
+
+    /// Above glibc's largest mmap threshold (32 MiB), so a fresh buffer is a fresh mapping.
+    static let largeCount = 40_000_000
+
+    @Test func aPreparedBufferIsHandedOutWithEveryPageInMemory() {
+        let pool = BufferPool()
+        pool.prepare(byteCount: Self.largeCount)
+        // Waits for the preparation on the other thread.
+        let prepared = pool.take(byteCount: Self.largeCount)
+        #expect(Self.residentShare(of: prepared) == 1)
+        pool.give(prepared)
+    }
+
+    @Test func withoutPreparingAFreshBufferHasNoPageInMemoryYet() {
+        let pool = BufferPool()
+        let fresh = pool.take(byteCount: Self.largeCount)
+        #expect(Self.residentShare(of: fresh) == 0)
+        pool.give(fresh)
+    }
+
+    @Test func preparingWhileOneIsParkedDoesNothing() {
+        let pool = BufferPool()
+        let first = pool.take(byteCount: Self.largeCount)
+        pool.give(first)
+        pool.prepare(byteCount: Self.largeCount)
+        let again = pool.take(byteCount: Self.largeCount)
+        #expect(again.baseAddress == first.baseAddress)
+        let another = pool.take(byteCount: Self.largeCount)
+        #expect(Self.residentShare(of: another) == 0, "a second buffer was prepared")
+        pool.give(again)
+        pool.give(another)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Recycles large buffers: the planes of released ``PlanarImage``s and the bytes of encoded
@@ -32,21 +33,60 @@ package final class BufferPool: Sendable {
         // Raw addresses: the buffers belong to the pool while parked.
         var buffers: [Int: [UInt]] = [:]
         var bytes = 0
+        /// Buffers being made ready by ``prepare(byteCount:)``, by capacity: each signals once parked.
+        var preparing: [Int: DispatchSemaphore] = [:]
+
+        /// A parked buffer of `size`, no longer parked.
+        mutating func pop(_ size: Int) -> UInt? {
+            guard let address = buffers[size]?.popLast() else { return nil }
+            bytes -= size
+            return address
+        }
     }
+    /// How long ``take(byteCount:)`` waits for a buffer ``prepare(byteCount:)`` is making ready
+    /// before it allocates one itself.
+    private static let preparationWait = DispatchTimeInterval.seconds(1)
     private let parked = Mutex(Parked())
 
     /// A buffer of `byteCount` bytes, 64-byte aligned, contents undefined; give it back with
     /// ``give(_:)``.
     package func take(byteCount: Int) -> UnsafeMutableRawBufferPointer {
         guard let size = Self.recycledSize(for: byteCount) else { return LargeAllocation.allocate(byteCount: byteCount) }
-        let address = parked.withLock { state -> UInt? in
-            guard let address = state.buffers[size]?.popLast() else { return nil }
-            state.bytes -= size
-            return address
+        var (address, preparing) = parked.withLock { state in (state.pop(size), state.preparing[size]) }
+        // The one being prepared is further along than a fresh one would be.
+        if address == nil, let preparing, preparing.wait(timeout: .now() + Self.preparationWait) == .success {
+            preparing.signal()  // for any other taker waiting on it
+            address = parked.withLock { $0.pop(size) }
         }
         let pointer = address.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
             ?? LargeAllocation.allocate(byteCount: size).baseAddress!
         return UnsafeMutableRawBufferPointer(start: pointer, count: byteCount)
+    }
+
+    /// Makes a buffer for a later ``take(byteCount:)`` of `byteCount` bytes ready on another
+    /// thread: allocated and every page touched, so the kernel zeroes the fresh memory (a 12 MP
+    /// image's planes: 18 MB) while the caller does other work, such as starting the camera.
+    /// Nothing happens for sizes that are not recycled, or when such a buffer is parked or on
+    /// its way.
+    package func prepare(byteCount: Int) {
+        guard let size = Self.recycledSize(for: byteCount) else { return }
+        let ready = DispatchSemaphore(value: 0)
+        let started = parked.withLock { state -> Bool in
+            guard state.buffers[size, default: []].isEmpty, state.preparing[size] == nil else { return false }
+            state.preparing[size] = ready
+            return true
+        }
+        guard started else { return }
+        DispatchQueue.global(qos: .userInitiated).async {
+            let buffer = LargeAllocation.allocate(byteCount: size)
+            LargeAllocation.touch(buffer)
+            self.parked.withLock { state in
+                state.preparing[size] = nil
+                state.buffers[size, default: []].append(UInt(bitPattern: buffer.baseAddress))
+                state.bytes += size
+            }
+            ready.signal()
+        }
     }
 
     /// Parks `buffer` (from ``take(byteCount:)``, with the count asked for) for reuse, or frees

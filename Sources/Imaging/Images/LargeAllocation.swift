@@ -27,6 +27,13 @@ package enum LargeAllocation {
         return UnsafeMutableRawBufferPointer(start: pointer, count: byteCount)
     }
 
+    /// Writes a byte into every 4 KiB page of `buffer`, so the kernel backs it now (a huge
+    /// page on the first write into each 2 MiB of an advised buffer).
+    package static func touch(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress else { return }
+        for offset in stride(from: 0, to: buffer.count, by: 4096) { base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self) }
+    }
+
     /// Releases a buffer from ``allocate(byteCount:)``.
     package static func deallocate(_ buffer: UnsafeMutableRawBufferPointer) {
         free(buffer.baseAddress)

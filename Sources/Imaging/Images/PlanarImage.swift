@@ -19,11 +19,26 @@ package final class PlanarImage: @unchecked Sendable {
         guard !size.isEmpty else { throw .invalidSize(size) }
         self.size = size
         chromaSize = PixelSize(width: (size.width + 1) / 2, height: (size.height + 1) / 2)
-        // 64-byte rows keep every SIMD load of libyuv and libjpeg-turbo aligned.
-        lumaStride = (size.width + 63) & ~63
-        chromaStride = (chromaSize.width + 63) & ~63
-        let count = lumaStride * size.height + 2 * chromaStride * chromaSize.height
-        storage = BufferPool.shared.take(byteCount: count)
+        (lumaStride, chromaStride) = Self.strides(for: size)
+        storage = BufferPool.shared.take(byteCount: Self.byteCount(for: size))
+    }
+
+    /// 64-byte rows keep every SIMD load of libyuv and libjpeg-turbo aligned.
+    private static func strides(for size: PixelSize) -> (luma: Int, chroma: Int) {
+        ((size.width + 63) & ~63, ((size.width + 1) / 2 + 63) & ~63)
+    }
+
+    /// The bytes of the three planes of an image of `size`.
+    private static func byteCount(for size: PixelSize) -> Int {
+        let (luma, chroma) = strides(for: size)
+        return luma * size.height + 2 * chroma * ((size.height + 1) / 2)
+    }
+
+    /// Has the memory for an image of `size` made ready on another thread, so the image that
+    /// a capture allocates soon after finds it (see ``BufferPool/prepare(byteCount:)``).
+    package static func prepareStorage(for size: PixelSize) {
+        guard !size.isEmpty else { return }
+        BufferPool.shared.prepare(byteCount: byteCount(for: size))
     }
 
     deinit { BufferPool.shared.give(storage) }

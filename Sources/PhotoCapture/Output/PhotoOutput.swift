@@ -116,8 +116,9 @@ public final class PhotoOutput: Sendable {
     }
 
     /// Prepares for captures like `settingsArray`: validates them, switches the stream to their
-    /// format and size, and creates encoder state ahead of time so the next such capture starts
-    /// sooner. The uniqueIDs are not used up.
+    /// format and size, creates encoder state ahead of time and has the memory of the photo's
+    /// pixels made ready on another thread, so the next such capture starts sooner. The
+    /// uniqueIDs are not used up.
     public func setPreparedPhotoSettingsArray(_ settingsArray: [PhotoSettings]) async throws(PhotoCaptureError) {
         guard let session, let device = session.input else { throw PhotoCaptureError(.notConnected) }
         let resolver = SettingsResolver(device: device, defaultCompensation: orientationCompensation)

@@ -20,8 +20,11 @@ final class EncoderPool: @unchecked Sendable {
         return try body(encoder)
     }
 
-    /// Creates what `resolved` will need.
+    /// Creates what `resolved` will need, and has the memory of its photo's planes made ready
+    /// on another thread (in a process taking one photo, that memory is fresh: its zeroing then
+    /// overlaps the camera's start instead of the conversion).
     func prepare(for resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) {
+        if resolved.format != .dng { PlanarImage.prepareStorage(for: resolved.photoDimensions) }
         do {
             switch resolved.format {
             case .jpeg:

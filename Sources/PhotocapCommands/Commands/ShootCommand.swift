@@ -186,6 +186,12 @@ package struct ShootCommand: AsyncParsableCommand {
                                   output: output, format: resolved.format, date: stamp)
             requests.append((settings, paths))
         }
+        // Encoders and the photo's memory made ready while the camera starts.
+        do {
+            try await output.setPreparedPhotoSettingsArray(requests.map(\.settings))
+        } catch {
+            throw error.attributed(to: requests[0].settings.uniqueID)
+        }
         if let frames = bracket.settleFrames { camera.framesToSettle = frames }
         // Set before the stream starts, so every frame is exposed with them; put back however
         // the shot ends.
