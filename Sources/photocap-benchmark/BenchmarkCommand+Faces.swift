@@ -42,7 +42,7 @@ extension BenchmarkCommand {
                 found = try detector.detectFaces(in: picture).count
                 if round > 0 { samples.append((clock.now - start).milliseconds) }
             }
-            let median = samples.sorted()[samples.count / 2]
+            let median = samples.median
             print("  " + name.padded(to: 62) + String(format: " %8.2f ms  %3d faces  %5.1f analyses/s", median, found, 1000 / median))
         }
 
@@ -70,7 +70,7 @@ extension BenchmarkCommand {
             let analysed = monitor.analysedFrameCount
             monitor.stopMonitoring()
             await session.stopRunning()
-            medians.append(samples.sorted()[samples.count / 2])
+            medians.append(samples.median)
             let name = monitoring ? "photo request -> photo, 30 fps, smart framing monitor on" : "photo request -> photo, 30 fps, no monitor"
             print("  " + name.padded(to: 62) + String(format: " %8.2f ms", medians.last!) + (monitoring ? "  (\(analysed) analyses)" : ""))
         }

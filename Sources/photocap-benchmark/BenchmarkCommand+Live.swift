@@ -43,10 +43,9 @@ extension BenchmarkCommand {
             await session.stopRunning()
             _ = await counted.value
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         print("  " + "live loop per frame, no consumer (target <= 0.5 ms)".padded(to: 62)
-              + String(format: " %8.3f ms", median(loopCosts)))
-        print("  " + "video data frame: \(size) YUYV -> 640x480 I420".padded(to: 62) + String(format: " %8.3f ms", median(videoCosts)))
+              + String(format: " %8.3f ms", loopCosts.median))
+        print("  " + "video data frame: \(size) YUYV -> 640x480 I420".padded(to: 62) + String(format: " %8.3f ms", videoCosts.median))
 
         // Request -> frame in hand on the synthetic camera at 30 fps, 20 photos a random part
         // of a frame apart, with and without zero shutter lag.
@@ -65,7 +64,7 @@ extension BenchmarkCommand {
                 delays.append(Double(photo.frameDelivery.requestToDeliveryNanoseconds) / 1e6)
             }
             await session.stopRunning()
-            inHand[zeroShutterLag] = median(delays)
+            inHand[zeroShutterLag] = delays.median
         }
         let (without, with) = (inHand[false] ?? 0, inHand[true] ?? 0)
         print("  " + "request -> frame in hand, synthetic 30 fps, first frame after".padded(to: 62)

@@ -124,7 +124,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
         }
-        let medians = samples.map { $0.sorted()[$0.count / 2] }
+        let medians = samples.map(\.median)
         print("photocap benchmark: \(size) YUYV frame (\(scene.rawValue) scene), JPEG q\(quality), \(iterations) rounds, medians, "
               + "row kernels: \(pc_kernels_use_avx2() != 0 ? "AVX2" : "baseline")")
         for (index, item) in cases.enumerated() {
@@ -222,7 +222,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
         }
-        let medians = samples.map { $0.sorted()[$0.count / 2] }
+        let medians = samples.map(\.median)
         print(String(format: "  HEIC (x265 ultrafast) pipeline: %.1f ms; with 90° compensation %.1f ms: %.3fx",
                      medians[0], medians[1], medians[1] / medians[0]))
         // Streaming frame files at full speed, they would take the cores from what comes next.

@@ -151,10 +151,10 @@ struct ProcessComparison {
                 if round > 0 { samples[index].append(elapsed.milliseconds) }
             }
         }
-        guard let reference = samples.first.map(Self.median), let referenceFastest = samples.first?.min() else { return [:] }
+        guard let reference = samples.first?.median, let referenceFastest = samples.first?.min() else { return [:] }
         var ratios: [String: ProcessRatio] = [:]
         for (index, (item, _)) in available.enumerated() {
-            let median = Self.median(samples[index]), fastest = samples[index].min() ?? median
+            let median = samples[index].median, fastest = samples[index].min() ?? median
             let ratio = ProcessRatio(median: median / reference, fastest: fastest / referenceFastest)
             ratios[item.name] = ratio
             // The fastest run beside the median: on a VM whose fresh memory now and then faults
@@ -165,7 +165,6 @@ struct ProcessComparison {
         return ratios
     }
 
-    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     static func executable(_ tool: String) -> String? {
         if tool.hasPrefix("/") { return tool }

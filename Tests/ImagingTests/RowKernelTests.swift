@@ -16,29 +16,14 @@ import Testing
         }
     }
 
-    static let hasAVX2: Bool = {
-        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        return cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").contains("avx2") ?? false
-    }()
-
-    /// The forms this processor can run.
-    static let forms = Self.hasAVX2 ? [PC_KERNELS_BASELINE, PC_KERNELS_AVX2] : [PC_KERNELS_BASELINE]
-
-    /// Runs `body` with `form` forced, then restores the automatic choice.
-    static func with<T>(_ form: pc_kernel_form, _ body: () -> T) -> T {
-        #expect(pc_kernels_set_form(form) == 1)
-        defer { pc_kernels_set_form(PC_KERNELS_AUTOMATIC) }
-        return body()
-    }
-
     @Test func rangeExpansionMatchesTheFormulaInEitherForm() {
         for count in Self.lengths {
             let source = Self.row(count, seed: UInt64(count) + 1)
             let luma = source.map { UInt8(min(255, ((Int($0) > 16 ? Int($0) - 16 : 0) * 149 + 64) >> 7)) }
             let chroma = source.map { UInt8(max(0, min(255, (((Int($0) - 128) * 146 + 64) >> 7) + 128))) }
-            for form in Self.forms {
+            for form in KernelForms.all {
                 var expandedLuma = source, expandedChroma = source
-                Self.with(form) {
+                KernelForms.with(form) {
                     #expect((pc_kernels_use_avx2() != 0) == (form == PC_KERNELS_AVX2))
                     expandedLuma.withUnsafeMutableBufferPointer { pc_expand_luma_range($0.baseAddress, $0.count) }
                     expandedChroma.withUnsafeMutableBufferPointer { pc_expand_chroma_range($0.baseAddress, $0.count) }
@@ -59,9 +44,9 @@ import Testing
         }
         let luma = expected { UInt8(min(255, ((Int($0) > 16 ? Int($0) - 16 : 0) * 149 + 64) >> 7)) }
         let chroma = expected { UInt8(max(0, min(255, (((Int($0) - 128) * 146 + 64) >> 7) + 128))) }
-        for form in Self.forms {
+        for form in KernelForms.all {
             var expandedLuma = source, expandedChroma = source
-            Self.with(form) {
+            KernelForms.with(form) {
                 expandedLuma.withUnsafeMutableBufferPointer { pc_expand_luma_rows($0.baseAddress, stride, width, rows) }
                 expandedChroma.withUnsafeMutableBufferPointer { pc_expand_chroma_rows($0.baseAddress, stride, width, rows) }
             }
@@ -80,9 +65,9 @@ import Testing
             let expected = (0..<count).map { column in UInt16((0..<rowCount).reduce(0) { $0 + Int(block[$1 * stride + column]) }) }
             // All rows in one call; one, then four; two, then three.
             for split in [rowCount, 1, 2] {
-                for form in Self.forms {
+                for form in KernelForms.all {
                     var sums = [UInt16](repeating: 0xFFFF, count: count)
-                    Self.with(form) {
+                    KernelForms.with(form) {
                         sums.withUnsafeMutableBufferPointer { sums in
                             block.withUnsafeBufferPointer { block in
                                 pc_accumulate_rows(sums.baseAddress, block.baseAddress, stride, count, split, 1)
@@ -102,9 +87,9 @@ import Testing
     @Test func rowSumsReachTheLargest16BitSum() {
         let (count, rows) = (65, 257)
         let block = [UInt8](repeating: 255, count: count * rows)
-        for form in Self.forms {
+        for form in KernelForms.all {
             var sums = [UInt16](repeating: 0, count: count)
-            Self.with(form) {
+            KernelForms.with(form) {
                 sums.withUnsafeMutableBufferPointer { sums in
                     block.withUnsafeBufferPointer { pc_accumulate_rows(sums.baseAddress, $0.baseAddress, count, count, rows, 1) }
                 }
@@ -122,9 +107,11 @@ import Testing
         #else
         let optimised = true
         #endif
-        #expect((pc_kernels_use_avx2() != 0) == (optimised && Self.hasAVX2))
-        #expect((pc_kernels_set_form(PC_KERNELS_AVX2) == 1) == Self.hasAVX2)
-        pc_kernels_set_form(PC_KERNELS_AUTOMATIC)
-        #expect((pc_kernels_use_avx2() != 0) == (optimised && Self.hasAVX2))
+        KernelForms.with(PC_KERNELS_AUTOMATIC) {
+            #expect((pc_kernels_use_avx2() != 0) == (optimised && KernelForms.hasAVX2))
+            #expect((pc_kernels_set_form(PC_KERNELS_AVX2) == 1) == KernelForms.hasAVX2)
+            pc_kernels_set_form(PC_KERNELS_AUTOMATIC)
+            #expect((pc_kernels_use_avx2() != 0) == (optimised && KernelForms.hasAVX2))
+        }
     }
 }
