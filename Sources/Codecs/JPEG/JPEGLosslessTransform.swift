@@ -70,7 +70,7 @@ package enum JPEGLosslessTransform {
     /// The turn runs in up to `strips` strips joined with restart markers (one per core by
     /// default); tjTransform, in one piece, takes what libjpeg's coefficient API does not.
     package static func transform(_ jpeg: [UInt8], applying orientation: Orientation,
-                                  strips: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> [UInt8] {
+                                  strips: Int = Processors.active) throws -> [UInt8] {
         let geometry = try geometry(of: jpeg)
         // tjTransform holds every coefficient of the image: as much memory as its pixels.
         try PixelBudget.check(geometry.size, declaredBy: "JPEG")

@@ -31,7 +31,7 @@ package struct FrameConverter: Sendable {
     /// Creates a converter; strip and block heights are rounded up to even numbers; `threads`
     /// defaults to one per core, at most 4.
     package init(stripHeight: Int = 32, quarterTurnStripHeight: Int = 128, quarterTurnBlockHeight: Int = 32,
-                 threads: Int = min(4, ProcessInfo.processInfo.activeProcessorCount)) {
+                 threads: Int = min(4, Processors.active)) {
         self.stripHeight = max(2, (stripHeight + 1) & ~1)
         self.quarterTurnStripHeight = max(2, (quarterTurnStripHeight + 1) & ~1)
         self.quarterTurnBlockHeight = max(2, (quarterTurnBlockHeight + 1) & ~1)

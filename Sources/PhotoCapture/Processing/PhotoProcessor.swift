@@ -17,7 +17,7 @@ struct PhotoProcessor {
     /// Strips of a photo's JPEG encoded in parallel: one per core, none below about half a
     /// megapixel each, where starting threads costs more than it saves.
     static func jpegStrips(for size: PixelSize) -> Int {
-        max(1, min(ProcessInfo.processInfo.activeProcessorCount, size.area / 500_000))
+        max(1, min(Processors.active, size.area / 500_000))
     }
 
     /// The small images scaled from the photo.
