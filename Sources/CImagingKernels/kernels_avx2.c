@@ -58,6 +58,82 @@ PC_AVX2 size_t pc_accumulate_rows_avx2(uint16_t *sums, const uint8_t *first_row,
     return i;
 }
 
+// YUYV rows to I420 planes and from limited to full range in one pass: libyuv's YUY2ToI420
+// (chroma the rounded-up mean of each pair of rows, `pavgb`; a last odd row paired with
+// itself) followed by kernels.c's expansions, lane for lane the same arithmetic. 32 pixels a
+// step, in 16-bit lanes from the start: a YUYV word's low byte is its luma, its high byte a
+// chroma sample.
+static inline PC_AVX2 __m256i expand_luma16(__m256i y) {
+    y = _mm256_subs_epu16(y, _mm256_set1_epi16(16));
+    return _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(y, _mm256_set1_epi16(149)), _mm256_set1_epi16(64)), 7);
+}
+
+static inline PC_AVX2 __m256i expand_chroma16(__m256i c) {
+    const __m256i centre = _mm256_set1_epi16(128);
+    c = _mm256_sub_epi16(c, centre);
+    c = _mm256_srai_epi16(_mm256_add_epi16(_mm256_mullo_epi16(c, _mm256_set1_epi16(146)), _mm256_set1_epi16(64)), 7);
+    return _mm256_add_epi16(c, centre);
+}
+
+// Two vectors of 16-bit lanes packed to bytes (saturated) in order: packus works per 128-bit lane.
+static inline PC_AVX2 __m256i pack_in_order(__m256i a, __m256i b) {
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+}
+
+static inline uint8_t scalar_luma(int y) {
+    int v = ((y > 16 ? y - 16 : 0) * 149 + 64) >> 7;
+    return (uint8_t)(v > 255 ? 255 : v);
+}
+
+static inline uint8_t scalar_chroma(int c) {
+    int v = (((c - 128) * 146 + 64) >> 7) + 128;
+    return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+PC_AVX2 void pc_yuyv_to_i420_expanded_avx2(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride,
+                                           uint8_t *u, uint8_t *v, ptrdiff_t chroma_stride, int width, int height) {
+    const __m256i low_bytes = _mm256_set1_epi16(0x00FF);
+    for (int row = 0; row < height; row += 2) {
+        const uint8_t *first = src + (ptrdiff_t)row * src_stride;
+        // A last odd row is its own pair, as libyuv does it (stride 0).
+        const uint8_t *second = row + 1 < height ? first + src_stride : first;
+        uint8_t *luma0 = y + (ptrdiff_t)row * y_stride, *luma1 = row + 1 < height ? luma0 + y_stride : NULL;
+        uint8_t *cb = u + (ptrdiff_t)(row / 2) * chroma_stride, *cr = v + (ptrdiff_t)(row / 2) * chroma_stride;
+        int x = 0;
+        for (; x + 32 <= width; x += 32) {
+            const __m256i a0 = _mm256_loadu_si256((const __m256i *)(first + 2 * x));
+            const __m256i b0 = _mm256_loadu_si256((const __m256i *)(first + 2 * x + 32));
+            const __m256i a1 = _mm256_loadu_si256((const __m256i *)(second + 2 * x));
+            const __m256i b1 = _mm256_loadu_si256((const __m256i *)(second + 2 * x + 32));
+            _mm256_storeu_si256((__m256i *)(luma0 + x), pack_in_order(expand_luma16(_mm256_and_si256(a0, low_bytes)),
+                                                                     expand_luma16(_mm256_and_si256(b0, low_bytes))));
+            if (luma1)
+                _mm256_storeu_si256((__m256i *)(luma1 + x), pack_in_order(expand_luma16(_mm256_and_si256(a1, low_bytes)),
+                                                                         expand_luma16(_mm256_and_si256(b1, low_bytes))));
+            // Cb, Cr alternate in the high bytes: averaged and expanded as 16-bit lanes, then
+            // packed (Cb0 Cr0 Cb1 Cr1 …) and split.
+            const __m256i ca = expand_chroma16(_mm256_avg_epu16(_mm256_srli_epi16(a0, 8), _mm256_srli_epi16(a1, 8)));
+            const __m256i cbv = expand_chroma16(_mm256_avg_epu16(_mm256_srli_epi16(b0, 8), _mm256_srli_epi16(b1, 8)));
+            const __m256i pairs = pack_in_order(ca, cbv);
+            const __m256i blue = _mm256_and_si256(pairs, low_bytes), red = _mm256_srli_epi16(pairs, 8);
+            const __m256i split = _mm256_permute4x64_epi64(_mm256_packus_epi16(blue, red), 0xD8);
+            _mm_storeu_si128((__m128i *)(cb + x / 2), _mm256_castsi256_si128(split));
+            _mm_storeu_si128((__m128i *)(cr + x / 2), _mm256_extracti128_si256(split, 1));
+        }
+        for (; x + 2 <= width; x += 2) {
+            const uint8_t *p = first + 2 * x, *q = second + 2 * x;
+            luma0[x] = scalar_luma(p[0]);
+            luma0[x + 1] = scalar_luma(p[2]);
+            if (luma1) {
+                luma1[x] = scalar_luma(q[0]);
+                luma1[x + 1] = scalar_luma(q[2]);
+            }
+            cb[x / 2] = scalar_chroma((p[1] + q[1] + 1) >> 1);
+            cr[x / 2] = scalar_chroma((p[3] + q[3] + 1) >> 1);
+        }
+    }
+}
+
 static int chosen_form;  // a pc_kernel_form
 
 int pc_kernels_set_form(pc_kernel_form form) {

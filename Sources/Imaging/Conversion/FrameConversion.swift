@@ -112,10 +112,11 @@ package struct FrameConversion: @unchecked Sendable {
                 prefetchPlace(rows: nextRows, firstRow: next, columns: columns)
             }
             let target = strip.map { Destination(image: $0, row: 0) } ?? Destination(image: image, row: row)
-            try source.convertRows(startingAt: firstSourceRow(row), upward: flipsVertically, x: rect.x + columns.lowerBound,
-                                   width: width, rows: rows, into: target,
-                                   scratch: scratch?.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            if expandRange { target.expandRange(width: width, rows: rows, format: frame.format) }
+            let expanded = try source.convertRows(startingAt: firstSourceRow(row), upward: flipsVertically,
+                                                  x: rect.x + columns.lowerBound, width: width, rows: rows,
+                                                  expandingRange: expandRange, into: target,
+                                                  scratch: scratch?.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            if expandRange, !expanded { target.expandRange(width: width, rows: rows, format: frame.format) }
             if let strip { try place(strip: strip, rows: rows, firstRow: row, columns: columns, keepingInCache: keepingInCache) }
             row += rows
         }

@@ -130,7 +130,7 @@ struct SourcePlanes: @unchecked Sendable {
     private var planarChromaStride: Int { (frame.bytesPerRow + 1) / 2 }
     private var chromaRows: Int { (frame.size.height + 1) / 2 }
 
-    /// Asks for the bytes ``convertRows(startingAt:upward:x:width:rows:into:scratch:)`` will
+    /// Asks for the bytes ``convertRows(startingAt:upward:x:width:rows:expandingRange:into:scratch:)`` will
     /// read of the frame's first plane (the packed pixels, or luma), ahead of the call.
     func prefetch(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int) {
         let first = frame.format.minimumBytesPerRow(width: x)
@@ -140,9 +140,18 @@ struct SourcePlanes: @unchecked Sendable {
 
     /// Converts `rows` rows of `width` pixels from column `x`, starting at frame row `firstRow`
     /// and going down (or up, for a vertical flip), into `target`.
-    func convertRows(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int,
-                     into target: Destination, scratch: UnsafeMutablePointer<UInt8>?) throws(ImagingError) {
+    ///
+    /// With `expandingRange`, YUYV rows may be taken to full range in the same pass
+    /// (`pc_yuyv_to_i420_expanded`); returns whether they were, else the caller expands them.
+    @discardableResult
+    func convertRows(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int, expandingRange: Bool = false,
+                     into target: Destination, scratch: UnsafeMutablePointer<UInt8>?) throws(ImagingError) -> Bool {
         let direction = upward ? -1 : 1
+        if expandingRange, frame.format == .yuyv,
+           pc_yuyv_to_i420_expanded(base + firstRow * stride + x * 2, direction * stride, target.y, target.image.lumaStride,
+                                    target.cb, target.cr, target.image.chromaStride, Int32(width), Int32(rows)) != 0 {
+            return true
+        }
         let lumaStride = Int32(direction * stride)
         let lumaRow = base + firstRow * stride
         // With an even crop origin and even strips, chroma rows pair up with luma rows exactly.
@@ -236,5 +245,6 @@ struct SourcePlanes: @unchecked Sendable {
                              target.cr, target.chromaStride, w, h)
         }
         guard code == 0 else { throw .libyuvFailed(function: function, code: code) }
+        return false
     }
 }
