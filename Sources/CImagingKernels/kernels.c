@@ -92,15 +92,16 @@ void pc_expand_chroma_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_
     expand_rows(first, stride, width, rows, expand_chroma_run);
 }
 
-int pc_yuyv_to_i420_expanded(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride, uint8_t *u,
-                             uint8_t *v, ptrdiff_t chroma_stride, int width, int height) {
+int pc_packed_to_i420_expanded(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride, uint8_t *u,
+                               uint8_t *v, ptrdiff_t chroma_stride, int width, int height, int uyvy) {
 #if defined(__x86_64__)
     if (width % 2 == 0 && width > 0 && height > 0 && pc_kernels_use_avx2()) {
-        pc_yuyv_to_i420_expanded_avx2(src, src_stride, y, y_stride, u, v, chroma_stride, width, height);
+        pc_packed_to_i420_expanded_avx2(src, src_stride, y, y_stride, u, v, chroma_stride, width, height, uyvy);
         return 1;
     }
 #else
-    (void)src, (void)src_stride, (void)y, (void)y_stride, (void)u, (void)v, (void)chroma_stride, (void)width, (void)height;
+    (void)src, (void)src_stride, (void)y, (void)y_stride, (void)u, (void)v, (void)chroma_stride, (void)width, (void)height,
+        (void)uyvy;
 #endif
     return 0;
 }

@@ -58,11 +58,11 @@ PC_AVX2 size_t pc_accumulate_rows_avx2(uint16_t *sums, const uint8_t *first_row,
     return i;
 }
 
-// YUYV rows to I420 planes and from limited to full range in one pass: libyuv's YUY2ToI420
-// (chroma the rounded-up mean of each pair of rows, `pavgb`; a last odd row paired with
-// itself) followed by kernels.c's expansions, lane for lane the same arithmetic. 32 pixels a
-// step, in 16-bit lanes from the start: a YUYV word's low byte is its luma, its high byte a
-// chroma sample.
+// YUYV or UYVY rows to I420 planes and from limited to full range in one pass: libyuv's
+// YUY2ToI420 or UYVYToI420 (chroma the rounded-up mean of each pair of rows, `pavgb`; a last
+// odd row paired with itself) followed by kernels.c's expansions, lane for lane the same
+// arithmetic. 32 pixels a step, in 16-bit lanes from the start: each 16-bit word holds a luma
+// and a chroma sample, luma in the low byte for YUYV, the high byte for UYVY.
 static inline PC_AVX2 __m256i expand_luma16(__m256i y) {
     y = _mm256_subs_epu16(y, _mm256_set1_epi16(16));
     return _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(y, _mm256_set1_epi16(149)), _mm256_set1_epi16(64)), 7);
@@ -90,9 +90,17 @@ static inline uint8_t scalar_chroma(int c) {
     return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
 }
 
-PC_AVX2 void pc_yuyv_to_i420_expanded_avx2(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride,
-                                           uint8_t *u, uint8_t *v, ptrdiff_t chroma_stride, int width, int height) {
+// The byte of each 16-bit word holding luma (`high` 0: the low byte) or chroma, as 16-bit lanes.
+static inline PC_AVX2 __m256i byte_of_words(__m256i words, const int high) {
+    return high ? _mm256_srli_epi16(words, 8) : _mm256_and_si256(words, _mm256_set1_epi16(0x00FF));
+}
+
+static inline PC_AVX2 __attribute__((always_inline)) void packed_to_i420_expanded(
+    const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride, uint8_t *u, uint8_t *v,
+    ptrdiff_t chroma_stride, int width, int height, const int uyvy) {
     const __m256i low_bytes = _mm256_set1_epi16(0x00FF);
+    // Byte offsets in a 4-byte pixel pair: luma, luma, Cb, Cr.
+    const int y0 = uyvy ? 1 : 0, y1 = uyvy ? 3 : 2, cb0 = uyvy ? 0 : 1, cr0 = uyvy ? 2 : 3;
     for (int row = 0; row < height; row += 2) {
         const uint8_t *first = src + (ptrdiff_t)row * src_stride;
         // A last odd row is its own pair, as libyuv does it (stride 0).
@@ -105,15 +113,15 @@ PC_AVX2 void pc_yuyv_to_i420_expanded_avx2(const uint8_t *src, ptrdiff_t src_str
             const __m256i b0 = _mm256_loadu_si256((const __m256i *)(first + 2 * x + 32));
             const __m256i a1 = _mm256_loadu_si256((const __m256i *)(second + 2 * x));
             const __m256i b1 = _mm256_loadu_si256((const __m256i *)(second + 2 * x + 32));
-            _mm256_storeu_si256((__m256i *)(luma0 + x), pack_in_order(expand_luma16(_mm256_and_si256(a0, low_bytes)),
-                                                                     expand_luma16(_mm256_and_si256(b0, low_bytes))));
+            _mm256_storeu_si256((__m256i *)(luma0 + x), pack_in_order(expand_luma16(byte_of_words(a0, uyvy)),
+                                                                     expand_luma16(byte_of_words(b0, uyvy))));
             if (luma1)
-                _mm256_storeu_si256((__m256i *)(luma1 + x), pack_in_order(expand_luma16(_mm256_and_si256(a1, low_bytes)),
-                                                                         expand_luma16(_mm256_and_si256(b1, low_bytes))));
-            // Cb, Cr alternate in the high bytes: averaged and expanded as 16-bit lanes, then
+                _mm256_storeu_si256((__m256i *)(luma1 + x), pack_in_order(expand_luma16(byte_of_words(a1, uyvy)),
+                                                                         expand_luma16(byte_of_words(b1, uyvy))));
+            // Cb, Cr alternate in the other bytes: averaged and expanded as 16-bit lanes, then
             // packed (Cb0 Cr0 Cb1 Cr1 …) and split.
-            const __m256i ca = expand_chroma16(_mm256_avg_epu16(_mm256_srli_epi16(a0, 8), _mm256_srli_epi16(a1, 8)));
-            const __m256i cbv = expand_chroma16(_mm256_avg_epu16(_mm256_srli_epi16(b0, 8), _mm256_srli_epi16(b1, 8)));
+            const __m256i ca = expand_chroma16(_mm256_avg_epu16(byte_of_words(a0, !uyvy), byte_of_words(a1, !uyvy)));
+            const __m256i cbv = expand_chroma16(_mm256_avg_epu16(byte_of_words(b0, !uyvy), byte_of_words(b1, !uyvy)));
             const __m256i pairs = pack_in_order(ca, cbv);
             const __m256i blue = _mm256_and_si256(pairs, low_bytes), red = _mm256_srli_epi16(pairs, 8);
             const __m256i split = _mm256_permute4x64_epi64(_mm256_packus_epi16(blue, red), 0xD8);
@@ -122,16 +130,23 @@ PC_AVX2 void pc_yuyv_to_i420_expanded_avx2(const uint8_t *src, ptrdiff_t src_str
         }
         for (; x + 2 <= width; x += 2) {
             const uint8_t *p = first + 2 * x, *q = second + 2 * x;
-            luma0[x] = scalar_luma(p[0]);
-            luma0[x + 1] = scalar_luma(p[2]);
+            luma0[x] = scalar_luma(p[y0]);
+            luma0[x + 1] = scalar_luma(p[y1]);
             if (luma1) {
-                luma1[x] = scalar_luma(q[0]);
-                luma1[x + 1] = scalar_luma(q[2]);
+                luma1[x] = scalar_luma(q[y0]);
+                luma1[x + 1] = scalar_luma(q[y1]);
             }
-            cb[x / 2] = scalar_chroma((p[1] + q[1] + 1) >> 1);
-            cr[x / 2] = scalar_chroma((p[3] + q[3] + 1) >> 1);
+            cb[x / 2] = scalar_chroma((p[cb0] + q[cb0] + 1) >> 1);
+            cr[x / 2] = scalar_chroma((p[cr0] + q[cr0] + 1) >> 1);
         }
     }
+}
+
+PC_AVX2 void pc_packed_to_i420_expanded_avx2(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride,
+                                             uint8_t *u, uint8_t *v, ptrdiff_t chroma_stride, int width, int height,
+                                             int uyvy) {
+    if (uyvy) packed_to_i420_expanded(src, src_stride, y, y_stride, u, v, chroma_stride, width, height, 1);
+    else packed_to_i420_expanded(src, src_stride, y, y_stride, u, v, chroma_stride, width, height, 0);
 }
 
 static int chosen_form;  // a pc_kernel_form

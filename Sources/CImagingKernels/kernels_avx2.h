@@ -8,5 +8,5 @@ size_t pc_expand_luma_range_avx2(uint8_t *row, size_t count);
 size_t pc_expand_chroma_range_avx2(uint8_t *row, size_t count);
 size_t pc_accumulate_rows_avx2(uint16_t *sums, const uint8_t *first_row, ptrdiff_t stride, size_t count,
                                size_t rows, int first);
-void pc_yuyv_to_i420_expanded_avx2(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride,
-                                   uint8_t *u, uint8_t *v, ptrdiff_t chroma_stride, int width, int height);
+void pc_packed_to_i420_expanded_avx2(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride,
+                                     uint8_t *u, uint8_t *v, ptrdiff_t chroma_stride, int width, int height, int uyvy);

@@ -14,13 +14,13 @@ void pc_expand_luma_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_t 
 /// pc_expand_chroma_range on `rows` rows of `width` samples, `stride` bytes apart.
 void pc_expand_chroma_rows(uint8_t *first, ptrdiff_t stride, size_t width, size_t rows);
 
-/// `height` rows of YUYV (`src_stride` bytes apart, negative to read upward) to limited-range
-/// I420 and on to full range in one pass: exactly libyuv's YUY2ToI420 followed by
-/// pc_expand_luma_range and pc_expand_chroma_range. Only the AVX2 form exists (elsewhere those
-/// two steps are faster than a single portable pass), for an even `width`: returns 1 when done,
-/// 0 (nothing written) otherwise.
-int pc_yuyv_to_i420_expanded(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride, uint8_t *u,
-                             uint8_t *v, ptrdiff_t chroma_stride, int width, int height);
+/// `height` rows of YUYV (`uyvy` 0) or UYVY (`uyvy` 1), `src_stride` bytes apart (negative to
+/// read upward), to limited-range I420 and on to full range in one pass: exactly libyuv's
+/// YUY2ToI420 or UYVYToI420 followed by pc_expand_luma_range and pc_expand_chroma_range. Only
+/// the AVX2 form exists (elsewhere those two steps are the way), for an even `width`: returns 1
+/// when done, 0 (nothing written) otherwise.
+int pc_packed_to_i420_expanded(const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride, uint8_t *u,
+                               uint8_t *v, ptrdiff_t chroma_stride, int width, int height, int uyvy);
 
 /// Which form the row kernels above and pc_accumulate_rows take.
 typedef enum {

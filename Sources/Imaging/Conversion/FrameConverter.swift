@@ -141,15 +141,16 @@ struct SourcePlanes: @unchecked Sendable {
     /// Converts `rows` rows of `width` pixels from column `x`, starting at frame row `firstRow`
     /// and going down (or up, for a vertical flip), into `target`.
     ///
-    /// With `expandingRange`, YUYV rows may be taken to full range in the same pass
-    /// (`pc_yuyv_to_i420_expanded`); returns whether they were, else the caller expands them.
+    /// With `expandingRange`, YUYV and UYVY rows may be taken to full range in the same pass
+    /// (`pc_packed_to_i420_expanded`); returns whether they were, else the caller expands them.
     @discardableResult
     func convertRows(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int, expandingRange: Bool = false,
                      into target: Destination, scratch: UnsafeMutablePointer<UInt8>?) throws(ImagingError) -> Bool {
         let direction = upward ? -1 : 1
-        if expandingRange, frame.format == .yuyv,
-           pc_yuyv_to_i420_expanded(base + firstRow * stride + x * 2, direction * stride, target.y, target.image.lumaStride,
-                                    target.cb, target.cr, target.image.chromaStride, Int32(width), Int32(rows)) != 0 {
+        if expandingRange, frame.format == .yuyv || frame.format == .uyvy,
+           pc_packed_to_i420_expanded(base + firstRow * stride + x * 2, direction * stride, target.y, target.image.lumaStride,
+                                      target.cb, target.cr, target.image.chromaStride, Int32(width), Int32(rows),
+                                      frame.format == .uyvy ? 1 : 0) != 0 {
             return true
         }
         let lumaStride = Int32(direction * stride)
