@@ -143,7 +143,6 @@ struct SourcePlanes: @unchecked Sendable {
     ///
     /// With `expandingRange`, YUYV and UYVY rows may be taken to full range in the same pass
     /// (`pc_packed_to_i420_expanded`); returns whether they were, else the caller expands them.
-    @discardableResult
     func convertRows(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int, expandingRange: Bool = false,
                      into target: Destination, scratch: UnsafeMutablePointer<UInt8>?) throws(ImagingError) -> Bool {
         let direction = upward ? -1 : 1

@@ -66,13 +66,14 @@ package final class BufferPool: Sendable {
     /// Makes a buffer for a later ``take(byteCount:)`` of `byteCount` bytes ready on another
     /// thread: allocated and every page touched, so the kernel zeroes the fresh memory (a 12 MP
     /// image's planes: 18 MB) while the caller does other work, such as starting the camera.
-    /// Nothing happens for sizes that are not recycled, or when such a buffer is parked or on
-    /// its way.
+    /// Nothing happens for sizes that are not recycled, when such a buffer is parked or on its
+    /// way, or when the pool is full.
     package func prepare(byteCount: Int) {
         guard let size = Self.recycledSize(for: byteCount) else { return }
         let ready = DispatchSemaphore(value: 0)
         let started = parked.withLock { state -> Bool in
-            guard state.buffers[size, default: []].isEmpty, state.preparing[size] == nil else { return false }
+            guard state.buffers[size, default: []].isEmpty, state.preparing[size] == nil,
+                  state.bytes + size <= Self.capacity else { return false }
             state.preparing[size] = ready
             return true
         }

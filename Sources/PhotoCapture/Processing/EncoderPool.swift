@@ -28,6 +28,8 @@ final class EncoderPool: @unchecked Sendable {
         do {
             switch resolved.format {
             case .jpeg:
+                // One idle encoder is enough to start with; preparing again adds none.
+                guard lock.withLock({ _ in idleJPEGEncoders.isEmpty }) else { break }
                 let encoder = try JPEGEncoder()
                 lock.withLock { _ in idleJPEGEncoders.append(encoder) }
             case .heic:

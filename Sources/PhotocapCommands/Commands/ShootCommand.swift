@@ -186,9 +186,10 @@ package struct ShootCommand: AsyncParsableCommand {
                                   output: output, format: resolved.format, date: stamp)
             requests.append((settings, paths))
         }
-        // Encoders and the photo's memory made ready while the camera starts.
+        // Encoders and the photo's memory made ready while the camera starts (the requests
+        // differ only in their IDs: one is prepared).
         do {
-            try await output.setPreparedPhotoSettingsArray(requests.map(\.settings))
+            try await output.setPreparedPhotoSettingsArray([requests[0].settings])
         } catch {
             throw error.attributed(to: requests[0].settings.uniqueID)
         }
