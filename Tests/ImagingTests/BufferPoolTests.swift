@@ -77,4 +77,17 @@ import Testing
         pool.give(again)
         pool.give(another)
     }
+
+    @Test func aFullPoolPreparesNothing() {
+        let pool = BufferPool()
+        // Three parked buffers each of 40, 42 and 44 MB (untouched, so cheap): 378 MB asked,
+        // the pool parks up to its 256 MB and frees the rest.
+        let sizes = [40_000_000, 42_000_000, 44_000_000]
+        let buffers = sizes.flatMap { size in (0..<3).map { _ in pool.take(byteCount: size) } }
+        buffers.forEach(pool.give)
+        pool.prepare(byteCount: 50_000_000)
+        let next = pool.take(byteCount: 50_000_000)
+        #expect(Self.residentShare(of: next) == 0, "a buffer was prepared past the pool's capacity")
+        pool.give(next)
+    }
 }

@@ -103,4 +103,13 @@ package final class BufferPool: Sendable {
         }
         if !kept { LargeAllocation.deallocate(buffer) }
     }
+
+    /// Frees the parked buffers (a pool preparing one is kept alive until it is parked).
+    deinit {
+        parked.withLock { state in
+            for address in state.buffers.values.joined() {
+                LargeAllocation.deallocate(UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(bitPattern: address), count: 0))
+            }
+        }
+    }
 }
