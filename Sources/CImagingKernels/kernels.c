@@ -11,15 +11,6 @@
 
 static inline uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v)); }
 
-static inline uint8_t expand_luma(uint8_t y) {
-    int v = ((y > 16 ? y - 16 : 0) * 149 + 64) >> 7;
-    return (uint8_t)(v > 255 ? 255 : v);
-}
-
-static inline uint8_t expand_chroma(uint8_t c) {
-    return clamp_u8(((((int)c - 128) * 146 + 64) >> 7) + 128);
-}
-
 // `avx2` is pc_kernels_use_avx2(), asked once by the caller: a block of short rows asks once.
 static inline void expand_luma_run(uint8_t *row, size_t count, int avx2) {
     size_t i = 0;
@@ -41,7 +32,7 @@ static inline void expand_luma_run(uint8_t *row, size_t count, int avx2) {
         _mm_storeu_si128((__m128i *)(row + i), _mm_packus_epi16(lo, hi));
     }
 #endif
-    for (; i < count; i++) row[i] = expand_luma(row[i]);
+    for (; i < count; i++) row[i] = pc_expand_luma_sample(row[i]);
 }
 
 static inline void expand_chroma_run(uint8_t *row, size_t count, int avx2) {
@@ -64,7 +55,7 @@ static inline void expand_chroma_run(uint8_t *row, size_t count, int avx2) {
         _mm_storeu_si128((__m128i *)(row + i), _mm_packus_epi16(lo, hi));
     }
 #endif
-    for (; i < count; i++) row[i] = expand_chroma(row[i]);
+    for (; i < count; i++) row[i] = pc_expand_chroma_sample(row[i]);
 }
 
 void pc_expand_luma_range(uint8_t *row, size_t count) { expand_luma_run(row, count, pc_kernels_use_avx2()); }

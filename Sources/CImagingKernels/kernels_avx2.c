@@ -9,32 +9,38 @@
 
 #define PC_AVX2 __attribute__((target("avx2")))
 
+// The expansions on 16-bit lanes holding bytes: luma at most 239 × 149 + 64 = 35675, unsigned
+// and shifted logically; chroma ±128 × 146 fits a signed lane. Packing to bytes clamps both.
+static inline PC_AVX2 __m256i expand_luma16(__m256i y) {
+    y = _mm256_subs_epu16(y, _mm256_set1_epi16(16));
+    return _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(y, _mm256_set1_epi16(149)), _mm256_set1_epi16(64)), 7);
+}
+
+static inline PC_AVX2 __m256i expand_chroma16(__m256i c) {
+    const __m256i centre = _mm256_set1_epi16(128);
+    c = _mm256_sub_epi16(c, centre);
+    c = _mm256_srai_epi16(_mm256_add_epi16(_mm256_mullo_epi16(c, _mm256_set1_epi16(146)), _mm256_set1_epi16(64)), 7);
+    return _mm256_add_epi16(c, centre);
+}
+
 PC_AVX2 size_t pc_expand_luma_range_avx2(uint8_t *row, size_t count) {
-    const __m256i zero = _mm256_setzero_si256(), offset = _mm256_set1_epi16(16);
-    const __m256i gain = _mm256_set1_epi16(149), round = _mm256_set1_epi16(64);
+    const __m256i zero = _mm256_setzero_si256();
     size_t i = 0;
     for (; i + 32 <= count; i += 32) {
         __m256i bytes = _mm256_loadu_si256((const __m256i *)(row + i));
         // Unpacking and packing both work within each 128-bit lane, so the order comes back.
-        __m256i lo = _mm256_subs_epu16(_mm256_unpacklo_epi8(bytes, zero), offset);
-        __m256i hi = _mm256_subs_epu16(_mm256_unpackhi_epi8(bytes, zero), offset);
-        lo = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(lo, gain), round), 7);
-        hi = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(hi, gain), round), 7);
+        __m256i lo = expand_luma16(_mm256_unpacklo_epi8(bytes, zero)), hi = expand_luma16(_mm256_unpackhi_epi8(bytes, zero));
         _mm256_storeu_si256((__m256i *)(row + i), _mm256_packus_epi16(lo, hi));
     }
     return i;
 }
 
 PC_AVX2 size_t pc_expand_chroma_range_avx2(uint8_t *row, size_t count) {
-    const __m256i zero = _mm256_setzero_si256(), centre = _mm256_set1_epi16(128);
-    const __m256i gain = _mm256_set1_epi16(146), round = _mm256_set1_epi16(64);
+    const __m256i zero = _mm256_setzero_si256();
     size_t i = 0;
     for (; i + 32 <= count; i += 32) {
         __m256i bytes = _mm256_loadu_si256((const __m256i *)(row + i));
-        __m256i lo = _mm256_sub_epi16(_mm256_unpacklo_epi8(bytes, zero), centre);
-        __m256i hi = _mm256_sub_epi16(_mm256_unpackhi_epi8(bytes, zero), centre);
-        lo = _mm256_add_epi16(_mm256_srai_epi16(_mm256_add_epi16(_mm256_mullo_epi16(lo, gain), round), 7), centre);
-        hi = _mm256_add_epi16(_mm256_srai_epi16(_mm256_add_epi16(_mm256_mullo_epi16(hi, gain), round), 7), centre);
+        __m256i lo = expand_chroma16(_mm256_unpacklo_epi8(bytes, zero)), hi = expand_chroma16(_mm256_unpackhi_epi8(bytes, zero));
         _mm256_storeu_si256((__m256i *)(row + i), _mm256_packus_epi16(lo, hi));
     }
     return i;
@@ -63,31 +69,9 @@ PC_AVX2 size_t pc_accumulate_rows_avx2(uint16_t *sums, const uint8_t *first_row,
 // odd row paired with itself) followed by kernels.c's expansions, lane for lane the same
 // arithmetic. 32 pixels a step, in 16-bit lanes from the start: each 16-bit word holds a luma
 // and a chroma sample, luma in the low byte for YUYV, the high byte for UYVY.
-static inline PC_AVX2 __m256i expand_luma16(__m256i y) {
-    y = _mm256_subs_epu16(y, _mm256_set1_epi16(16));
-    return _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(y, _mm256_set1_epi16(149)), _mm256_set1_epi16(64)), 7);
-}
-
-static inline PC_AVX2 __m256i expand_chroma16(__m256i c) {
-    const __m256i centre = _mm256_set1_epi16(128);
-    c = _mm256_sub_epi16(c, centre);
-    c = _mm256_srai_epi16(_mm256_add_epi16(_mm256_mullo_epi16(c, _mm256_set1_epi16(146)), _mm256_set1_epi16(64)), 7);
-    return _mm256_add_epi16(c, centre);
-}
-
 // Two vectors of 16-bit lanes packed to bytes (saturated) in order: packus works per 128-bit lane.
 static inline PC_AVX2 __m256i pack_in_order(__m256i a, __m256i b) {
     return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
-}
-
-static inline uint8_t scalar_luma(int y) {
-    int v = ((y > 16 ? y - 16 : 0) * 149 + 64) >> 7;
-    return (uint8_t)(v > 255 ? 255 : v);
-}
-
-static inline uint8_t scalar_chroma(int c) {
-    int v = (((c - 128) * 146 + 64) >> 7) + 128;
-    return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
 }
 
 // The byte of each 16-bit word holding luma (`high` 0: the low byte) or chroma, as 16-bit lanes.
@@ -130,14 +114,14 @@ static inline PC_AVX2 __attribute__((always_inline)) void packed_to_i420_expande
         }
         for (; x + 2 <= width; x += 2) {
             const uint8_t *p = first + 2 * x, *q = second + 2 * x;
-            luma0[x] = scalar_luma(p[y0]);
-            luma0[x + 1] = scalar_luma(p[y1]);
+            luma0[x] = pc_expand_luma_sample(p[y0]);
+            luma0[x + 1] = pc_expand_luma_sample(p[y1]);
             if (luma1) {
-                luma1[x] = scalar_luma(q[y0]);
-                luma1[x + 1] = scalar_luma(q[y1]);
+                luma1[x] = pc_expand_luma_sample(q[y0]);
+                luma1[x + 1] = pc_expand_luma_sample(q[y1]);
             }
-            cb[x / 2] = scalar_chroma((p[cb0] + q[cb0] + 1) >> 1);
-            cr[x / 2] = scalar_chroma((p[cr0] + q[cr0] + 1) >> 1);
+            cb[x / 2] = pc_expand_chroma_sample((p[cb0] + q[cb0] + 1) >> 1);
+            cr[x / 2] = pc_expand_chroma_sample((p[cr0] + q[cr0] + 1) >> 1);
         }
     }
 }
