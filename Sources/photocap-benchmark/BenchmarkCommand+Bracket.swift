@@ -9,7 +9,9 @@ extension BenchmarkCommand {
     /// colours, so the encode is cheaper than on a textured frame) whose frames come as fast as
     /// they are asked for: the photos' work alone. Then the bracket and its members one after
     /// another again, at a camera's pace.
-    func compareBracket(in folder: URL) async throws -> Double {
+    /// Returns the ratios of the bracket to its members one after another: the photos' work
+    /// alone, and at a camera's pace.
+    func compareBracket(in folder: URL) async throws -> (workAlone: Double, cameraPace: Double) {
         let (session, output) = try await running(.synthetic(.init(maximumSize: size, framesPerSecond: 100_000)))
         defer { Task { await session.stopRunning() } }
 
@@ -74,8 +76,9 @@ extension BenchmarkCommand {
                      processorMedians[0] / cores / medians[1], processorMedians[0] / 3, processorMedians[2]))
 
         // At a camera's pace: 30 frames a second and each exposure seen two frames after it is
-        // set (the synthetic camera's control delay), as on vivid. Waiting for frames is then
-        // most of the time, and a bracket waits for the next member while encoding the last.
+        // set (the synthetic camera's control delay). Waiting for frames is then most of the
+        // time: the bracket's members are consecutive frames (its controls are set per frame),
+        // while each member alone waits for its change and for the restore to reach a frame.
         await session.stopRunning()  // its frames, asked for without pause, would take a core
         let (pacedSession, pacedOutput) = try await running(.synthetic(.init(maximumSize: size, framesPerSecond: 30)))
         defer { Task { await pacedSession.stopRunning() } }
@@ -96,7 +99,7 @@ extension BenchmarkCommand {
         print(String(format: "  at a camera's pace (30 fps, exposure seen 2 frames after it is set), %d rounds: bracket %.0f ms, "
                      + "members one after another %.0f ms: %.2fx", pacedRounds, pacedMedians[0], pacedMedians[1],
                      pacedMedians[0] / pacedMedians[1]))
-        return medians[0] / medians[1]
+        return (medians[0] / medians[1], pacedMedians[0] / pacedMedians[1])
     }
 
     /// This process's user and system time so far, in milliseconds.

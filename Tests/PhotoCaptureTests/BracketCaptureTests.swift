@@ -159,10 +159,12 @@ import TestSupport
 
     // MARK: Settling and restoring
 
-    /// The simulated sensor applies a change two frames late. Settling takes the right frame;
-    /// with no settling the first member is a frame still exposed the old way.
+    /// The simulated sensor applies a change two frames late. Driven like a V4L2 camera,
+    /// settling takes the right frame; with no settling the first member is a frame still
+    /// exposed the old way.
     @Test func framesToSettleSkipsFramesStillExposedTheOldWay() async throws {
-        let (session, output, device) = try await Self.output(exposure: .init(controlDelayFrames: 2), framesPerSecond: 60)
+        let (session, output, device) = try await Self.output(exposure: .init(controlDelayFrames: 2, perFrameControls: false),
+                                                              framesPerSecond: 60)
         #expect(device.framesToSettle == 2)
         let folder = try TemporaryDirectory("bracket-settle")
         let scene = Self.linearLuminance(SyntheticScene.image(size: Self.size))
@@ -176,28 +178,118 @@ import TestSupport
         await session.stopRunning()
     }
 
-    /// After a bracket, and after one that failed part-way, the camera is back at its metered
-    /// exposure: a plain photo shows the scene itself.
-    @Test func controlsAreRestoredAfterTheBracketAndAfterAFailure() async throws {
-        let folder = try TemporaryDirectory("bracket-restore")
-        let scene = SyntheticScene.image(size: Self.size)
-        do {
-            let (session, output, _) = try await Self.output()
-            _ = try await Self.photos(output, PhotoSettings(bracketedSettings: [.manualExposure(exposureDuration: 0.001, iso: 50),
-                                                                                .manualExposure(exposureDuration: 0.1, iso: 800)]))
-            _ = try await Self.photos(output, PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 3)]))
-            let plain = try await output.capturePhoto(with: PhotoSettings())
-            #expect(try Self.decoded(plain, in: folder, "after.jpg").0.meanAbsoluteDifference(to: scene) < 3)
+    /// With controls set per frame (the synthetic camera's default) the members are
+    /// consecutive frames, each exposed as asked, and the frame right after them is metered
+    /// again; driven as a V4L2 camera, members lie 1 + framesToSettle frames apart or more.
+    /// With framesToSettle below the sensor's delay, the camera moves the first member to the
+    /// first frame it can still reach: still exposed as asked.
+    @Test func perFrameControlsTakeTheMembersOnConsecutiveFrames() async throws {
+        let folder = try TemporaryDirectory("bracket-consecutive")
+        let scene = Self.linearLuminance(SyntheticScene.image(size: Self.size))
+        let members: [BracketedStillImageSettings] = [.autoExposure(exposureTargetBias: -2), .autoExposure(exposureTargetBias: -1),
+                                                      .autoExposure(exposureTargetBias: 0)]
+        for perFrame in [true, false] {
+            let (session, output, device) = try await Self.output(exposure: .init(perFrameControls: perFrame), framesPerSecond: 60)
+            for settle in perFrame ? [2, 0] : [2] {
+                device.framesToSettle = settle
+                let photos = try await Self.photos(output, PhotoSettings(bracketedSettings: members))
+                let sequences = photos.map(\.frameSequence)
+                let gaps = zip(sequences.dropFirst(), sequences).map { $0 - $1 }
+                if perFrame {
+                    #expect(gaps == [1, 1], "settle \(settle): frames \(sequences)")
+                } else {
+                    #expect(gaps.allSatisfy { $0 >= 3 }, "frames \(sequences)")
+                }
+                // At least the sensor's two-frame delay passed before the first member.
+                #expect((photos.first?.appliedExposure?.framesSkippedToSettle ?? 0) >= 2)
+                for (photo, factor) in zip(photos, [0.25, 0.5, 1]) {
+                    let measured = Self.linearLuminance(try Self.decoded(photo, in: folder, "\(UUID()).jpg").0) / scene
+                    #expect(abs(measured / factor - 1) < 0.04, "per frame \(perFrame), settle \(settle), member \(photo.sequenceCount): \(measured)")
+                }
+                // The bracket ends once the restored exposure reached a frame: the next photo is metered.
+                let plain = try await output.capturePhoto(with: PhotoSettings())
+                #expect(abs(Self.linearLuminance(try Self.decoded(plain, in: folder, "\(UUID()).jpg").0) / scene - 1) < 0.02)
+            }
             await session.stopRunning()
         }
-        // One frame a second: member 2's frame comes seconds after member 1's (two settling
-        // frames on), so stopping as soon as member 1's frame is handed out falls between the
-        // two, however loaded the machine is.
-        let (session, output, device) = try await Self.output(framesPerSecond: 1)
+    }
+
+    /// A photo in another format requested between the schedule and the members' frames
+    /// restarts the stream, so the scheduled frames never come: the members are then taken one
+    /// by one, each settled, and still exposed as asked.
+    @Test func aBracketWhoseScheduledFramesAreLostIsTakenMemberByMember() async throws {
+        // 4 frames a second: the first member's frame is 2 frames and more (500 ms) after the
+        // schedule, made as the bracket's willCapture is called.
+        let (session, output, device) = try await Self.output(framesPerSecond: 4)
+        var bracket = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: -2), .autoExposure(exposureTargetBias: -1)])
+        bracket.framePixelFormat = .yuyv
+        var plain = PhotoSettings()
+        plain.framePixelFormat = .nv12
+        var warm = PhotoSettings()
+        warm.framePixelFormat = .yuyv
+        _ = try await output.capturePhoto(with: warm)
+        let streamed = await device.streamStatistics().framesStreamed
+        for _ in 0..<600 where await device.streamStatistics().framesStreamed < streamed + 1 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let delegate = RecordingDelegate()
+        try output.capturePhoto(with: bracket, delegate: delegate)
+        for _ in 0..<600 where !delegate.events.withLock({ $0.contains("willCapture \(bracket.uniqueID)") }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let between = try await output.capturePhoto(with: plain)
+        #expect(between.frameDelivery.frameSelection == .firstFrameAfterChange)
+        try await delegate.waitForFinishes(1)
+        await session.stopRunning()
+        #expect(delegate.finished.withLock { $0 } == [nil])
+        let photos = delegate.photos.withLock { $0 }
+        #expect(photos.map(\.sequenceCount) == [1, 2])
+        // Taken member by member: 1 + framesToSettle frames apart at least, not consecutive.
+        #expect(photos.count == 2 && photos[1].frameSequence - photos[0].frameSequence >= 3,
+                "frames \(photos.map(\.frameSequence))")
+        let folder = try TemporaryDirectory("bracket-lost-frames")
+        let scene = Self.linearLuminance(SyntheticScene.image(size: Self.size))
+        for (photo, factor) in zip(photos, [0.25, 0.5]) {
+            let measured = Self.linearLuminance(try Self.decoded(photo, in: folder, "\(UUID()).jpg").0) / scene
+            #expect(abs(measured / factor - 1) < 0.04, "member \(photo.sequenceCount): \(measured)")
+        }
+    }
+
+    /// After a bracket the camera is back at its metered exposure: a plain photo shows the
+    /// scene itself.
+    @Test func controlsAreRestoredAfterTheBracket() async throws {
+        let folder = try TemporaryDirectory("bracket-restore")
+        let scene = SyntheticScene.image(size: Self.size)
+        let (session, output, _) = try await Self.output()
+        _ = try await Self.photos(output, PhotoSettings(bracketedSettings: [.manualExposure(exposureDuration: 0.001, iso: 50),
+                                                                            .manualExposure(exposureDuration: 0.1, iso: 800)]))
+        _ = try await Self.photos(output, PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 3)]))
+        let plain = try await output.capturePhoto(with: PhotoSettings())
+        #expect(try Self.decoded(plain, in: folder, "after.jpg").0.meanAbsoluteDifference(to: scene) < 3)
+        await session.stopRunning()
+    }
+
+    /// A bracket that fails part-way ends with the error, delivers the members taken before it
+    /// and leaves the camera at its metered exposure, with controls set per frame and without.
+    @Test(arguments: [true, false]) func controlsAreRestoredAfterAFailure(perFrameControls: Bool) async throws {
+        let folder = try TemporaryDirectory("bracket-restore-failure")
+        let scene = SyntheticScene.image(size: Self.size)
+        // One frame a second: member 2's frame comes a second or more after member 1's, so
+        // stopping as soon as member 1's frame is handed out falls between the two, however
+        // loaded the machine is.
+        let (session, output, device) = try await Self.output(exposure: .init(perFrameControls: perFrameControls), framesPerSecond: 1)
+        // The stream in the bracket's format (a plain photo's), with a second frame in: its
+        // timing is known, so a schedule needs no frame first.
+        _ = try await output.capturePhoto(with: PhotoSettings())
+        let streamed = await device.streamStatistics().framesStreamed
+        for _ in 0..<600 where await device.streamStatistics().framesStreamed < streamed + 1 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let delegate = RecordingDelegate()
         let settings = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 2), .autoExposure(exposureTargetBias: 4)])
-        // Member 1's frame is the last of its 1 + framesToSettle.
-        let memberOneHandedOut = await device.streamStatistics().framesDelivered + 1 + device.framesToSettle
+        // Member 1's frame is the one claimed for it, or the last of its 1 + framesToSettle.
+        let memberOneHandedOut = await device.streamStatistics().framesDelivered + 1 + (perFrameControls ? 0 : device.framesToSettle)
         try output.capturePhoto(with: settings, delegate: delegate)
         for _ in 0..<600 where await device.streamStatistics().framesDelivered < memberOneHandedOut {
             try await Task.sleep(for: .milliseconds(50))

@@ -26,4 +26,10 @@ protocol ExposureControls: AnyObject, Sendable {
     func restore() throws(PhotoCaptureError)
     /// ``restore()``, then refuses every later ``apply(_:)``.
     func interrupt() throws(PhotoCaptureError)
+    /// The same controls when they can be set per frame (see ``PerFrameExposureControls``).
+    var perFrame: (any PerFrameExposureControls)? { get }
+}
+
+extension ExposureControls {
+    var perFrame: (any PerFrameExposureControls)? { nil }
 }

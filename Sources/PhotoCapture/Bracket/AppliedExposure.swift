@@ -14,7 +14,8 @@ public struct AppliedExposure: Sendable, Equatable {
     /// `gain` 120).
     public let controls: [ControlValue]
     /// Frames skipped after the change until the one whose exposure started after it took
-    /// effect (``CaptureDevice/framesToSettle`` plus drops).
+    /// effect (``CaptureDevice/framesToSettle`` plus drops); for members on consecutive frames,
+    /// the frames between the bracket's schedule and this member's frame.
     public let framesSkippedToSettle: Int
 
     /// A control and the value the driver reported.

@@ -23,6 +23,11 @@ extension CaptureDevice {
     /// firmware, which applies controls on its own schedule; raise it for cameras whose auto
     /// exposure must converge on a new bias); on the synthetic camera, its simulated control
     /// delay. 0 for cameras without exposure controls.
+    ///
+    /// On a camera whose controls are set per frame (the synthetic camera by default) the
+    /// members are scheduled on consecutive frames instead, the first aimed at the frame
+    /// `framesToSettle` frames on; the camera moves it later when it cannot apply a change so
+    /// soon (see <doc:BracketedCapture>).
     public var framesToSettle: Int {
         get { exposureControls?.framesToSettle ?? 0 }
         set { exposureControls?.framesToSettle = max(0, newValue) }

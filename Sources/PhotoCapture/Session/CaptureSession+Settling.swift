@@ -30,11 +30,20 @@ extension CaptureSession {
                 target = delivered.frame.sequence + UInt64(max(0, settling))
             }
         }
-        let (exposure, now) = (delivered.frame.timestampNanoseconds, MonotonicClock.now())
+        return (DeliveredFrame(frame: delivered.frame, delivery: delivery.afterChange(of: delivered.frame, request: request)), skipped)
+    }
+}
+
+extension FrameDelivery {
+    /// This delivery of `frame`, taken after a change of the camera's controls, with its
+    /// delays counted from `request`.
+    func afterChange(of frame: Frame, request: UInt64) -> FrameDelivery {
+        var delivery = self
+        let (exposure, now) = (frame.timestampNanoseconds, MonotonicClock.now())
         delivery.requestToExposureNanoseconds = exposure - min(exposure, request)
         delivery.requestToDeliveryNanoseconds = now - min(now, request)
         delivery.exposureStartOffsetNanoseconds = Int64(bitPattern: exposure &- request)
         delivery.frameSelection = .firstFrameAfterChange
-        return (DeliveredFrame(frame: delivered.frame, delivery: delivery), skipped)
+        return delivery
     }
 }

@@ -459,6 +459,15 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// The measured frame interval of the running stream (0 until two frames arrived).
     var frameInterval: UInt64 { state.withLock { $0.interval } }
 
+    /// When the newest frame in hand started its exposure, and the measured frame interval:
+    /// nil until two frames of the running stream arrived.
+    var frameTiming: (newestStart: UInt64, interval: UInt64)? {
+        state.withLock { state in
+            guard state.interval > 0, let newest = state.ring.last else { return nil }
+            return (newest.delivered.frame.timestampNanoseconds, state.interval)
+        }
+    }
+
     // MARK: Consumers
 
     /// The scene monitor of this stream, attached on first use.

@@ -17,13 +17,19 @@ extension CaptureDevice {
         public var controlDelayFrames: Int
         /// ``CaptureDevice/maxBracketedCapturePhotoCount``.
         public var maxBracketedCapturePhotoCount: Int
+        /// Whether changes are scheduled per frame, as libcamera's per-frame controls are: a
+        /// bracket then takes its members on consecutive frames. Off, the camera is driven as a
+        /// V4L2 camera is: each member set once the previous member's frame is in hand, then
+        /// ``CaptureDevice/framesToSettle`` frames let pass.
+        public var perFrameControls: Bool
 
-        /// Every control, a two-frame delay and at most 8 photos per bracket.
+        /// Every control, a two-frame delay, at most 8 photos per bracket, per-frame controls.
         public init(controls: SyntheticExposureControlSet = .all, controlDelayFrames: Int = 2,
-                    maxBracketedCapturePhotoCount: Int = 8) {
+                    maxBracketedCapturePhotoCount: Int = 8, perFrameControls: Bool = true) {
             self.controls = controls
             self.controlDelayFrames = max(0, controlDelayFrames)
             self.maxBracketedCapturePhotoCount = max(1, maxBracketedCapturePhotoCount)
+            self.perFrameControls = perFrameControls
         }
     }
 }
@@ -52,7 +58,7 @@ public struct SyntheticExposureControlSet: OptionSet, Sendable, Hashable {
 /// A change takes effect `controlDelayFrames` frames after the first frame that starts after
 /// it, like a sensor's control pipeline; frames are rendered with the exposure in effect when
 /// they started.
-final class SyntheticExposureControls: ExposureControls {
+final class SyntheticExposureControls: PerFrameExposureControls {
     static let meteredDuration = 0.01
     static let meteredISO = 100.0
     static let biasRange = ExposureControlRange(control: "auto_exposure_bias", minimum: -4, maximum: 4, step: 0)
@@ -84,8 +90,10 @@ final class SyntheticExposureControls: ExposureControls {
         var saved: Values?
         var isInterrupted = false
         var framesToSettle: Int
-        /// Exposure factors by the instant after which a starting frame sees them, oldest first.
-        var changes: [(effectiveAfter: UInt64, factor: Double)] = [(0, 1)]
+        /// Exposure factors by the instant after which a starting frame sees them, oldest first,
+        /// each with its serial number.
+        var changes: [(effectiveAfter: UInt64, factor: Double, serial: UInt64)] = [(0, 1, 0)]
+        var lastSerial: UInt64 = 0
     }
 
     let capabilities: ExposureCapabilities
@@ -93,6 +101,7 @@ final class SyntheticExposureControls: ExposureControls {
     let gate = SerialGate()
     private let frameInterval: UInt64
     private let delayFrames: Int
+    private let schedulesPerFrame: Bool
     private let state: Mutex<State>
 
     init(_ configuration: CaptureDevice.SyntheticExposureConfiguration, framesPerSecond: Int) {
@@ -104,6 +113,7 @@ final class SyntheticExposureControls: ExposureControls {
         maximumBracketCount = configuration.maxBracketedCapturePhotoCount
         frameInterval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
         delayFrames = configuration.controlDelayFrames
+        schedulesPerFrame = configuration.perFrameControls
         state = Mutex(State(framesToSettle: configuration.controlDelayFrames))
     }
 
@@ -115,6 +125,27 @@ final class SyntheticExposureControls: ExposureControls {
     /// The exposure factor of a frame whose exposure started at `instant`.
     func factor(forExposureStartingAt instant: UInt64) -> Double {
         state.withLock { state in state.changes.last { $0.effectiveAfter < instant }?.factor ?? 1 }
+    }
+
+    var perFrame: (any PerFrameExposureControls)? { schedulesPerFrame ? self : nil }
+
+    func apply(_ target: ExposureTarget, forFramesStartingAfter instant: UInt64) throws(PhotoCaptureError) -> ScheduledExposure {
+        try schedule(target, after: instant)
+    }
+
+    func restore(forFramesStartingAfter instant: UInt64) throws(PhotoCaptureError) -> UInt64 {
+        state.withLock { state in
+            defer { state.saved = nil }
+            guard let saved = state.saved else { return instant }
+            return set(saved, in: &state, after: instant).0
+        }
+    }
+
+    func exposed(frameStartingAt start: UInt64, with change: ScheduledExposure) throws(PhotoCaptureError) -> Bool {
+        try state.withLock { (state) throws(PhotoCaptureError) in
+            guard !state.isInterrupted else { throw PhotoCaptureError(.bracket(.interrupted)) }
+            return state.changes.last { $0.effectiveAfter < start }?.serial == change.serial
+        }
     }
 
     /// A stream (re)start programs the sensor afresh: pending changes apply from its first frame.
@@ -132,6 +163,11 @@ final class SyntheticExposureControls: ExposureControls {
     }
 
     func apply(_ target: ExposureTarget) throws(PhotoCaptureError) -> ExposureReading {
+        try schedule(target, after: 0).reading
+    }
+
+    /// Sets `target` for frames starting after `instant`, or after the control delay from now.
+    private func schedule(_ target: ExposureTarget, after instant: UInt64) throws(PhotoCaptureError) -> ScheduledExposure {
         try state.withLock { (state) throws(PhotoCaptureError) in
             guard !state.isInterrupted else { throw PhotoCaptureError(.bracket(.interrupted)) }
             if state.saved == nil { state.saved = state.values }
@@ -145,14 +181,14 @@ final class SyntheticExposureControls: ExposureControls {
                 values.automaticGain = false
                 values.iso = range.nearest(iso)
             }
-            set(values, in: &state)
-            return reading(of: values, touched: true)
+            let (effectiveAfter, serial) = set(values, in: &state, after: instant)
+            return ScheduledExposure(reading: reading(of: values, touched: true), effectiveAfter: effectiveAfter, serial: serial)
         }
     }
 
     func restore() throws(PhotoCaptureError) {
         state.withLock { state in
-            if let saved = state.saved { set(saved, in: &state) }
+            if let saved = state.saved { _ = set(saved, in: &state) }
             state.saved = nil
         }
     }
@@ -162,11 +198,17 @@ final class SyntheticExposureControls: ExposureControls {
         try restore()
     }
 
-    private func set(_ values: Values, in state: inout State) {
+    /// Records `values` for frames starting after `instant`, or after the control delay from
+    /// now when that is later; a change scheduled for later frames is replaced. Returns the
+    /// instant taken and the change's serial number.
+    private func set(_ values: Values, in state: inout State, after instant: UInt64 = 0) -> (UInt64, UInt64) {
         state.values = values
-        let effectiveAfter = MonotonicClock.now() + UInt64(delayFrames) * frameInterval
-        state.changes.append((effectiveAfter, values.factor))
+        let effectiveAfter = max(instant, MonotonicClock.now() + UInt64(delayFrames) * frameInterval)
+        state.changes.removeAll { $0.effectiveAfter >= effectiveAfter && $0.serial != 0 }
+        state.lastSerial += 1
+        state.changes.append((effectiveAfter, values.factor, state.lastSerial))
         if state.changes.count > 64 { state.changes.removeFirst(state.changes.count - 64) }
+        return (effectiveAfter, state.lastSerial)
     }
 
     /// The model knows its exposure time and ISO even under automatic control.
