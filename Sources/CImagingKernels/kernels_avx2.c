@@ -82,7 +82,6 @@ static inline PC_AVX2 __m256i byte_of_words(__m256i words, const int high) {
 static inline PC_AVX2 __attribute__((always_inline)) void packed_to_i420_expanded(
     const uint8_t *src, ptrdiff_t src_stride, uint8_t *y, ptrdiff_t y_stride, uint8_t *u, uint8_t *v,
     ptrdiff_t chroma_stride, int width, int height, const int uyvy) {
-    const __m256i low_bytes = _mm256_set1_epi16(0x00FF);
     // Byte offsets in a 4-byte pixel pair: luma, luma, Cb, Cr.
     const int y0 = uyvy ? 1 : 0, y1 = uyvy ? 3 : 2, cb0 = uyvy ? 0 : 1, cr0 = uyvy ? 2 : 3;
     for (int row = 0; row < height; row += 2) {
@@ -107,8 +106,7 @@ static inline PC_AVX2 __attribute__((always_inline)) void packed_to_i420_expande
             const __m256i ca = expand_chroma16(_mm256_avg_epu16(byte_of_words(a0, !uyvy), byte_of_words(a1, !uyvy)));
             const __m256i cbv = expand_chroma16(_mm256_avg_epu16(byte_of_words(b0, !uyvy), byte_of_words(b1, !uyvy)));
             const __m256i pairs = pack_in_order(ca, cbv);
-            const __m256i blue = _mm256_and_si256(pairs, low_bytes), red = _mm256_srli_epi16(pairs, 8);
-            const __m256i split = _mm256_permute4x64_epi64(_mm256_packus_epi16(blue, red), 0xD8);
+            const __m256i split = pack_in_order(byte_of_words(pairs, 0), byte_of_words(pairs, 1));
             _mm_storeu_si128((__m128i *)(cb + x / 2), _mm256_castsi256_si128(split));
             _mm_storeu_si128((__m128i *)(cr + x / 2), _mm256_extracti128_si256(split, 1));
         }

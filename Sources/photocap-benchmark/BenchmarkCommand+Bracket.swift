@@ -9,6 +9,7 @@ extension BenchmarkCommand {
     /// colours, so the encode is cheaper than on a textured frame) whose frames come as fast as
     /// they are asked for: the photos' work alone. Then the bracket and its members one after
     /// another again, at a camera's pace.
+    ///
     /// Returns the ratios of the bracket to its members one after another: the photos' work
     /// alone, and at a camera's pace.
     func compareBracket(in folder: URL) async throws -> (workAlone: Double, cameraPace: Double) {
@@ -44,22 +45,7 @@ extension BenchmarkCommand {
             ("bracket of 3, each file written (fsync) as delivered", { try await capture(members, name: "bracket", on: output) }),
             ("3 members one after another, each file written", { try await oneAfterAnother("member", on: output) }),
         ]
-        var samples = Array(repeating: [Double](), count: cases.count)
-        var processorTimes = samples
-        for round in 0...bracketRounds {
-            for (index, item) in cases.enumerated() {
-                let (start, startCPU) = (ContinuousClock.now, Self.processorTime())
-                try await item.1()
-                let elapsed = ContinuousClock.now - start
-                // Round 0 renders the three exposures and warms the encoders.
-                if round > 0 {
-                    samples[index].append(elapsed.milliseconds)
-                    processorTimes[index].append(Self.processorTime() - startCPU)
-                }
-            }
-        }
-        let medians = samples.map(\.median)
-        let processorMedians = processorTimes.map(\.median)
+        let (medians, processorMedians) = try await Self.medians(of: cases.map(\.1), rounds: bracketRounds)
         print("bracket: \(size) YUYV, JPEG q\(quality) + 160x120 thumbnail, \(bracketRounds) rounds, medians, "
               + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
         for (index, item) in cases.enumerated() {
@@ -85,21 +71,30 @@ extension BenchmarkCommand {
         let paced: [() async throws -> Void] = [
             { try await capture(members, name: nil, on: pacedOutput) }, { try await oneAfterAnother(nil, on: pacedOutput) },
         ]
-        var pacedSamples = [[Double]](repeating: [], count: paced.count)
         let pacedRounds = max(1, bracketRounds / 2)
-        for round in 0...pacedRounds {
-            for (index, run) in paced.enumerated() {
-                let start = ContinuousClock.now
-                try await run()
-                let elapsed = ContinuousClock.now - start
-                if round > 0 { pacedSamples[index].append(elapsed.milliseconds) }
-            }
-        }
-        let pacedMedians = pacedSamples.map(\.median)
+        let pacedMedians = try await Self.medians(of: paced, rounds: pacedRounds).wall
         print(String(format: "  at a camera's pace (30 fps, exposure seen 2 frames after it is set), %d rounds: bracket %.0f ms, "
                      + "members one after another %.0f ms: %.2fx", pacedRounds, pacedMedians[0], pacedMedians[1],
                      pacedMedians[0] / pacedMedians[1]))
         return (medians[0] / medians[1], pacedMedians[0] / pacedMedians[1])
+    }
+
+    /// Runs `cases` round-robin, `rounds` times after an untimed round 0 (which renders the
+    /// exposures and warms the encoders): each case's median wall time and processor time (ms).
+    static func medians(of cases: [() async throws -> Void], rounds: Int) async throws -> (wall: [Double], processor: [Double]) {
+        var wall = [[Double]](repeating: [], count: cases.count), processor = wall
+        for round in 0...rounds {
+            for (index, run) in cases.enumerated() {
+                let (start, startCPU) = (ContinuousClock.now, processorTime())
+                try await run()
+                let elapsed = ContinuousClock.now - start
+                if round > 0 {
+                    wall[index].append(elapsed.milliseconds)
+                    processor[index].append(processorTime() - startCPU)
+                }
+            }
+        }
+        return (wall.map(\.median), processor.map(\.median))
     }
 
     /// This process's user and system time so far, in milliseconds.

@@ -165,7 +165,6 @@ struct ProcessComparison {
         return ratios
     }
 
-
     static func executable(_ tool: String) -> String? {
         if tool.hasPrefix("/") { return tool }
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")

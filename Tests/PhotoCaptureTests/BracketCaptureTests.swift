@@ -45,6 +45,19 @@ import TestSupport
         return sum / Double(image.size.area)
     }
 
+    /// Takes a plain photo in `format` (the stream then runs as a bracket in that format needs)
+    /// and waits for one more frame: the stream's timing is known, so a bracket's schedule
+    /// needs no frame first.
+    static func streamTimingKnown(_ output: PhotoOutput, _ device: CaptureDevice, format: FramePixelFormat? = nil) async throws {
+        var settings = PhotoSettings()
+        if let format { settings.framePixelFormat = format }
+        _ = try await output.capturePhoto(with: settings)
+        let streamed = await device.streamStatistics().framesStreamed
+        for _ in 0..<1500 where await device.streamStatistics().framesStreamed < streamed + 1 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The photo's JPEG, decoded by libjpeg-turbo's djpeg.
     static func decoded(_ photo: CapturePhoto, in folder: TemporaryDirectory, _ name: String) throws -> (RGBImage, String) {
         let file = try folder.write([UInt8](try #require(photo.fileDataRepresentation())), named: name)
@@ -225,13 +238,7 @@ import TestSupport
         bracket.framePixelFormat = .yuyv
         var plain = PhotoSettings()
         plain.framePixelFormat = .nv12
-        var warm = PhotoSettings()
-        warm.framePixelFormat = .yuyv
-        _ = try await output.capturePhoto(with: warm)
-        let streamed = await device.streamStatistics().framesStreamed
-        for _ in 0..<600 where await device.streamStatistics().framesStreamed < streamed + 1 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await Self.streamTimingKnown(output, device, format: .yuyv)
         let delegate = RecordingDelegate()
         try output.capturePhoto(with: bracket, delegate: delegate)
         for _ in 0..<600 where !delegate.events.withLock({ $0.contains("willCapture \(bracket.uniqueID)") }) {
@@ -279,13 +286,8 @@ import TestSupport
         // stopping as soon as member 1's frame is handed out falls between the two, however
         // loaded the machine is.
         let (session, output, device) = try await Self.output(exposure: .init(perFrameControls: perFrameControls), framesPerSecond: 1)
-        // The stream in the bracket's format (a plain photo's), with a second frame in: its
-        // timing is known, so a schedule needs no frame first.
-        _ = try await output.capturePhoto(with: PhotoSettings())
-        let streamed = await device.streamStatistics().framesStreamed
-        for _ in 0..<600 where await device.streamStatistics().framesStreamed < streamed + 1 {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        // The bracket's format is a plain photo's.
+        try await Self.streamTimingKnown(output, device)
         let delegate = RecordingDelegate()
         let settings = PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 2), .autoExposure(exposureTargetBias: 4)])
         // Member 1's frame is the one claimed for it, or the last of its 1 + framesToSettle.

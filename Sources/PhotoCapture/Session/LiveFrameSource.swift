@@ -456,9 +456,6 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// The pixel format being streamed, nil when stopped.
     var currentFormat: FramePixelFormat? { state.withLock { $0.configuration?.format } }
 
-    /// The measured frame interval of the running stream (0 until two frames arrived).
-    var frameInterval: UInt64 { state.withLock { $0.interval } }
-
     /// When the newest frame in hand started its exposure, and the measured frame interval:
     /// nil until two frames of the running stream arrived.
     var frameTiming: (newestStart: UInt64, interval: UInt64)? {

@@ -129,11 +129,7 @@ final class SyntheticExposureControls: PerFrameExposureControls {
 
     var perFrame: (any PerFrameExposureControls)? { schedulesPerFrame ? self : nil }
 
-    func apply(_ target: ExposureTarget, forFramesStartingAfter instant: UInt64) throws(PhotoCaptureError) -> ScheduledExposure {
-        try schedule(target, after: instant)
-    }
-
-    func restore(forFramesStartingAfter instant: UInt64) throws(PhotoCaptureError) -> UInt64 {
+    func restore(forFramesStartingAfter instant: UInt64) -> UInt64 {
         state.withLock { state in
             defer { state.saved = nil }
             guard let saved = state.saved else { return instant }
@@ -163,11 +159,10 @@ final class SyntheticExposureControls: PerFrameExposureControls {
     }
 
     func apply(_ target: ExposureTarget) throws(PhotoCaptureError) -> ExposureReading {
-        try schedule(target, after: 0).reading
+        try apply(target, forFramesStartingAfter: 0).reading
     }
 
-    /// Sets `target` for frames starting after `instant`, or after the control delay from now.
-    private func schedule(_ target: ExposureTarget, after instant: UInt64) throws(PhotoCaptureError) -> ScheduledExposure {
+    func apply(_ target: ExposureTarget, forFramesStartingAfter instant: UInt64) throws(PhotoCaptureError) -> ScheduledExposure {
         try state.withLock { (state) throws(PhotoCaptureError) in
             guard !state.isInterrupted else { throw PhotoCaptureError(.bracket(.interrupted)) }
             if state.saved == nil { state.saved = state.values }
@@ -187,10 +182,7 @@ final class SyntheticExposureControls: PerFrameExposureControls {
     }
 
     func restore() throws(PhotoCaptureError) {
-        state.withLock { state in
-            if let saved = state.saved { _ = set(saved, in: &state) }
-            state.saved = nil
-        }
+        _ = restore(forFramesStartingAfter: 0)
     }
 
     func interrupt() throws(PhotoCaptureError) {
@@ -201,7 +193,7 @@ final class SyntheticExposureControls: PerFrameExposureControls {
     /// Records `values` for frames starting after `instant`, or after the control delay from
     /// now when that is later; a change scheduled for later frames is replaced. Returns the
     /// instant taken and the change's serial number.
-    private func set(_ values: Values, in state: inout State, after instant: UInt64 = 0) -> (UInt64, UInt64) {
+    private func set(_ values: Values, in state: inout State, after instant: UInt64) -> (UInt64, UInt64) {
         state.values = values
         let effectiveAfter = max(instant, MonotonicClock.now() + UInt64(delayFrames) * frameInterval)
         state.changes.removeAll { $0.effectiveAfter >= effectiveAfter && $0.serial != 0 }
