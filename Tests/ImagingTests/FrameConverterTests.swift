@@ -65,13 +65,34 @@ import Testing
             for orientation in Orientation.allCases {
                 let whole = try converter.convert(frame, crop: crop, applying: orientation)
                 let conversion = try converter.prepare(frame, crop: crop, applying: orientation)
-                let height = conversion.image.size.height
+                let height = conversion.size.height
+                let image = try PlanarImage(size: conversion.size)
                 // Uneven bands, the last first: no band depends on another's rows.
                 let cuts = [0, 16, 18, 34, height]
-                for index in (0..<(cuts.count - 1)).reversed() { try conversion.convert(rows: cuts[index]..<cuts[index + 1]) }
+                for index in (0..<(cuts.count - 1)).reversed() {
+                    try conversion.convert(rows: cuts[index]..<cuts[index + 1], into: image)
+                }
                 for plane in 0..<3 {
-                    let identical = Self.rows(of: conversion.image, plane: plane) == Self.rows(of: whole, plane: plane)
+                    let identical = Self.rows(of: image, plane: plane) == Self.rows(of: whole, plane: plane)
                     #expect(identical, "\(format) \(orientation) plane \(plane), blocks of \(blockHeight)")
+                }
+                // Each band into a buffer of its own (a strip encoder's band buffer, taller than
+                // the band): the same rows.
+                for index in 0..<(cuts.count - 1) {
+                    let rows = cuts[index]..<cuts[index + 1]
+                    let buffer = try PlanarImage(size: PixelSize(width: conversion.size.width, height: rows.count + 2))
+                    try conversion.convert(rows: rows, into: buffer, firstRow: rows.lowerBound)
+                    for plane in 0..<3 {
+                        let planeRows = plane == 0 ? rows : (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2)
+                        let identical = Array(Self.rows(of: buffer, plane: plane)[0..<planeRows.count])
+                            == Array(Self.rows(of: whole, plane: plane)[planeRows])
+                        #expect(identical, "\(format) \(orientation) band \(rows) plane \(plane), blocks of \(blockHeight)")
+                    }
+                }
+                // A band outside its buffer is refused.
+                #expect(throws: ImagingError.self) {
+                    try conversion.convert(rows: 16..<34, into: try PlanarImage(size: PixelSize(width: conversion.size.width, height: 16)),
+                                           firstRow: 16)
                 }
             }
         }
@@ -89,12 +110,13 @@ import Testing
         for orientation in [Orientation.right, .left, .rightMirrored, .leftMirrored] {
             let whole = try converter.convert(frame, crop: crop, applying: orientation)
             let conversion = try converter.prepare(frame, crop: crop, applying: orientation)
+            let image = try PlanarImage(size: conversion.size)
             // 64-row bands, as the strip encoder asks for them, the last one short.
-            for first in stride(from: 0, to: conversion.image.size.height, by: 64) {
-                try conversion.convert(rows: first..<min(first + 64, conversion.image.size.height))
+            for first in stride(from: 0, to: conversion.size.height, by: 64) {
+                try conversion.convert(rows: first..<min(first + 64, conversion.size.height), into: image)
             }
             for plane in 0..<3 {
-                let identical = Self.rows(of: conversion.image, plane: plane) == Self.rows(of: whole, plane: plane)
+                let identical = Self.rows(of: image, plane: plane) == Self.rows(of: whole, plane: plane)
                 #expect(identical, "\(format) \(orientation) plane \(plane)")
             }
         }

@@ -40,6 +40,43 @@ import TestSupport
         #expect(Self.meanDifference(picture, RGBImage(size: Self.size, pixels: [UInt8](repeating: 0, count: Self.size.area * 3))) > 60)
     }
 
+    @Test("a JPEG photo's pixel buffer is converted when first read, after the session stopped and the file went, and is the planes the encode would have made")
+    func aDeferredPixelBufferIsTheEagerOne() async throws {
+        let folder = try TemporaryDirectory("frame-file-deferred")
+        let size = PixelSize(width: 98, height: 70)  // neither side a multiple of 16
+        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: size), format: .yuyv)
+        let path = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "frame.yuyv")
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(try .frameFile(path: path, format: .yuyv, size: size, mounting: SensorMounting(rotation: 90)))
+        try session.addOutput(output)
+        try await session.startRunning()
+        let deferred = try await output.capturePhoto(with: PhotoSettings(format: .jpeg))
+        // A preview is scaled from the whole photo: its planes are made with the encode.
+        var withPreview = PhotoSettings(format: .jpeg)
+        withPreview.previewDimensions = PixelSize(width: 35, height: 49)
+        let made = try await output.capturePhoto(with: withPreview)
+        await session.stopRunning()
+        #expect(unlink(path) == 0)
+
+        #expect(!deferred.pixelBuffer.isMade)
+        #expect(made.pixelBuffer.isMade)
+        #expect(deferred.pixelBuffer.size == PixelSize(width: 70, height: 98))  // turned upright
+        for plane in 0..<3 {
+            let (a, b) = (deferred.pixelBuffer, made.pixelBuffer)
+            #expect(a.bytesPerRow(ofPlane: plane) == b.bytesPerRow(ofPlane: plane))
+            // Row by row: the padding after each row is nobody's pixels.
+            func rows(_ buffer: PixelBuffer) -> [[UInt8]] {
+                let (width, stride) = (buffer.size(ofPlane: plane).width, buffer.bytesPerRow(ofPlane: plane))
+                return buffer.withUnsafeBytes(ofPlane: plane) { bytes in
+                    (0..<buffer.size(ofPlane: plane).height).map { [UInt8](bytes[($0 * stride)..<($0 * stride + width)]) }
+                }
+            }
+            #expect(rows(a) == rows(b), "plane \(plane)")
+        }
+        #expect(deferred.pixelBuffer.isMade)
+    }
+
     static func decodedPhoto(_ output: PhotoOutput, folder: TemporaryDirectory, name: String) async throws -> RGBImage {
         let photo = try await output.capturePhoto(with: PhotoSettings(format: .jpeg))
         let data = try #require(photo.fileDataRepresentation())

@@ -73,6 +73,23 @@ struct V4L2FakeDriverTests {
         #expect(underWay >= 5, "only \(underWay) of 10 photos were the frame under way at the request")
     }
 
+    @Test("JPEG photos from a camera's buffers have their planes made with the encode, and keep no buffer")
+    func jpegPhotosKeepNoCameraBuffer() async throws {
+        let fake = FakeV4L2Driver()
+        let (session, output) = try await Self.session(fake)
+        // More photos kept than the fake has buffers: were a photo to keep its frame for a
+        // pixel buffer made later, the stream would stop after 8 and the later requests time out.
+        var photos: [CapturePhoto] = []
+        for _ in 0..<10 { photos.append(try await output.capturePhoto(with: PhotoSettings(format: .jpeg))) }
+        try await Self.waitForDequeues(fake, fake.record.dequeued + 4)
+        await session.stopRunning()
+        #expect(fake.record.mostHeld <= 8 - 2, "the loop held \(fake.record.mostHeld) of 8 buffers")
+        for photo in photos {
+            #expect(photo.pixelBuffer.isMade)
+            #expect(photo.fileDataRepresentation() != nil)
+        }
+    }
+
     @Test func flaggedAndShortBuffersAreSkippedAndRequeued() async throws {
         let fake = FakeV4L2Driver()
         // 16 bad buffers, never two in a row: each must go back or the 8 buffers run out.

@@ -36,44 +36,108 @@ extension JPEGEncoder {
                                 bandHeight: Int = 64, preparing: ((Range<Int>) throws(CodecError) -> Void)? = nil,
                                 alongside: () -> Void = {},
                                 segments: () throws(CodecError) -> [UInt8] = { [] }) throws(CodecError) -> Data {
-        let layout = StripLayout(size: image.size, strips: requested)
+        try withoutActuallyEscaping(alongside) { (alongside) throws(CodecError) in
+            let source: StripSource = preparing.map { .preparedImage(image, $0) } ?? .image(image)
+            return try encodeInStrips(size: image.size, source: source, quality: quality, strips: requested, bandHeight: bandHeight,
+                                      alongside: alongside, segments: segments, whole: { image })
+        }
+    }
+
+    /// Encodes an image of `size` that is never whole in memory, like ``encode(_:quality:)``
+    /// would encode it (the same coefficients), in strips as
+    /// ``encodeInStrips(_:quality:strips:bandHeight:preparing:alongside:segments:)`` does: each
+    /// strip's thread has a buffer of one band (`bandHeight` rows rounded down to whole MCU
+    /// rows) and calls `convert` with each band's rows, the buffer and the image row that is
+    /// the buffer's first, to write the rows there just before they are encoded. A 12 MP photo
+    /// then takes two buffers of some 400 KB, which stay in cache, instead of 18 MB of planes.
+    ///
+    /// `alongside` runs once every band is converted. `whole` makes the image, for the one
+    /// encode a fallback needs (see the other form).
+    package func encodeInStrips(size: PixelSize, quality: Int, strips requested: Int, bandHeight: Int = 64,
+                                converting convert: (Range<Int>, PlanarImage, Int) throws(CodecError) -> Void,
+                                alongside: () -> Void = {},
+                                segments: () throws(CodecError) -> [UInt8] = { [] },
+                                whole: () throws(CodecError) -> PlanarImage) throws(CodecError) -> Data {
+        let layout = StripLayout(size: size, strips: requested)
+        let rows = min(Self.bandRows(bandHeight), layout.rowsPerStrip)
+        var buffers: [PlanarImage] = []
+        do {
+            for _ in 0..<layout.count { buffers.append(try PlanarImage(size: PixelSize(width: size.width, height: rows))) }
+        } catch {
+            throw .imaging(error)
+        }
+        return try withoutActuallyEscaping(convert) { (convert) throws(CodecError) in
+            try withoutActuallyEscaping(alongside) { (alongside) throws(CodecError) in
+                try encodeInStrips(size: size, source: .bands(buffers, convert), quality: quality, strips: requested,
+                                   bandHeight: bandHeight, alongside: alongside, segments: segments, whole: whole)
+            }
+        }
+    }
+
+    /// The rows a band holds when `bandHeight` are asked for: whole MCU rows, at least one.
+    private static func bandRows(_ bandHeight: Int) -> Int { max(16, bandHeight & ~15) }
+
+    /// Where the strips' rows are: in an image (there already, or written band by band by a
+    /// callback), or written band by band into each strip's own buffer.
+    private enum StripSource {
+        case image(PlanarImage)
+        case preparedImage(PlanarImage, (Range<Int>) throws(CodecError) -> Void)
+        case bands([PlanarImage], (Range<Int>, PlanarImage, Int) throws(CodecError) -> Void)
+    }
+
+    /// The strip encode behind both forms; `whole` gives the image for the fallback's one encode.
+    private func encodeInStrips(size: PixelSize, source: StripSource, quality: Int, strips requested: Int, bandHeight: Int,
+                                alongside: @escaping () -> Void, segments: () throws(CodecError) -> [UInt8],
+                                whole: () throws(CodecError) -> PlanarImage) throws(CodecError) -> Data {
+        let layout = StripLayout(size: size, strips: requested)
         while stripEncoders.count < layout.count - 1 { stripEncoders.append(try JPEGEncoder()) }
         let encoders = [self] + stripEncoders.prefix(max(0, layout.count - 1))
-        let planes = image.planes
-        let (lumaStride, chromaStride, width) = (image.lumaStride, image.chromaStride, image.size.width)
+        let band = Self.bandRows(bandHeight)
         var results = [Result<UnsafeBufferPointer<UInt8>, CodecError>?](repeating: nil, count: layout.count)
         // Signalled once by each strip when its last band is prepared (or it failed).
         let prepared = DispatchSemaphore(value: 0)
-        withoutActuallyEscaping(alongside) { alongside in
-            results.withUnsafeMutableBufferPointer { slots in
-                // Each iteration writes only its own slot and uses only its own encoder; the last
-                // one is the caller's.
-                let work = StripWork(value: (encoders, slots, planes, alongside, preparing))
-                DispatchQueue.concurrentPerform(iterations: layout.count + 1) { index in
-                    guard index < layout.count else {
-                        // Not a wait for a thread that has yet to start: the indices are handed
-                        // out in order, so every strip is already running, or done when
-                        // the iterations run one after another on this thread.
-                        if work.value.4 != nil { for _ in 0..<layout.count { prepared.wait() } }
-                        return work.value.3()
-                    }
-                    let rows = layout.lumaRows(of: index), planes = work.value.2
-                    let strip = PlaneRows(y: planes.y + rows.lowerBound * lumaStride,
-                                          cb: planes.cb + rows.lowerBound / 2 * chromaStride,
-                                          cr: planes.cr + rows.lowerBound / 2 * chromaStride,
-                                          lumaStride: lumaStride, chromaStride: chromaStride, width: width, height: rows.count)
-                    let encoder = work.value.0[index]
-                    guard let prepare = work.value.4 else {
-                        work.value.1[index] = Result { () throws(CodecError) in try encoder.compress(strip, quality: quality) }
-                        return
-                    }
-                    var signalled = false
-                    defer { if !signalled { prepared.signal() } }
+        let banded: Bool
+        if case .image = source { banded = false } else { banded = true }
+        results.withUnsafeMutableBufferPointer { slots in
+            // Each iteration writes only its own slot and uses only its own encoder; the last
+            // one is the caller's.
+            let work = StripWork(value: (encoders, slots, source, alongside))
+            DispatchQueue.concurrentPerform(iterations: layout.count + 1) { index in
+                guard index < layout.count else {
+                    // Not a wait for a thread that has yet to start: the indices are handed
+                    // out in order, so every strip is already running, or done when
+                    // the iterations run one after another on this thread.
+                    if banded { for _ in 0..<layout.count { prepared.wait() } }
+                    return work.value.3()
+                }
+                let rows = layout.lumaRows(of: index), encoder = work.value.0[index]
+                // Where a band of the strip's rows (image rows) is, once written.
+                let bandRows: (Range<Int>) throws(CodecError) -> PlaneRows
+                switch work.value.2 {
+                case .image(let image):
                     work.value.1[index] = Result { () throws(CodecError) in
-                        try encoder.compress(strip, quality: quality, band: bandHeight) { (band) throws(CodecError) in
-                            try prepare((band.lowerBound + rows.lowerBound)..<(band.upperBound + rows.lowerBound))
-                            if band.upperBound == rows.count { prepared.signal(); signalled = true }
-                        }
+                        try encoder.compress(PlaneRows(rows: rows, of: image), quality: quality)
+                    }
+                    return
+                case .preparedImage(let image, let prepare):
+                    bandRows = { (rows) throws(CodecError) in
+                        try prepare(rows)
+                        return PlaneRows(rows: rows, of: image)
+                    }
+                case .bands(let buffers, let convert):
+                    let buffer = buffers[index]
+                    bandRows = { (rows) throws(CodecError) in
+                        try convert(rows, buffer, rows.lowerBound)
+                        return PlaneRows(rows: rows, of: buffer, firstRow: rows.lowerBound)
+                    }
+                }
+                var signalled = false
+                defer { if !signalled { prepared.signal() } }
+                work.value.1[index] = Result { () throws(CodecError) in
+                    try encoder.compress(width: size.width, height: rows.count, quality: quality, band: band) { (local) throws(CodecError) in
+                        let planes = try bandRows((local.lowerBound + rows.lowerBound)..<(local.upperBound + rows.lowerBound))
+                        if local.upperBound == rows.count { prepared.signal(); signalled = true }
+                        return planes
                     }
                 }
             }
@@ -81,11 +145,11 @@ extension JPEGEncoder {
         var encoded: [UnsafeBufferPointer<UInt8>] = []
         for result in results { try encoded.append(result!.get()) }
         let inserted = try segments()
-        if let joined = Self.joinedData(encoded, height: image.size.height, restartInterval: layout.mcusPerStrip, inserting: inserted) {
+        if let joined = Self.joinedData(encoded, height: size.height, restartInterval: layout.mcusPerStrip, inserting: inserted) {
             return joined
         }
-        let whole = try encode(image, quality: quality)
-        return whole.withUnsafeBufferPointer { Self.joinedData([$0], height: image.size.height, restartInterval: 0, inserting: inserted) } ?? Data(whole)
+        let whole = try encode(try whole(), quality: quality)
+        return whole.withUnsafeBufferPointer { Self.joinedData([$0], height: size.height, restartInterval: 0, inserting: inserted) } ?? Data(whole)
     }
 
     /// The rows of each strip ``encodeInStrips(_:quality:strips:bandHeight:preparing:alongside:segments:)``

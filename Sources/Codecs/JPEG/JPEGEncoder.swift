@@ -33,10 +33,7 @@ package final class JPEGEncoder {
     /// Encodes `image` as a 4:2:0 JPEG straight from its planes (`tjCompressFromYUVPlanes`):
     /// JFIF, no EXIF. `quality` is 1...100.
     package func encode(_ image: PlanarImage, quality: Int) throws(CodecError) -> [UInt8] {
-        let planes = image.planes
-        let jpeg = try compress(PlaneRows(y: planes.y, cb: planes.cb, cr: planes.cr, lumaStride: image.lumaStride,
-                                          chromaStride: image.chromaStride, width: image.size.width, height: image.size.height),
-                                quality: quality)
+        let jpeg = try compress(PlaneRows(rows: 0..<image.size.height, of: image), quality: quality)
         return Array(jpeg)
     }
 
@@ -53,7 +50,7 @@ package final class JPEGEncoder {
     /// Encodes `rows` into the reusable buffer and returns the JPEG in it, valid until the next
     /// encode with this encoder.
     func compress(_ rows: PlaneRows, quality: Int) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
-        let (buffer, capacity) = try output(for: rows, quality: quality)
+        let (buffer, capacity) = try output(width: rows.width, height: rows.height, quality: quality)
         let width = Int32(rows.width), height = Int32(rows.height)
         var output: UnsafeMutablePointer<UInt8>? = buffer
         var outputSize = UInt(capacity)
@@ -65,28 +62,41 @@ package final class JPEGEncoder {
         return UnsafeBufferPointer(start: output, count: Int(outputSize))
     }
 
-    /// The raw-data compressor of ``compress(_:quality:band:preparing:)``, made on first use.
+    /// The raw-data compressor of ``compress(width:height:quality:band:rows:)``, made on first use.
     private var rawCompressor: JPEGRawCompressor?
 
-    /// Encodes `rows` like ``compress(_:quality:)`` — the same bytes — but a band of up to
-    /// `band` rows at a time, calling `prepare` with each band's rows (counted from the first of
-    /// `rows`) just before the band is read: the rows may be written there, while they are in
-    /// cache for the encode.
-    func compress(_ rows: PlaneRows, quality: Int, band: Int,
-                  preparing prepare: (Range<Int>) throws(CodecError) -> Void) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
-        let (output, capacity) = try output(for: rows, quality: quality)
+    /// Encodes a `width` x `height` image like ``compress(_:quality:)`` — the same bytes for the
+    /// same rows — but a band of up to `band` rows at a time: `rows` is called with each band's
+    /// rows just before they are read and gives where they are, so they may be written there
+    /// (converted from a frame) while they are in cache for the encode.
+    func compress(width: Int, height: Int, quality: Int, band: Int,
+                  rows: (Range<Int>) throws(CodecError) -> PlaneRows) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
+        let (output, capacity) = try output(width: width, height: height, quality: quality)
         if rawCompressor == nil { rawCompressor = try JPEGRawCompressor() }
         let raw = rawCompressor!
-        let length = try raw.compress(rows, quality: quality, into: output, capacity: capacity, band: band, prepare: prepare)
+        let length = try raw.compress(width: width, height: height, quality: quality, into: output, capacity: capacity,
+                                      band: band, rows: rows)
         return UnsafeBufferPointer(start: output, count: length)
     }
 
-    /// The reusable output buffer, grown to TurboJPEG's worst case for `rows` (its capacity
-    /// returned with it), once `quality` is known to be valid: what both encodes write into.
-    private func output(for rows: PlaneRows, quality: Int) throws(CodecError) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    /// The reusable output buffer, grown to TurboJPEG's worst case for a `width` x `height`
+    /// image (its capacity returned with it), once `quality` is known to be valid: what both
+    /// encodes write into.
+    private func output(width: Int, height: Int, quality: Int) throws(CodecError) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
         guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
-        let size = tjBufSize(Int32(rows.width), Int32(rows.height), Int32(TJSAMP_420.rawValue))
+        let size = tjBufSize(Int32(width), Int32(height), Int32(TJSAMP_420.rawValue))
         guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
         return (outputBuffer(capacity: Int(size)), Int(size))
+    }
+}
+
+extension JPEGEncoder.PlaneRows {
+    /// Rows `rows` of `image`, whose first row is row `firstRow` of the whole (even): the
+    /// image itself (0) or a band buffer.
+    init(rows: Range<Int>, of image: PlanarImage, firstRow: Int = 0) {
+        let planes = image.planes, row = rows.lowerBound - firstRow
+        self.init(y: planes.y + row * image.lumaStride, cb: planes.cb + row / 2 * image.chromaStride,
+                  cr: planes.cr + row / 2 * image.chromaStride, lumaStride: image.lumaStride,
+                  chromaStride: image.chromaStride, width: image.size.width, height: rows.count)
     }
 }

@@ -16,24 +16,24 @@ final class JPEGRawCompressor {
 
     deinit { pc_jpeg_raw_destroy(raw) }
 
-    /// Encodes `rows` into `output` (at least TurboJPEG's worst case for their size, `capacity`
-    /// bytes) and returns the JPEG's length. Before each band of up to `band` rows (a multiple
-    /// of 16) is read, `prepare` is called with its rows, counted from the first of `rows`.
-    func compress(_ rows: JPEGEncoder.PlaneRows, quality: Int, into output: UnsafeMutablePointer<UInt8>, capacity: Int,
-                  band: Int, prepare: (Range<Int>) throws(CodecError) -> Void) throws(CodecError) -> Int {
+    /// Encodes a `width` x `height` image into `output` (at least TurboJPEG's worst case for
+    /// its size, `capacity` bytes) and returns the JPEG's length. A band of up to `band` rows
+    /// (a multiple of 16) at a time: `rows` is called with each band's rows, just before they
+    /// are read, and gives where they are (its first row is the band's first).
+    func compress(width: Int, height: Int, quality: Int, into output: UnsafeMutablePointer<UInt8>, capacity: Int,
+                  band: Int, rows: (Range<Int>) throws(CodecError) -> JPEGEncoder.PlaneRows) throws(CodecError) -> Int {
         var message = [CChar](repeating: 0, count: 256)
         func check(_ code: Int32, _ function: String) throws(CodecError) {
             guard code == 0 else { throw .libjpeg(function: function, message: String(cMessage: message)) }
         }
-        try check(pc_jpeg_raw_start(raw, Int32(rows.width), Int32(rows.height), Int32(quality), output, capacity, &message),
+        try check(pc_jpeg_raw_start(raw, Int32(width), Int32(height), Int32(quality), output, capacity, &message),
                   "jpeg_start_compress")
         let band = max(16, band & ~15)
-        for first in stride(from: 0, to: rows.height, by: band) {
-            let count = min(band, rows.height - first)
-            try prepare(first..<(first + count))
-            try check(pc_jpeg_raw_write(raw, rows.y + first * rows.lumaStride, rows.lumaStride,
-                                        rows.cb + first / 2 * rows.chromaStride, rows.cr + first / 2 * rows.chromaStride,
-                                        rows.chromaStride, Int32(count), &message), "jpeg_write_raw_data")
+        for first in stride(from: 0, to: height, by: band) {
+            let count = min(band, height - first)
+            let planes = try rows(first..<(first + count))
+            try check(pc_jpeg_raw_write(raw, planes.y, planes.lumaStride, planes.cb, planes.cr, planes.chromaStride,
+                                        Int32(count), &message), "jpeg_write_raw_data")
         }
         var length = 0
         try check(pc_jpeg_raw_finish(raw, &length, &message), "jpeg_finish_compress")

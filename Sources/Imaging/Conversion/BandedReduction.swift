@@ -34,12 +34,14 @@ package final class BandedReduction: @unchecked Sendable {
         (image, planes) = (target, [luma, cb, cr])
     }
 
-    /// Adds rows `rows` of `source` (an even start; one band of one part, after the part's
-    /// earlier bands).
-    package func add(rows: Range<Int>, of source: PlanarImage) {
+    /// Adds rows `rows` of the source (an even start; one band of one part, after the part's
+    /// earlier bands), read from `source`, whose first row is source row `firstRow` (even): the
+    /// whole image (0) or a band buffer.
+    package func add(rows: Range<Int>, of source: PlanarImage, firstRow: Int = 0) {
         for (index, plane) in planes.enumerated() {
             let planeRows = index == 0 ? rows : (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2)
-            plane.add(rows: planeRows, from: source.baseAddress(ofPlane: index), stride: source.stride(ofPlane: index),
+            plane.add(rows: planeRows, from: source.baseAddress(ofPlane: index), firstRow: index == 0 ? firstRow : firstRow / 2,
+                      stride: source.stride(ofPlane: index),
                       into: image.baseAddress(ofPlane: index), stride: image.stride(ofPlane: index))
         }
     }
@@ -97,7 +99,8 @@ package final class BandedReduction: @unchecked Sendable {
             return first..<min(bounds.count - 1, last + 1)
         }
 
-        func add(rows: Range<Int>, from source: UnsafePointer<UInt8>, stride: Int,
+        /// Adds `rows`, read from `source`, which holds rows from `firstRow` on.
+        func add(rows: Range<Int>, from source: UnsafePointer<UInt8>, firstRow: Int, stride: Int,
                  into target: UnsafeMutablePointer<UInt8>, stride targetStride: Int) {
             guard !rows.isEmpty else { return }
             let part = partBounds.lastIndex { $0 <= rows.lowerBound } ?? 0
@@ -112,7 +115,7 @@ package final class BandedReduction: @unchecked Sendable {
                 let ownRows = box.clamped(to: partRows)
                 let slot = firstSlot[row] + part - firstPart[row]
                 let end = min(rows.upperBound, ownRows.upperBound)
-                pc_accumulate_rows(sums + slot * width, source + line * stride, stride, width, end - line,
+                pc_accumulate_rows(sums + slot * width, source + (line - firstRow) * stride, stride, width, end - line,
                                    line == ownRows.lowerBound ? 1 : 0)
                 if end == ownRows.upperBound, firstSlot[row + 1] - firstSlot[row] == 1 {
                     pc_box_reduce_row(sums + slot * width, columnStarts, Int32(columnStarts.count - 1), UInt32(box.count),

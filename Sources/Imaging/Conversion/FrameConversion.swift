@@ -1,15 +1,22 @@
 import CImagingKernels
 
-/// One conversion of a frame into a ``PlanarImage`` (``FrameConverter``'s pass: format, crop,
+/// One conversion of a frame into planar pixels (``FrameConverter``'s pass: format, crop,
 /// range, mirror and turn), done a band of output rows at a time by whoever needs the rows:
-/// a strip encoder converts its rows just before it encodes them, while they are in cache.
+/// a strip encoder converts its rows just before it encodes them, while they are in cache —
+/// into the whole image, or into a band-sized buffer of its own that it then encodes.
 ///
 /// Every band is byte for byte what ``FrameConverter/convert(_:crop:applying:)`` writes there.
-/// Unchecked: bands that do not overlap write disjoint rows of ``image``, so they may be
-/// converted on different threads; the image is shared only once every band is done.
+/// Holds the frame (its storage stays alive with the conversion). Unchecked: the frame is only
+/// read, and bands that do not overlap write disjoint rows, so they may be converted on
+/// different threads.
 package struct FrameConversion: @unchecked Sendable {
-    /// The image the bands are converted into; complete once every row has been converted.
-    package let image: PlanarImage
+    /// The size of the converted image.
+    package let size: PixelSize
+    /// Whether keeping the conversion for later costs no memory beyond what the frame's source
+    /// keeps anyway (``FrameStorage/Holder/source``): never a camera's buffer, which the
+    /// camera needs back, nor a frame made for this photo alone (a decoded or developed frame,
+    /// unpacked samples).
+    package var isFreeToKeep: Bool { frame.storage.holder == .source }
     let frame: Frame
     /// The crop, in frame pixels (even).
     let rect: PixelRect
@@ -20,7 +27,7 @@ package struct FrameConversion: @unchecked Sendable {
     let expandRange: Bool
     /// Rows of the (flipped) crop converted at a time: `FrameConverter`'s strip height.
     let stripHeight: Int
-    /// Rows of the crop converted at a time into a quarter-turned band of ``image``'s rows:
+    /// Rows of the crop converted at a time into a quarter-turned band of output rows:
     /// `FrameConverter`'s block height.
     let blockHeight: Int
 
@@ -35,7 +42,7 @@ package struct FrameConversion: @unchecked Sendable {
         // CSI-2 packed samples are unpacked first (a frame the photo pipeline hands over already is).
         self.frame = try frame.unpackedCSI2()
         rect = try FrameConverter.effectiveCrop(crop, frameSize: self.frame.size)
-        image = try PlanarImage(size: transform.apply(to: rect.size))
+        size = transform.apply(to: rect.size)
         guard !self.frame.format.isCompressed else { throw .compressedFrame(self.frame.format) }
         // Any orientation is a vertical flip (free: read rows bottom-up) followed by a rotation.
         flipsVertically = transform.isMirrored
@@ -45,29 +52,41 @@ package struct FrameConversion: @unchecked Sendable {
         blockHeight = converter.quarterTurnBlockHeight
     }
 
-    /// Converts output rows `rows` (an even start; an even end unless it is the last row).
+    /// Converts output rows `rows` (an even start; an even end unless it is the last row) into
+    /// `target`, whose first row is output row `firstRow` (even): the whole image (0), or a band
+    /// buffer holding these rows.
     ///
     /// Upright or half-turned, they come from a band of rows of the crop; quarter-turned, from a
     /// band of its columns, read down all its rows a block at a time (``blockHeight`` rows)
     /// and turned into the band with the band kept in cache, for the encoder that reads it next.
-    package func convert(rows: Range<Int>) throws(ImagingError) {
-        let size = image.size
+    package func convert(rows: Range<Int>, into target: PlanarImage, firstRow: Int = 0) throws(ImagingError) {
         guard rows.lowerBound >= 0, rows.upperBound <= size.height, rows.lowerBound % 2 == 0,
-              rows.upperBound % 2 == 0 || rows.upperBound == size.height, !rows.isEmpty
+              rows.upperBound % 2 == 0 || rows.upperBound == size.height, !rows.isEmpty,
+              firstRow % 2 == 0, firstRow <= rows.lowerBound, rows.upperBound - firstRow <= target.size.height,
+              target.size.width == size.width
         else { throw .invalidSize(PixelSize(width: size.width, height: rows.count)) }
         let (width, height) = (rect.size.width, rect.size.height)
+        let output = Output(image: target, firstRow: firstRow)
         try withSource { (source) throws(ImagingError) in
             switch rotation {
             case 0:
-                try convertStrips(source, cropRows: rows, columns: 0..<width)
+                try convertStrips(source, cropRows: rows, columns: 0..<width, into: output)
             case 2:
-                try convertStrips(source, cropRows: (height - rows.upperBound)..<(height - rows.lowerBound), columns: 0..<width)
+                try convertStrips(source, cropRows: (height - rows.upperBound)..<(height - rows.lowerBound), columns: 0..<width,
+                                  into: output)
             case 1:
-                try convertStrips(source, cropRows: 0..<height, columns: rows, keepingInCache: true)
+                try convertStrips(source, cropRows: 0..<height, columns: rows, into: output, keepingInCache: true)
             default:
-                try convertStrips(source, cropRows: 0..<height, columns: (width - rows.upperBound)..<(width - rows.lowerBound), keepingInCache: true)
+                try convertStrips(source, cropRows: 0..<height, columns: (width - rows.upperBound)..<(width - rows.lowerBound),
+                                  into: output, keepingInCache: true)
             }
         }
+    }
+
+    /// Where converted rows go: `image`, whose first row is output row `firstRow`.
+    struct Output {
+        let image: PlanarImage
+        let firstRow: Int
     }
 
     /// Runs `body` with the frame's samples, which stay valid through it.
@@ -84,14 +103,14 @@ package struct FrameConversion: @unchecked Sendable {
     }
 
     /// Converts rows `cropRows` and columns `columns` of the (flipped) crop into their place in
-    /// ``image``, `stripHeight` rows at a time; a rotated strip goes through a small buffer
+    /// `output`, `stripHeight` rows at a time; a rotated strip goes through a small buffer
     /// that stays in cache. From the crop's first row, the strips start after ``lead``.
     ///
     /// `keepingInCache` (a band of a fused quarter turn, encoded right after): strips are
     /// ``blockHeight`` rows, whose source (in short pieces of many rows, which the hardware
     /// prefetcher does not foresee) and turned place (a few bytes of each of the band's rows)
     /// are asked for a block ahead, and the turned block is written into the cache, not past it.
-    func convertStrips(_ source: SourcePlanes, cropRows: Range<Int>, columns: Range<Int>,
+    func convertStrips(_ source: SourcePlanes, cropRows: Range<Int>, columns: Range<Int>, into output: Output,
                        keepingInCache: Bool = false) throws(ImagingError) {
         let width = columns.count
         let stripHeight = keepingInCache ? blockHeight : stripHeight
@@ -109,21 +128,21 @@ package struct FrameConversion: @unchecked Sendable {
                 let next = row + rows, nextRows = min(stripHeight, cropRows.upperBound - row - rows)
                 source.prefetch(startingAt: firstSourceRow(next), upward: flipsVertically, x: rect.x + columns.lowerBound,
                                 width: width, rows: nextRows)
-                prefetchPlace(rows: nextRows, firstRow: next, columns: columns)
+                prefetchPlace(rows: nextRows, firstRow: next, columns: columns, in: output)
             }
-            let target = strip.map { Destination(image: $0, row: 0) } ?? Destination(image: image, row: row)
+            let target = strip.map { Destination(image: $0, row: 0) } ?? Destination(image: output.image, row: row - output.firstRow)
             let expanded = try source.convertRows(startingAt: firstSourceRow(row), upward: flipsVertically,
                                                   x: rect.x + columns.lowerBound, width: width, rows: rows,
                                                   expandingRange: expandRange, into: target,
                                                   scratch: scratch?.baseAddress?.assumingMemoryBound(to: UInt8.self))
             if expandRange, !expanded { target.expandRange(width: width, rows: rows, format: frame.format) }
-            if let strip { try place(strip: strip, rows: rows, firstRow: row, columns: columns, keepingInCache: keepingInCache) }
+            if let strip { try place(strip: strip, rows: rows, firstRow: row, columns: columns, into: output, keepingInCache: keepingInCache) }
             row += rows
         }
     }
 
-    /// Where ``place(strip:rows:firstRow:columns:keepingInCache:)`` puts `rows` rows of the
-    /// (flipped) crop from `firstRow`, columns `columns`: the turned block's top-left in ``image``.
+    /// Where ``place(strip:rows:firstRow:columns:into:keepingInCache:)`` puts `rows` rows of the
+    /// (flipped) crop from `firstRow`, columns `columns`: the turned block's top-left in the output.
     private func placement(rows: Int, firstRow: Int, columns: Range<Int>) -> (x: Int, y: Int) {
         let crop = rect.size
         switch rotation {
@@ -133,11 +152,11 @@ package struct FrameConversion: @unchecked Sendable {
         }
     }
 
-    /// Asks for the lines of ``image`` that a quarter-turned block (as ``placement(rows:firstRow:columns:)``
+    /// Asks for the lines of `output` that a quarter-turned block (as ``placement(rows:firstRow:columns:)``
     /// says) will be written to, ahead of writing them: `columns.count` rows of `rows` bytes.
-    private func prefetchPlace(rows: Int, firstRow: Int, columns: Range<Int>) {
-        let (x, y) = placement(rows: rows, firstRow: firstRow, columns: columns)
-        let planes = image.planes, chromaOffset = y / 2 * image.chromaStride + x / 2
+    private func prefetchPlace(rows: Int, firstRow: Int, columns: Range<Int>, in output: Output) {
+        let (x, placed) = placement(rows: rows, firstRow: firstRow, columns: columns)
+        let image = output.image, y = placed - output.firstRow, planes = image.planes, chromaOffset = y / 2 * image.chromaStride + x / 2
         let chromaRows = Int32((columns.count + 1) / 2), chromaBytes = (rows + 1) / 2
         pc_prefetch_rows(planes.y + y * image.lumaStride + x, image.lumaStride, Int32(columns.count), rows, 1)
         pc_prefetch_rows(planes.cb + chromaOffset, image.chromaStride, chromaRows, chromaBytes, 1)
@@ -145,9 +164,11 @@ package struct FrameConversion: @unchecked Sendable {
     }
 
     /// Turns the first `rows` rows of `strip` (rows `firstRow...`, columns `columns` of the
-    /// flipped crop) into their place in ``image``.
-    private func place(strip: PlanarImage, rows: Int, firstRow: Int, columns: Range<Int>, keepingInCache: Bool) throws(ImagingError) {
+    /// flipped crop) into their place in `output`.
+    private func place(strip: PlanarImage, rows: Int, firstRow: Int, columns: Range<Int>, into output: Output,
+                       keepingInCache: Bool) throws(ImagingError) {
         let (x, y) = placement(rows: rows, firstRow: firstRow, columns: columns)
-        try strip.rotate(rows: rows, quarterTurns: rotation, into: image, x: x, y: y, keepingInCache: keepingInCache)
+        try strip.rotate(rows: rows, quarterTurns: rotation, into: output.image, x: x, y: y - output.firstRow,
+                         keepingInCache: keepingInCache)
     }
 }

@@ -19,7 +19,7 @@ package struct FrameConverter: Sendable {
     /// to memory (`pc_rotate_plane`); a 4032-pixel strip (774 KB) still stays in L2.
     package var quarterTurnStripHeight: Int
     /// Rows per block of a quarter-turned band converted just before it is encoded
-    /// (``FrameConversion/convert(rows:)``): a 64-column band's 32-row block and its turned
+    /// (``FrameConversion/convert(rows:into:firstRow:)``): a 64-column band's 32-row block and its turned
     /// place stay in L1 while the next one is fetched. 12 MP YUYV, 90°, 2-strip encode with
     /// 64-row bands, CPU time against the upright fused encode: 16-row blocks 1.23x (a call per
     /// few bytes), 32-row 1.07x, 64-row 1.08x, 128-row 1.13x; the whole frame converted first
@@ -74,22 +74,24 @@ package struct FrameConverter: Sendable {
         let bands = max(1, min(threads, strips))
         let stripsPerBand = (strips + bands - 1) / bands
         let failure = Mutex<ImagingError?>(nil)
+        let output = FrameConversion.Output(image: try PlanarImage(size: conversion.size), firstRow: 0)
         try conversion.withSource { source in
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let first = min(strips, band * stripsPerBand), last = min(strips, first + stripsPerBand)
                 do throws(ImagingError) {
-                    try conversion.convertStrips(source, cropRows: stripStart(first)..<stripStart(last), columns: 0..<width)
+                    try conversion.convertStrips(source, cropRows: stripStart(first)..<stripStart(last), columns: 0..<width,
+                                                 into: output)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                 }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        return conversion.image
+        return output.image
     }
 
     /// The conversion ``convert(_:crop:applying:)`` does, prepared to be done a band of output
-    /// rows at a time (``FrameConversion/convert(rows:)``), on whichever threads need them.
+    /// rows at a time (``FrameConversion/convert(rows:into:firstRow:)``), on whichever threads need them.
     package func prepare(_ frame: Frame, crop: PixelRect? = nil, applying transform: Orientation = .up) throws(ImagingError) -> FrameConversion {
         try FrameConversion(frame: frame, crop: crop, transform: transform, converter: self)
     }

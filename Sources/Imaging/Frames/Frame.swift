@@ -53,17 +53,42 @@ public struct Frame: Sendable {
     }
 }
 
-/// Bytes of a frame: owned, or borrowed from a driver buffer and handed back when released.
+/// Bytes of a frame: owned, or borrowed (from a driver buffer, a file's mapping) and handed
+/// back when released.
 public final class FrameStorage: @unchecked Sendable {
+    /// Who keeps a frame's bytes besides the frame, which says what keeping the frame longer
+    /// costs.
+    package enum Holder: Sendable {
+        /// A camera's buffer, which the camera needs back to go on streaming: let go as soon
+        /// as the frame is converted, never kept for later.
+        case camera
+        /// Nobody: memory made for this frame alone (a copy, a decoded or developed frame);
+        /// keeping the frame keeps all of it.
+        case frame
+        /// The frame's source, anyway: a file's mapping, a picture a camera hands out again.
+        /// Keeping the frame costs nothing more.
+        case source
+    }
+
     // Immutable after init; the bytes are only read while the storage is alive.
     private let pointer: UnsafeRawBufferPointer
     private let release: @Sendable (UnsafeRawBufferPointer) -> Void
+    /// Who keeps the bytes besides the frame.
+    package let holder: Holder
 
-    /// Borrows `pointer`; `release` runs once when the storage is deallocated.
-    package init(borrowing pointer: UnsafeRawBufferPointer,
+    /// Borrows `pointer`; `release` runs once when the storage is deallocated. `holder` says
+    /// who else keeps the bytes (a driver buffer's camera, a mapped file's source).
+    package init(borrowing pointer: UnsafeRawBufferPointer, holder: Holder,
                 release: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
         self.pointer = pointer
+        self.holder = holder
         self.release = release
+    }
+
+    /// The bytes of `storage`, which this keeps alive, as memory its source keeps anyway
+    /// (``Holder/source``): a picture a camera renders once and hands out with many frames.
+    package convenience init(keptBySource storage: FrameStorage) {
+        self.init(borrowing: storage.pointer, holder: .source) { _ in withExtendedLifetime(storage) {} }
     }
 
     /// Copies `bytes` into memory the storage owns.
@@ -73,12 +98,13 @@ public final class FrameStorage: @unchecked Sendable {
         // unspecialised across modules, is some 30 times slower on a 24 MB frame.
         let copied: Void? = bytes.withContiguousStorageIfAvailable { buffer.copyMemory(from: UnsafeRawBufferPointer($0)) }
         if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }
-        self.init(borrowing: UnsafeRawBufferPointer(buffer)) { LargeAllocation.deallocate(UnsafeMutableRawBufferPointer(mutating: $0)) }
+        self.init(borrowing: UnsafeRawBufferPointer(buffer), holder: .frame) { LargeAllocation.deallocate(UnsafeMutableRawBufferPointer(mutating: $0)) }
     }
 
-    /// Allocates `count` bytes and lets `fill` write them once.
+    /// Allocates `count` bytes and lets `fill` write them once; `holder` says who else keeps
+    /// them (by default nobody).
     package convenience init<Failure: Error>(
-        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
+        count: Int, holder: Holder = .frame, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) {
         let buffer = LargeAllocation.allocate(byteCount: max(count, 1))
         do {
@@ -87,7 +113,7 @@ public final class FrameStorage: @unchecked Sendable {
             LargeAllocation.deallocate(buffer)
             throw error
         }
-        self.init(borrowing: UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
+        self.init(borrowing: UnsafeRawBufferPointer(rebasing: buffer[0..<count]), holder: holder) {
             LargeAllocation.deallocate(UnsafeMutableRawBufferPointer(mutating: $0))
         }
     }

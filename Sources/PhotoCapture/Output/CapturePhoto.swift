@@ -19,7 +19,8 @@ public struct CapturePhoto: Sendable {
     /// When the frame's exposure started (wall clock).
     public let captureDate: Date
     /// The processed pixels (after the physical transform). For a RAW photo: the developed
-    /// preview stored in its DNG, as stored (like the CFA data, never turned).
+    /// preview stored in its DNG, as stored (like the CFA data, never turned). A JPEG photo
+    /// encoded from band buffers converts its frame when first read (see ``PixelBuffer``).
     public let pixelBuffer: PixelBuffer
     /// The preview, when requested: the same transform, scaled with an area filter.
     public let previewPixelBuffer: PixelBuffer?

@@ -1,15 +1,25 @@
 import Codecs
 import FoundationEssentials
 import Imaging
+import Synchronization
 
 /// Processed pixels delivered with a photo: full-range BT.601 Y'CbCr 4:2:0 in three planes
 /// (JFIF's colour space), modelled on a `CVPixelBuffer` of a photo.
+///
+/// A JPEG photo without a preview, from a frame its camera keeps anyway (the frame-file and
+/// synthetic cameras' pictures, not a V4L2 camera's buffer, which goes back to the camera), is
+/// encoded band by band without its whole planes ever being in memory; its pixel buffer then
+/// converts the frame, once, when its pixels are first asked for (some milliseconds at 12 MP),
+/// and holds the frame until then. Its ``size`` is known without converting.
 public struct PixelBuffer: Sendable {
-    /// The planes (package-internal: their storage is mutable and pooled).
-    package let image: PlanarImage
+    private let pixels: Pixels
+
+    /// The planes (package-internal: their storage is mutable and pooled), converted now if
+    /// they were deferred.
+    package var image: PlanarImage { pixels.image }
 
     /// Width and height.
-    public var size: PixelSize { image.size }
+    public var size: PixelSize { pixels.size }
 
     /// The number of planes: 3 (Y, Cb, Cr), as `CVPixelBufferGetPlaneCount`.
     public var planeCount: Int { 3 }
@@ -59,9 +69,62 @@ public struct PixelBuffer: Sendable {
 }
 
 extension PixelBuffer {
+    /// The pixels of `image`.
+    package init(image: PlanarImage) {
+        pixels = Pixels(.made(image), size: image.size)
+    }
+
+    /// The pixels `conversion` makes, converted when first asked for.
+    package init(deferring conversion: FrameConversion) {
+        pixels = Pixels(.deferred(conversion), size: conversion.size)
+    }
+
+    /// Whether the planes exist yet (false until a deferred conversion is first asked for).
+    package var isMade: Bool { pixels.isMade }
+
+    /// The planes, made or to be made once, shared by every copy of the pixel buffer.
+    private final class Pixels: Sendable {
+        enum State {
+            case made(PlanarImage)
+            case deferred(FrameConversion)
+        }
+        let size: PixelSize
+        private let state: Mutex<State>
+
+        init(_ state: State, size: PixelSize) {
+            self.state = Mutex(state)
+            self.size = size
+        }
+
+        var isMade: Bool {
+            state.withLock { state in
+                if case .made = state { return true }
+                return false
+            }
+        }
+
+        var image: PlanarImage {
+            state.withLock { state in
+                switch state {
+                case .made(let image):
+                    return image
+                case .deferred(let conversion):
+                    // The same conversion already ran band by band for the photo's encode; a
+                    // failure here would be a broken invariant, not bad input.
+                    do {
+                        let image = try FrameConverter().convert(conversion)
+                        state = .made(image)
+                        return image
+                    } catch {
+                        preconditionFailure("converting a photo's pixels again failed: \(error)")
+                    }
+                }
+            }
+        }
+    }
+
     /// The pixels of `rgb`, for a preview drawn on (the CLI's overlay) and then saved with
-    /// ``jpegData(quality:)``; package-only, not part of the photo API. (In an extension, so
-    /// the memberwise initialiser the pipeline uses stays.)
+    /// ``jpegData(quality:)``; package-only, not part of the photo API.
     package init(rgb: RGBImage) throws(PhotoCaptureError) {
         do {
             self.init(image: try rgb.planarImage())

@@ -22,9 +22,12 @@ final class EncoderPool: @unchecked Sendable {
 
     /// Creates what `resolved` will need, and has the memory of its photo's planes made ready
     /// on another thread (in a process taking one photo, that memory is fresh: its zeroing then
-    /// overlaps the camera's start instead of the conversion).
-    func prepare(for resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) {
-        if resolved.format != .dng { PlanarImage.prepareStorage(for: resolved.photoDimensions) }
+    /// overlaps the camera's start instead of the conversion) — unless the photo will not have
+    /// whole planes: a JPEG without a preview from frames the camera keeps anyway
+    /// (`framesAreFreeToKeep`) is encoded from band buffers (see ``PixelBuffer``).
+    func prepare(for resolved: ResolvedPhotoSettings, framesAreFreeToKeep: Bool) throws(PhotoCaptureError) {
+        let banded = resolved.format == .jpeg && resolved.previewDimensions == nil && framesAreFreeToKeep
+        if resolved.format != .dng, !banded { PlanarImage.prepareStorage(for: resolved.photoDimensions) }
         do {
             switch resolved.format {
             case .jpeg:

@@ -300,7 +300,7 @@ package final class V4L2Stream: @unchecked Sendable {
             let generation = active.generation
             let mappings = active.mappings
             let byteCount = format.isCompressed ? min(used, mapping.count) : mapping.count
-            let storage = FrameStorage(borrowing: UnsafeRawBufferPointer(rebasing: mapping[0..<byteCount])) { [self] _ in
+            let storage = FrameStorage(borrowing: UnsafeRawBufferPointer(rebasing: mapping[0..<byteCount]), holder: .camera) { [self] _ in
                 withExtendedLifetime(mappings) {}
                 queue.async { self.requeue(index, generation: generation) }
             }

@@ -60,9 +60,10 @@ extension CaptureDevice {
                     throw .tooLarge(path: path, bytes: count, limit: expectedCount ?? maximumCount)
                 }
                 if let mapped = InputFile.map(descriptor, count: count) {
-                    return FrameStorage(borrowing: mapped) { InputFile.unmap($0) }
+                    return FrameStorage(borrowing: mapped, holder: .source) { InputFile.unmap($0) }
                 }
-                return try FrameStorage(count: count) { (buffer) throws(FileReadError) in
+                // Read once for every frame the camera hands out.
+                return try FrameStorage(count: count, holder: .source) { (buffer) throws(FileReadError) in
                     guard try InputFile.readAll(descriptor, into: buffer, path: path) == count else {
                         throw .failed(path: path, call: "read", reason: "the file shrank while it was read")
                     }

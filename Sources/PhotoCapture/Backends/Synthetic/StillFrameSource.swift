@@ -55,7 +55,15 @@ actor StillFrameSource: FrameSource {
                          time: Double = 0) throws(PhotoCaptureError) -> Frame {
         let part = script?.partStart(at: time) ?? 0
         if let kept = pictures.first(where: { $0.factor == factor && $0.part == part && $0.defocus == defocus }) { return kept.frame }
-        let frame = try render(format, size, factor, part, defocus)
+        let rendered = try render(format, size, factor, part, defocus)
+        // Handed out with every frame while the stream lasts: a photo may keep it for free.
+        let frame: Frame
+        do {
+            frame = try Frame(format: rendered.format, size: rendered.size, bytesPerRow: rendered.bytesPerRow,
+                              range: rendered.range, storage: FrameStorage(keptBySource: rendered.storage))
+        } catch {
+            throw PhotoCaptureError(.imaging(error))
+        }
         if pictures.count >= Self.cachedPictures { pictures.removeFirst() }
         pictures.append((factor, part, defocus, frame))
         return frame
