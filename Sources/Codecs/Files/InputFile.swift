@@ -64,6 +64,19 @@ public enum InputFile {
         return UnsafeRawBufferPointer(start: address, count: count)
     }
 
+    /// Maps every page of `bytes` (from ``map(_:count:)``) now, in one call
+    /// (`MADV_POPULATE_READ`), instead of a fault per 64 KiB on first touch: the same work
+    /// (some 2.7 ms for 36 MB here), done where it can wait for nobody. Pages a truncation took
+    /// away are left unmapped (the call fails instead of raising SIGBUS); nothing else changes.
+    package static func populate(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, Self.populateRead)
+    }
+
+    /// `MADV_POPULATE_READ` (Linux 5.14), which Glibc's headers here may not name; an older
+    /// kernel refuses it (EINVAL) and the pages fault in on first touch as before.
+    private static let populateRead: Int32 = 22
+
     /// Releases bytes from ``map(_:count:)``.
     package static func unmap(_ bytes: UnsafeRawBufferPointer) {
         munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)

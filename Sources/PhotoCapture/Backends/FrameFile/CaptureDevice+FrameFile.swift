@@ -1,3 +1,4 @@
+import Dispatch
 import Codecs
 import FoundationEssentials
 import Imaging
@@ -60,7 +61,11 @@ extension CaptureDevice {
                     throw .tooLarge(path: path, bytes: count, limit: expectedCount ?? maximumCount)
                 }
                 if let mapped = InputFile.map(descriptor, count: count) {
-                    return FrameStorage(borrowing: mapped, holder: .source) { InputFile.unmap($0) }
+                    let storage = FrameStorage(borrowing: mapped, holder: .source) { InputFile.unmap($0) }
+                    // Its pages mapped on another thread while the camera starts and the first
+                    // frame is awaited, not faulted in one by one by the photo's conversion.
+                    DispatchQueue.global(qos: .userInitiated).async { storage.withUnsafeBytes(InputFile.populate) }
+                    return storage
                 }
                 // Read once for every frame the camera hands out.
                 return try FrameStorage(count: count, holder: .source) { (buffer) throws(FileReadError) in
