@@ -117,7 +117,8 @@ public final class PhotoOutput: Sendable {
 
     /// Prepares for captures like `settingsArray`: validates them, switches the stream to their
     /// format and size, creates encoder state ahead of time and has the memory of the photo's
-    /// pixels made ready on another thread, so the next such capture starts sooner. The
+    /// pixels made ready on another thread (where the photo will have whole planes: see
+    /// ``PixelBuffer``), so the next such capture starts sooner. The
     /// uniqueIDs are not used up.
     public func setPreparedPhotoSettingsArray(_ settingsArray: [PhotoSettings]) async throws(PhotoCaptureError) {
         guard let session, let device = session.input else { throw PhotoCaptureError(.notConnected) }
