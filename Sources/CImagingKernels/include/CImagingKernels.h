@@ -110,3 +110,11 @@ void pc_add_column_sums(uint16_t *sums, const uint16_t *other, size_t count);
 /// One row of a box reduction: output pixel `i` is the rounded mean of the column sums
 /// `sums[column_starts[i] ..< column_starts[i + 1]]`, each the sum of `rows` samples.
 void pc_box_reduce_row(const uint16_t *sums, const int32_t *column_starts, int out_width, uint32_t rows, uint8_t *out);
+
+/// Pins the calling thread to the `index`-th (modulo their number) of the processors it may
+/// run on, and returns its previous set for `pc_thread_unpin`; NULL (nothing changed) when it
+/// may run on one processor only or the call fails.
+void *pc_thread_pin(int index);
+
+/// Gives the calling thread back the processors `pc_thread_pin` took from it (NULL: nothing).
+void pc_thread_unpin(void *previous);
