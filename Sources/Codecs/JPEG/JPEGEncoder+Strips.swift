@@ -38,7 +38,8 @@ extension JPEGEncoder {
                                 segments: () throws(CodecError) -> [UInt8] = { [] }) throws(CodecError) -> Data {
         try withoutActuallyEscaping(alongside) { (alongside) throws(CodecError) in
             let source: StripSource = preparing.map { .preparedImage(image, $0) } ?? .image(image)
-            return try encodeInStrips(size: image.size, source: source, quality: quality, strips: requested, bandHeight: bandHeight,
+            return try encodeInStrips(size: image.size, source: source, quality: quality,
+                                      layout: StripLayout(size: image.size, strips: requested), bandHeight: bandHeight,
                                       alongside: alongside, segments: segments, whole: { image })
         }
     }
@@ -59,7 +60,7 @@ extension JPEGEncoder {
                                 segments: () throws(CodecError) -> [UInt8] = { [] },
                                 whole: () throws(CodecError) -> PlanarImage) throws(CodecError) -> Data {
         let layout = StripLayout(size: size, strips: requested)
-        let rows = min(Self.bandRows(bandHeight), layout.rowsPerStrip)
+        let rows = min(JPEGRawCompressor.rows(inBand: bandHeight), layout.rowsPerStrip)
         var buffers: [PlanarImage] = []
         do {
             for _ in 0..<layout.count { buffers.append(try PlanarImage(size: PixelSize(width: size.width, height: rows))) }
@@ -68,14 +69,11 @@ extension JPEGEncoder {
         }
         return try withoutActuallyEscaping(convert) { (convert) throws(CodecError) in
             try withoutActuallyEscaping(alongside) { (alongside) throws(CodecError) in
-                try encodeInStrips(size: size, source: .bands(buffers, convert), quality: quality, strips: requested,
+                try encodeInStrips(size: size, source: .bands(buffers, convert), quality: quality, layout: layout,
                                    bandHeight: bandHeight, alongside: alongside, segments: segments, whole: whole)
             }
         }
     }
-
-    /// The rows a band holds when `bandHeight` are asked for: whole MCU rows, at least one.
-    private static func bandRows(_ bandHeight: Int) -> Int { max(16, bandHeight & ~15) }
 
     /// Where the strips' rows are: in an image (there already, or written band by band by a
     /// callback), or written band by band into each strip's own buffer.
@@ -86,13 +84,11 @@ extension JPEGEncoder {
     }
 
     /// The strip encode behind both forms; `whole` gives the image for the fallback's one encode.
-    private func encodeInStrips(size: PixelSize, source: StripSource, quality: Int, strips requested: Int, bandHeight: Int,
+    private func encodeInStrips(size: PixelSize, source: StripSource, quality: Int, layout: StripLayout, bandHeight: Int,
                                 alongside: @escaping () -> Void, segments: () throws(CodecError) -> [UInt8],
                                 whole: () throws(CodecError) -> PlanarImage) throws(CodecError) -> Data {
-        let layout = StripLayout(size: size, strips: requested)
         while stripEncoders.count < layout.count - 1 { stripEncoders.append(try JPEGEncoder()) }
         let encoders = [self] + stripEncoders.prefix(max(0, layout.count - 1))
-        let band = Self.bandRows(bandHeight)
         var results = [Result<UnsafeBufferPointer<UInt8>, CodecError>?](repeating: nil, count: layout.count)
         // Signalled once by each strip when its last band is prepared (or it failed).
         let prepared = DispatchSemaphore(value: 0)
@@ -137,7 +133,7 @@ extension JPEGEncoder {
                 var signalled = false
                 defer { if !signalled { prepared.signal() } }
                 work.value.1[index] = Result { () throws(CodecError) in
-                    try encoder.compress(width: size.width, height: rows.count, quality: quality, band: band) { (local) throws(CodecError) in
+                    try encoder.compress(width: size.width, height: rows.count, quality: quality, band: bandHeight) { (local) throws(CodecError) in
                         let planes = try bandRows((local.lowerBound + rows.lowerBound)..<(local.upperBound + rows.lowerBound))
                         if local.upperBound == rows.count { prepared.signal(); signalled = true }
                         return planes

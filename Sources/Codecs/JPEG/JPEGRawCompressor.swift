@@ -16,6 +16,9 @@ final class JPEGRawCompressor {
 
     deinit { pc_jpeg_raw_destroy(raw) }
 
+    /// The rows a band holds when `band` are asked for: whole MCU rows, at least one.
+    static func rows(inBand band: Int) -> Int { max(16, band & ~15) }
+
     /// Encodes a `width` x `height` image into `output` (at least TurboJPEG's worst case for
     /// its size, `capacity` bytes) and returns the JPEG's length. A band of up to `band` rows
     /// (a multiple of 16) at a time: `rows` is called with each band's rows, just before they
@@ -28,7 +31,7 @@ final class JPEGRawCompressor {
         }
         try check(pc_jpeg_raw_start(raw, Int32(width), Int32(height), Int32(quality), output, capacity, &message),
                   "jpeg_start_compress")
-        let band = max(16, band & ~15)
+        let band = Self.rows(inBand: band)
         for first in stride(from: 0, to: height, by: band) {
             let count = min(band, height - first)
             let planes = try rows(first..<(first + count))

@@ -26,7 +26,7 @@ final class EncoderPool: @unchecked Sendable {
     /// whole planes: a JPEG without a preview from frames the camera keeps anyway
     /// (`framesAreFreeToKeep`) is encoded from band buffers (see ``PixelBuffer``).
     func prepare(for resolved: ResolvedPhotoSettings, framesAreFreeToKeep: Bool) throws(PhotoCaptureError) {
-        let banded = resolved.format == .jpeg && resolved.previewDimensions == nil && framesAreFreeToKeep
+        let banded = PhotoProcessor.encodesFromBands(resolved, framesAreFreeToKeep: framesAreFreeToKeep)
         if resolved.format != .dng, !banded { PlanarImage.prepareStorage(for: resolved.photoDimensions) }
         do {
             switch resolved.format {

@@ -68,10 +68,8 @@ struct PhotoProcessor {
         // it is encoded (in cache), quarter turns too (a band of frame columns, a block of rows
         // at a time); other formats convert the whole frame here.
         var fusedConversion: FrameConversion?
-        // Without a preview to scale from the whole photo, and from a frame its source keeps
-        // anyway (a file's mapping, the synthetic camera's picture), the bands go into small
-        // buffers and the photo's planes are made only if its pixel buffer is asked for: 18 MB
-        // less memory to touch at 12 MP, all of it fresh in a process that takes one photo.
+        // Encoded from band buffers, the photo's planes made only if asked for
+        // (see encodesFromBands(_:framesAreFreeToKeep:)).
         var deferredPlanes = false
         do {
             // An MJPEG frame's bytes, copied out of the driver's buffer once.
@@ -85,7 +83,7 @@ struct PhotoProcessor {
                 let conversion = try converter.prepare(source, crop: resolved.cropRect, applying: resolved.pixelTransform)
                 if resolved.format == .jpeg {
                     fusedConversion = conversion
-                    deferredPlanes = resolved.previewDimensions == nil && conversion.isFreeToKeep
+                    deferredPlanes = Self.encodesFromBands(resolved, framesAreFreeToKeep: conversion.isFreeToKeep)
                     pixels = deferredPlanes ? PixelBuffer(deferring: conversion) : PixelBuffer(image: try PlanarImage(size: conversion.size))
                 } else {
                     pixels = PixelBuffer(image: try converter.convert(conversion))
@@ -139,7 +137,7 @@ struct PhotoProcessor {
                     thumbnail?.add(rows: rows, of: target, firstRow: firstRow)
                 }
                 var side: Result<((Reductions, [UInt8]), Duration), any Error>?
-                func sideWork() {
+                func reduceAndDescribe() {
                     side = Result { try Self.timed { () throws -> (Reductions, [UInt8]) in
                         let reductions = try thumbnail.map { Reductions(preview: nil, thumbnail: $0.finish()) } ?? reduce(pixels, resolved)
                         return (reductions, try jpegEXIFBlock(exif, thumbnail: reductions.thumbnail))
@@ -153,14 +151,14 @@ struct PhotoProcessor {
                 let (jpeg, encodeTime) = try Self.timed { try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
                     if deferredPlanes {
                         return try encoder.encodeInStrips(size: pixels.size, quality: resolved.quality, strips: strips,
-                                                          converting: convert, alongside: sideWork, segments: segments,
+                                                          converting: convert, alongside: reduceAndDescribe, segments: segments,
                                                           whole: { pixels.image })
                     }
                     let image = pixels.image
                     return try encoder.encodeInStrips(image, quality: resolved.quality, strips: strips,
                                                       preparing: conversion == nil ? nil : { (rows) throws(CodecError) in
                                                           try convert(rows, into: image, firstRow: 0)
-                                                      }, alongside: sideWork, segments: segments)
+                                                      }, alongside: reduceAndDescribe, segments: segments)
                 } }
                 let (sideWork, sideTime) = try side!.get()
                 (reductions, exifBlock) = sideWork
@@ -198,6 +196,15 @@ struct PhotoProcessor {
             timings: ProcessingTimings(conversion: conversion.seconds, scaling: scaling.seconds, encoding: encoding.seconds),
             encodingRoute: cameraJPEG?.route ?? (resolved.format == .uncompressed ? .none : .encoded),
             fileData: fileData)
+    }
+
+    /// Whether a photo is encoded from band buffers of each strip encoder, its planes made only
+    /// if its pixel buffer is read: a JPEG without a preview (which is scaled from the whole
+    /// photo) from frames its camera keeps anyway (a file's mapping, the synthetic camera's
+    /// picture) — 18 MB less memory to touch at 12 MP, all of it fresh in a process that takes
+    /// one photo. The processor decides by the frame; the prepared memory by the camera.
+    static func encodesFromBands(_ resolved: ResolvedPhotoSettings, framesAreFreeToKeep: Bool) -> Bool {
+        resolved.format == .jpeg && resolved.previewDimensions == nil && framesAreFreeToKeep
     }
 
     /// The camera's own JPEG for a JPEG photo of a whole MJPEG frame: as it came (Huffman
