@@ -61,6 +61,18 @@ struct JPEGTests {
         #expect(planarDifference <= 3)
     }
 
+    @Test("a JPEG puts in memory only the part of TurboJPEG's worst-case buffer it fills")
+    func theOutputBufferIsInMemoryOnlyWhereWritten() throws {
+        // 12 MP: a worst case of some 36 MB, for a JPEG of flat quadrants far under 2 MiB (a
+        // huge page, which its first byte would put in memory whole).
+        let encoder = try JPEGEncoder()
+        let jpeg = try encoder.encode(try TestImage.planarQuadrants(PixelSize(width: 4032, height: 3024)), quality: 90)
+        #expect(jpeg.count < 1 << 20)
+        let resident = encoder.residentOutputBytes
+        #expect(resident >= jpeg.count && resident < jpeg.count + (64 << 10),
+                "\(resident) bytes of the output buffer in memory for a \(jpeg.count)-byte JPEG")
+    }
+
     @Test("the encoder rejects qualities outside 1...100")
     func rejectsBadQuality() throws {
         let image = try TestImage.planarQuadrants(PixelSize(width: 16, height: 16))

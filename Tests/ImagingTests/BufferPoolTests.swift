@@ -38,12 +38,11 @@ import Testing
         again.forEach(pool.give)
     }
 
-    /// The share of `buffer`'s pages the kernel holds in memory (mincore).
+    /// The share of `buffer`'s pages the kernel holds in memory.
     static func residentShare(of buffer: UnsafeMutableRawBufferPointer) -> Double {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        var resident = [UInt8](repeating: 0, count: (buffer.count + page - 1) / page)
-        #expect(mincore(buffer.baseAddress, buffer.count, &resident) == 0)
-        return Double(resident.filter { $0 & 1 == 1 }.count) / Double(resident.count)
+        let pages = (buffer.count + page - 1) / page
+        return Double(LargeAllocation.residentBytes(of: UnsafeRawBufferPointer(buffer)) / page) / Double(pages)
     }
 
     /// Above glibc's largest mmap threshold (32 MiB), so a fresh buffer is a fresh mapping.

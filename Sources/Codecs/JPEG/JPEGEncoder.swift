@@ -9,18 +9,24 @@ package final class JPEGEncoder {
     private let compressor: JPEGHandle
     // Kept between encodes: a fresh worst-case buffer per photo costs a page fault for every
     // page the JPEG touches, which at 12 MP is a sizeable fraction of the encode itself.
-    // Ours, not tjAlloc's: TJFLAG_NOREALLOC never lets TurboJPEG free or grow it, and a large
-    // allocation is backed by huge pages (LargeAllocation).
+    // Ours, not tjAlloc's: TJFLAG_NOREALLOC never lets TurboJPEG free or grow it.
     private var buffer: UnsafeMutableRawBufferPointer?
 
     deinit { buffer.map(LargeAllocation.deallocate) }
 
+    /// Bytes of the output buffer in memory: about the largest JPEG encoded so far, however
+    /// large TurboJPEG's worst case for its size.
+    package var residentOutputBytes: Int {
+        buffer.map { LargeAllocation.residentBytes(of: UnsafeRawBufferPointer($0)) } ?? 0
+    }
+
     /// The reusable output buffer, grown to at least `capacity` bytes (TurboJPEG's worst case,
-    /// so it never reallocates).
+    /// so it never reallocates). A JPEG fills a small part of it: its pages are backed as they
+    /// are written.
     private func outputBuffer(capacity: Int) -> UnsafeMutablePointer<UInt8> {
         if let buffer, buffer.count >= capacity { return buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) }
         buffer.map(LargeAllocation.deallocate)
-        let fresh = LargeAllocation.allocate(byteCount: capacity)
+        let fresh = LargeAllocation.allocate(byteCount: capacity, writtenInFull: false)
         buffer = fresh
         return fresh.baseAddress!.assumingMemoryBound(to: UInt8.self)
     }
