@@ -111,10 +111,7 @@ void pc_add_column_sums(uint16_t *sums, const uint16_t *other, size_t count);
 /// `sums[column_starts[i] ..< column_starts[i + 1]]`, each the sum of `rows` samples.
 void pc_box_reduce_row(const uint16_t *sums, const int32_t *column_starts, int out_width, uint32_t rows, uint8_t *out);
 
-/// Pins the calling thread to the `index`-th (modulo their number) of the processors it may
-/// run on, and returns its previous set for `pc_thread_unpin`; NULL (nothing changed) when it
-/// may run on one processor only or the call fails.
-void *pc_thread_pin(int index);
-
-/// Gives the calling thread back the processors `pc_thread_pin` took from it (NULL: nothing).
-void pc_thread_unpin(void *previous);
+/// Moves the calling thread to the `index`-th (modulo their number) of the processors it may
+/// run on, then lets it run on all of them again; returns the processor it was moved to, or -1
+/// (nothing changed) when it may run on one processor only or the call fails.
+int pc_thread_move(int index);

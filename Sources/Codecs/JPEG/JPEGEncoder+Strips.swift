@@ -106,9 +106,8 @@ extension JPEGEncoder {
                     if banded { for _ in 0..<layout.count { prepared.wait() } }
                     return work.value.3()
                 }
-                // One strip per processor (see Processors.pin(to:)).
-                let pin = Processors.pin(to: index)
-                defer { pin.release() }
+                // Each strip starts on a processor of its own (see Processors.moveCurrentThread(to:)).
+                Processors.moveCurrentThread(to: index)
                 let rows = layout.lumaRows(of: index), encoder = work.value.0[index]
                 // Where a band of the strip's rows (image rows) is, once written.
                 let bandRows: (Range<Int>) throws(CodecError) -> PlaneRows

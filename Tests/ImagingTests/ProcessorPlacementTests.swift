@@ -2,9 +2,9 @@ import Foundation
 import Imaging
 import Testing
 
-/// A strip's thread pinned to one processor while it works, and let go afterwards, as the
-/// kernel reports it (`Cpus_allowed_list` of /proc/thread-self/status).
-@Suite struct ProcessorPinTests {
+/// A strip's thread moved to a processor of its own as it starts, and free to run anywhere
+/// afterwards, as the kernel reports it (`Cpus_allowed_list` of /proc/thread-self/status).
+@Suite struct ProcessorPlacementTests {
     /// The processors the calling thread may run on, as the kernel lists them ("0-1", "1").
     static func allowedList() throws -> String {
         let status = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
@@ -20,8 +20,8 @@ import Testing
         }
     }
 
-    @Test("pinned to the n-th processor it may use (modulo their number), then free again")
-    func pinningPlacesTheThreadAndReleasingRestoresIt() throws {
+    @Test("moved to the n-th processor it may use (modulo their number), and free to run on all again")
+    func movingPlacesTheThreadAndLeavesItFree() throws {
         // On a thread of its own, so the test runner's threads keep their placement whatever happens.
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -30,12 +30,9 @@ import Testing
                 let before = try Self.allowedList()
                 let allowed = Self.processors(in: before)
                 for index in 0..<(allowed.count + 1) {
-                    let pin = Processors.pin(to: index)
-                    let pinned = try Self.allowedList()
-                    pin.release()
+                    let moved = Processors.moveCurrentThread(to: index)
                     // One processor: nothing to spread over, nothing changes.
-                    #expect(pinned == (allowed.count > 1 ? String(allowed[index % allowed.count]) : before),
-                            "index \(index) of \(before)")
+                    #expect(moved == (allowed.count > 1 ? allowed[index % allowed.count] : nil), "index \(index) of \(before)")
                     #expect(try Self.allowedList() == before)
                 }
             } catch {
