@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 import Imaging
 import Testing
 
@@ -11,11 +11,9 @@ import Testing
 
     /// Whether this kernel offers transparent huge pages on request (or always).
     static var hugePagesOffered: Bool {
-        guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return false }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 128)
-        guard fgets(&line, Int32(line.count), file) != nil else { return false }
-        let setting = Self.text(line)
+        guard let setting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8) else {
+            return false
+        }
         return setting.contains("[madvise]") || setting.contains("[always]")
     }
 
@@ -39,25 +37,18 @@ import Testing
         #expect(try Self.mappingFlags(containing: buffer.baseAddress!).contains("hg"))
     }
 
-    /// A line `fgets` read.
-    static func text(_ line: [CChar]) -> String {
-        String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// The `VmFlags` of the mapping of this process that holds `address` (/proc/self/smaps).
     static func mappingFlags(containing address: UnsafeMutableRawPointer) throws -> [Substring] {
         let target = UInt(bitPattern: address)
-        let file = try #require(fopen("/proc/self/smaps", "r"))
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 4096)
+        // Read to the end: String(contentsOfFile:) stops after a page of a /proc file.
+        let smaps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps")).readToEnd() ?? Data()
         var inside = false
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = Self.text(line)
-            if let dash = text.firstIndex(of: "-"), let space = text.firstIndex(of: " "), dash < space,
-               let start = UInt(text[..<dash], radix: 16), let end = UInt(text[text.index(after: dash)..<space], radix: 16) {
+        for line in String(decoding: smaps, as: UTF8.self).split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), let space = line.firstIndex(of: " "), dash < space,
+               let start = UInt(line[..<dash], radix: 16), let end = UInt(line[line.index(after: dash)..<space], radix: 16) {
                 inside = (start..<end).contains(target)
-            } else if inside, text.hasPrefix("VmFlags:") {
-                return text.dropFirst("VmFlags:".count).split(whereSeparator: { $0 == " " || $0 == "\n" })
+            } else if inside, line.hasPrefix("VmFlags:") {
+                return line.dropFirst("VmFlags:".count).split(separator: " ")
             }
         }
         Issue.record("no mapping holds \(address)")
