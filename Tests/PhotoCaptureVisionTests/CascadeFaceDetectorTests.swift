@@ -48,7 +48,9 @@ import Testing
     }
 
     @Test func anUnreadableModelIsASpecificError() throws {
-        let path = try TestPaths.temporaryFolder().appendingPathComponent("not-a-cascade.xml").path
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("not-a-cascade.xml").path
         try Data("<opencv_storage></opencv_storage>".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: FaceDetectionError.self) { try CascadeFaceDetector(model: .init(path: path)) }
         do {

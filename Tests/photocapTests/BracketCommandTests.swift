@@ -23,6 +23,7 @@ import TestSupport
 
     @Test func anEVBracketWritesOneFilePerMemberWithTheAppliedExposure() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "640x480", "--bracket", "-2,0,+2",
                                      "--json", "--output", folder.appendingPathComponent("hdr.jpg").path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -59,6 +60,7 @@ import TestSupport
     @Test(arguments: [nil, "jpeg"])
     func aRawBracketWritesADNGPerMember(rawPlus: String?) throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let formatOptions = rawPlus.map { ["--raw-plus", $0, "--pixel-format", "pgAA"] } ?? ["--format", "dng"]
         let target = folder.appendingPathComponent(rawPlus == nil ? "hdr.dng" : "hdr.jpg").path
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket", "-2,0,+2", "--json",
@@ -87,6 +89,7 @@ import TestSupport
 
     @Test func aManualBracketSetsTimeAndISO() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket-manual", "1/100@100,1/50@200,@400",
                                      "--output", folder.path + "/"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -110,6 +113,7 @@ import TestSupport
     ])
     func badBracketOptionsAreRefusedBeforeAnything(_ options: [String], _ message: String) throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--output", folder.path + "/"] + options)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
@@ -118,6 +122,7 @@ import TestSupport
 
     @Test func bracketsTheCameraCannotTakeFailNamedWithNothingWritten() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let tooMany = try Self.photocap(["shoot", "--device", "synthetic", "--bracket", "-4,-3,-2,-1,0,1,2,3,4",
                                          "--output", folder.path + "/"])
         #expect(tooMany.status == 1)
@@ -134,6 +139,7 @@ import TestSupport
 
     @Test func existingMemberFilesStopTheBracketBeforeCapture() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         try Data("keep".utf8).write(to: folder.appendingPathComponent("x-b2.jpg"))
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--bracket", "0,1",
                                      "--output", folder.appendingPathComponent("x.jpg").path])
@@ -150,6 +156,7 @@ import TestSupport
     /// an awaited sleep could then wake after the whole bracket had ended.
     @Test func sigintMidBracketRestoresTheControlsAndExits130() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.photocap)
         // 30 frames a second and 1000 frames to settle: each member takes 33 s.

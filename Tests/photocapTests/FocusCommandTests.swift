@@ -25,6 +25,7 @@ import TestSupport
 
     @Test func manualPositionsFocusTheLensAndAreReportedAndClamped() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let near = try Self.shoot(["--focus", "manual:600"], in: folder, name: "near.jpg")
         let off = try Self.shoot(["--focus", "manual:250"], in: folder, name: "off.jpg")
         let far = try Self.shoot(["--focus", "manual:5000"], in: folder, name: "far.jpg")
@@ -42,6 +43,7 @@ import TestSupport
 
     @Test func onceAndAutoReportTheScanAndGiveASharpPicture() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let blurred = try Self.shoot(["--focus", "manual:100"], in: folder, name: "blurred.jpg")
         let once = try Self.shoot(["--focus", "once", "--focus-timeout", "2"], in: folder, name: "once.jpg")
         let auto = try Self.shoot(["--focus", "auto"], in: folder, name: "auto.jpg")
@@ -56,6 +58,7 @@ import TestSupport
 
     @Test func aBracketIsFocusedOnceForAllItsMembers() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket", "-1,0,+1", "--focus", "once",
                                      "--json", "--output", folder.appendingPathComponent("b.jpg").path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -81,6 +84,7 @@ import TestSupport
     /// A camera without focus controls: refused before anything is captured, and nothing written.
     @Test func aCameraWithoutFocusIsRefusedBeforeCapture() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let frame = folder.appendingPathComponent("frame.yuv")
         try Data(count: 64 * 48 * 2).write(to: frame)
         let run = try Self.photocap(["shoot", "--frame-file", frame.path, "--frame-format", "yuyv", "--frame-size", "64x48",

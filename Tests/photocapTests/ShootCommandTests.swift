@@ -25,6 +25,7 @@ import TestSupport
 
     @Test func jpegIsValidAndMatchesTheFrame() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("photo.jpg").path
         let run = try Self.photocap(["shoot", "--format", "jpeg", "--size", "1000x750", "--output", path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -42,6 +43,7 @@ import TestSupport
 
     @Test func heicWithoutCompensationIsValidAndMatchesTheFrame() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("photo.heic").path
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--format", "heic", "--no-compensation",
                                      "--heic-speed", "ultrafast", "--size", "1000x750", "--output", path])
@@ -59,6 +61,7 @@ import TestSupport
 
     @Test func tiffIsValidAndMatchesTheFrame() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("photo.tiff").path
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--format", "tiff", "--size", "1000x750",
                                      "--output", path])
@@ -75,6 +78,7 @@ import TestSupport
     @Test(arguments: ["jpeg", "heic"])
     func previewAndThumbnail(format: String) throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("photo.\(format == "jpeg" ? "jpg" : "heic")").path
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--format", format, "--heic-speed", "ultrafast",
                                      "--size", "1000x750", "--preview", "320x240", "--thumbnail", "160x120",
@@ -110,6 +114,7 @@ import TestSupport
 
     @Test func jsonReportsTheRequest() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "640x480", "--sensor-rotation", "90",
                                      "--rotation", "90", "--output", folder.path + "/", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -126,6 +131,7 @@ import TestSupport
 
     @Test func theFrameFileCameraReplaysAFrame() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let size = PixelSize(width: 640, height: 480)
         let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: size), format: .nv12)
         let framePath = folder.appendingPathComponent("frame.nv12").path
@@ -153,6 +159,7 @@ import TestSupport
 
     @Test func aMissingFrameFileFailsCleanly() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         try Self.expectCleanFailure(
             ["shoot", "--frame-file", "/nonexistent/frame.yuv", "--frame-format", "yuyv", "--frame-size", "640x480",
              "--output", folder.path + "/"], in: folder, before: [], mentioning: "no such file")
@@ -160,6 +167,7 @@ import TestSupport
 
     @Test func aFrameFileOfTheWrongSizeFailsCleanly() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let framePath = folder.appendingPathComponent("short.yuv").path
         try Data(count: 1000).write(to: URL(fileURLWithPath: framePath))
         try Self.expectCleanFailure(
@@ -169,6 +177,7 @@ import TestSupport
 
     @Test func anUnwritableFolderFailsCleanly() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         // Tests may run as root, which ignores permission bits: use a missing folder and /proc.
         try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "64x48",
                                      "--output", folder.path + "/missing/photo.jpg"],
@@ -199,6 +208,7 @@ import TestSupport
 
     @Test func anExistingFileIsNotOverwrittenUnlessAsked() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("photo.jpg")
         try Data("keep me".utf8).write(to: path)
         try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "64x48", "--output", path.path],
@@ -218,6 +228,7 @@ import TestSupport
 
     @Test func invalidSettingsAreRejectedBeforeCapture() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "64x48", "--quality", "0",
                                      "--output", folder.path + "/"], in: folder, before: [], mentioning: "quality 0")
         try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "640x480", "--preview", "1280x960",

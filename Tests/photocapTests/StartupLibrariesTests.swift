@@ -46,6 +46,7 @@ import TestSupport
         let known = try ExternalTool.run("ldconfig", ["-p"]).text
         let name = try #require(library ?? known.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("libraw_r.so.") }.map(String.init))
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         try Data("not a library\n".utf8).write(to: folder.appendingPathComponent(name))
         let output = folder.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
@@ -64,6 +65,7 @@ import TestSupport
     /// message says what to build, and no photo is taken.
     @Test func faceCommandsContinueInPhotocapVisionOrSayWhatIsMissing() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let run = try ExternalTool.run(TestPaths.photocap, ["watch", "--device", "synthetic", "--duration", "1", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text.contains("\"framesPerSecond\""), "\(run.text)")
@@ -89,6 +91,7 @@ import TestSupport
     /// which reads TZ. Kolkata (+05:30, no daylight saving) also checks the offset's minutes.
     @Test func captureTimesAreLocalTimeWithTheirOffset() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = "Asia/Kolkata"
         let before = Date()

@@ -16,6 +16,7 @@ import TestSupport
 
     @Test func reportsOneJSONLineASecondAndKeepsAPreview() throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let preview = folder.appendingPathComponent("view.jpg").path
         let run = try ExternalTool.run(TestPaths.photocap, ["watch", "--device", "synthetic", "--duration", "3", "--json",
                                                             "--preview-file", preview])
@@ -34,6 +35,7 @@ import TestSupport
 
     @Test func controlCStopsWithStatus130AndLeavesNothingBehind() async throws {
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let preview = folder.appendingPathComponent("view.jpg").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.photocap)
@@ -86,6 +88,7 @@ import TestSupport
     func soakKeepsDescriptorsAndMemoryFlat() async throws {
         let seconds = max(50, ProcessInfo.processInfo.environment["PHOTOCAP_SOAK_SECONDS"].flatMap(Int.init) ?? 60)
         let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         // The reports go to a file: a pipe nobody reads fills after about 400 lines and would stall watch.
         let reports = folder.appendingPathComponent("reports.jsonl")
         #expect(FileManager.default.createFile(atPath: reports.path, contents: nil))
