@@ -5,9 +5,9 @@ import PhotoCaptureTesting
 import Testing
 import TestSupport
 
-/// The capture matrix of DESIGN.md §3: sensor rotation × mirror × device rotation × format ×
-/// mode, from the synthetic camera at 1000x750 (not MCU-aligned). Every file is decoded by a
-/// third-party reader and turned upright with its own metadata the way a viewer does
+/// The capture matrix of the orientation model (Docs.docc/Architecture.md): sensor rotation ×
+/// mirror × device rotation × format × mode, from the synthetic camera at 1000x750 (not
+/// MCU-aligned). Every file is decoded by a third-party reader and turned upright with its own metadata the way a viewer does
 /// (ImageMagick `-auto-orient` for JPEG and TIFF; libheif's API for HEIC), and must equal the
 /// upright scene. Stored size and written orientation must be what the mode prescribes, and
 /// exiftool must validate every file.

@@ -116,7 +116,7 @@ import Testing
         await session.stopRunning()
     }
 
-    /// DESIGN.md §3's worked examples, as resolved settings state them.
+    /// The orientation rule's worked examples (Docs.docc/Architecture.md), as resolved settings state them.
     @Test func orientationIsResolvedByTheRule() async throws {
         let (session, output) = try await Self.output(mounting: SensorMounting(rotation: 90))
         func resolve(rotation: Int, mode: OrientationCompensation) throws -> ResolvedPhotoSettings {

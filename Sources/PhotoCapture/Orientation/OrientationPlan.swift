@@ -1,8 +1,8 @@
 import Imaging
 
 /// What happens to orientation for one output: which transform is applied to the pixels and
-/// which orientation is written into the file. The one place where the rule of DESIGN.md §3 is
-/// evaluated.
+/// which orientation is written into the file. The one place where the orientation rule of
+/// <doc:Architecture> is evaluated.
 public struct OrientationPlan: Hashable, Sendable {
     /// Applied to the frame's pixels.
     public let pixelTransform: Orientation
