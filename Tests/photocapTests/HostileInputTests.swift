@@ -145,6 +145,29 @@ import TestSupport
         #expect(exif["Make"] == "\u{1B}]0;\u{7}cap", "\(exif)")
     }
 
+    @Test("DEL and C1 controls in EXIF text are escaped by info --json, which stays valid JSON")
+    func escapesDELAndC1InJSON() throws {
+        let seeds = try HostileSeeds()
+        var jpeg = try seeds.bytes("jpeg")
+        // The seed's Make is "photocap": make it DEL, CSI as the one C1 character U+009B (UTF-8
+        // C2 9B), "1m" + "cap".
+        let make = Array("photocap".utf8)
+        let at = try #require((0..<jpeg.count - make.count).first { Array(jpeg[$0..<$0 + make.count]) == make })
+        jpeg.replaceSubrange(at..<at + 5, with: [0x7F, 0xC2, 0x9B, 0x31, 0x6D])
+        let folder = try TemporaryDirectory("photocap-exif-c1")
+        let file = try folder.write(jpeg, named: "make.jpg")
+        let run = try Self.photocap(["info", file, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains(0x7F), "a raw DEL byte: \(Array(run.stdout))")
+        #expect(!run.stdout.contains(0x9B), "a raw C1 byte: \(Array(run.stdout))")
+        let text = String(decoding: run.stdout, as: UTF8.self)
+        #expect(text.contains("\\u007F"), "\(text)")
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let exif = try #require(object["exif"] as? [String: String])
+        let value = try #require(exif["Make"])
+        #expect(value.unicodeScalars.first == "\u{7F}" && value.hasSuffix("1mcap"), "\(value.unicodeScalars.map(\.value))")
+    }
+
     // MARK: What the path names
 
     @Test("a device, a FIFO, a directory, an empty file and a truncated file are named as such")

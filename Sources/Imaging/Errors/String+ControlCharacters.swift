@@ -5,10 +5,10 @@ extension String {
     /// strings, XMP) goes through this before it reaches a terminal or a log, so a file cannot
     /// move the cursor, retitle the window or forge further lines.
     public var escapingControlCharacters: String {
-        guard unicodeScalars.contains(where: Self.isUnsafe) else { return self }
+        guard unicodeScalars.contains(where: \.isTerminalControl) else { return self }
         var escaped = ""
         for scalar in unicodeScalars {
-            if Self.isUnsafe(scalar) {
+            if scalar.isTerminalControl {
                 escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 escaped.unicodeScalars.append(scalar)
@@ -17,8 +17,13 @@ extension String {
         return escaped
     }
 
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+}
+
+extension Unicode.Scalar {
+    /// Whether a terminal could act on this character: a C0 or C1 control, DEL, or a
+    /// bidirectional override.
+    package var isTerminalControl: Bool {
+        switch value {
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }
