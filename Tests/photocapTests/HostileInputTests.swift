@@ -129,15 +129,8 @@ import TestSupport
 
     @Test("EXIF text with control characters keeps info --json valid JSON and reaches no terminal raw")
     func escapesInEXIF() throws {
-        let seeds = try HostileSeeds()
-        var jpeg = try seeds.bytes("jpeg")
-        // The seed's Make is "photocap": make it ESC ] 0 ; X BEL (a window title) + "cap".
-        let make = Array("photocap".utf8)
-        let at = try #require((0..<jpeg.count - make.count).first { Array(jpeg[$0..<$0 + make.count]) == make })
-        jpeg.replaceSubrange(at..<at + 5, with: [0x1B, 0x5D, 0x30, 0x3B, 0x07])
-        let folder = try TemporaryDirectory("photocap-exif")
-        let file = try folder.write(jpeg, named: "make.jpg")
-        let run = try Self.photocap(["info", file, "--json"])
+        // ESC ] 0 ; BEL (a window title) + "cap".
+        let run = try Self.infoJSON(makeStartingWith: [0x1B, 0x5D, 0x30, 0x3B, 0x07])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.contains(0x1B) && !run.stdout.contains(0x07))
         let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
@@ -147,16 +140,8 @@ import TestSupport
 
     @Test("DEL and C1 controls in EXIF text are escaped by info --json, which stays valid JSON")
     func escapesDELAndC1InJSON() throws {
-        let seeds = try HostileSeeds()
-        var jpeg = try seeds.bytes("jpeg")
-        // The seed's Make is "photocap": make it DEL, CSI as the one C1 character U+009B (UTF-8
-        // C2 9B), "1m" + "cap".
-        let make = Array("photocap".utf8)
-        let at = try #require((0..<jpeg.count - make.count).first { Array(jpeg[$0..<$0 + make.count]) == make })
-        jpeg.replaceSubrange(at..<at + 5, with: [0x7F, 0xC2, 0x9B, 0x31, 0x6D])
-        let folder = try TemporaryDirectory("photocap-exif-c1")
-        let file = try folder.write(jpeg, named: "make.jpg")
-        let run = try Self.photocap(["info", file, "--json"])
+        // DEL, CSI as the one C1 character U+009B (UTF-8 C2 9B), "1m" + "cap".
+        let run = try Self.infoJSON(makeStartingWith: [0x7F, 0xC2, 0x9B, 0x31, 0x6D])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.contains(0x7F), "a raw DEL byte: \(Array(run.stdout))")
         #expect(!run.stdout.contains(0x9B), "a raw C1 byte: \(Array(run.stdout))")
@@ -166,6 +151,17 @@ import TestSupport
         let exif = try #require(object["exif"] as? [String: String])
         let value = try #require(exif["Make"])
         #expect(value.unicodeScalars.first == "\u{7F}" && value.hasSuffix("1mcap"), "\(value.unicodeScalars.map(\.value))")
+    }
+
+    /// `info --json` of the seed JPEG whose EXIF Make, "photocap", starts with `bytes` instead
+    /// of its first five.
+    static func infoJSON(makeStartingWith bytes: [UInt8]) throws -> MeasuredRun {
+        var jpeg = try HostileSeeds().bytes("jpeg")
+        let make = Array("photocap".utf8)
+        let at = try #require((0..<jpeg.count - make.count).first { Array(jpeg[$0..<$0 + make.count]) == make })
+        jpeg.replaceSubrange(at..<at + bytes.count, with: bytes)
+        let folder = try TemporaryDirectory("photocap-exif")
+        return try photocap(["info", try folder.write(jpeg, named: "make.jpg"), "--json"])
     }
 
     // MARK: What the path names
