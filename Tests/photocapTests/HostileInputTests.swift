@@ -153,6 +153,39 @@ import TestSupport
         #expect(value.unicodeScalars.first == "\u{7F}" && value.hasSuffix("1mcap"), "\(value.unicodeScalars.map(\.value))")
     }
 
+    @Test("a TIFF whose strips overlap its directory is refused by name and left as it was, by orient, info and compare")
+    func stripOverlappingDirectory() throws {
+        var tiff = try HostileSeeds().bytes("tiff")
+        // Little-endian ("II"), as libtiff writes on this machine, with IFD0 after the strips:
+        // move strip 0 (StripOffsets' first value, tag 273) to end with the file, so it runs
+        // over IFD0's directory or the values behind it, as the file did.
+        try #require(tiff[0] == 0x49)
+        func integer(_ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(tiff[at + $1]) << (8 * $1) } }
+        func value(ofTag tag: Int) throws -> (at: Int, size: Int) {
+            let directory = integer(4, 4)
+            let entry = try #require((0..<integer(directory, 2)).map { directory + 2 + $0 * 12 }.first { integer($0, 2) == tag })
+            let size = integer(entry + 2, 2) == 3 ? 2 : 4
+            return (integer(entry + 4, 4) * size <= 4 ? entry + 8 : integer(entry + 8, 4), size)
+        }
+        let (offsetAt, offsetSize) = try value(ofTag: 273)
+        let (lengthAt, lengthSize) = try value(ofTag: 279)
+        let moved = tiff.count - integer(lengthAt, lengthSize)
+        try #require(moved >= 8 && integer(4, 4) > integer(offsetAt, offsetSize))
+        for byte in 0..<offsetSize { tiff[offsetAt + byte] = UInt8(truncatingIfNeeded: moved >> (8 * byte)) }
+        let folder = try TemporaryDirectory("photocap-tiff-overlap")
+        let file = try folder.write(tiff, named: "overlap.tif")
+
+        let orient = try Self.photocap(["orient", file, "--in-place"])
+        #expect(orient.status == 1, "status \(String(describing: orient.status)): \(orient.stderr)")
+        #expect(orient.stderr.contains("strip 0 (bytes \(moved)..<\(tiff.count)) overlaps "), "\(orient.stderr)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == tiff, "the file was changed")
+        // The readers of the same file end with a status, never a signal.
+        for arguments in [["info", file], ["compare", file, file]] {
+            let run = try Self.photocap(arguments)
+            #expect(run.signal == nil && run.status != nil, "\(arguments[0]) ended by signal \(String(describing: run.signal)): \(run.stderr)")
+        }
+    }
+
     /// `info --json` of the seed JPEG whose EXIF Make, "photocap", starts with `bytes` instead
     /// of its first five.
     static func infoJSON(makeStartingWith bytes: [UInt8]) throws -> MeasuredRun {

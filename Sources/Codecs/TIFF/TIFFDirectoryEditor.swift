@@ -61,6 +61,25 @@ struct TIFFDirectoryEditor {
 
     func entry(_ tag: Int) -> Entry? { entries.first { $0.tag == tag } }
 
+    /// The byte ranges of the file's structures that the directory reaches, named as an error
+    /// names them: the header, the directory with its next-IFD link, each value stored outside
+    /// its entry, and the EXIF, GPS and interoperability directories it points to.
+    var structures: [(name: String, range: Range<Int>)] {
+        let count = integer(at: directory, size: 2)
+        var found: [(name: String, range: Range<Int>)] = [
+            ("the TIFF header", 0..<8), ("IFD0's directory", directory..<(directory + 2 + count * 12 + 4)),
+        ]
+        for entry in entries where entry.length > 4 {
+            found.append(("the values of IFD0's tag \(entry.tag)", entry.valuesAt..<(entry.valuesAt + entry.length)))
+        }
+        for (tag, name) in [(34665, "the EXIF directory"), (34853, "the GPS directory"), (40965, "the interoperability directory")] {
+            guard let offset = integers(tag)?.first, offset >= 8, offset < bytes.count,
+                  let end = TIFFHeader.directoryEnd(bytes, at: offset), end > offset else { continue }
+            found.append((name, offset..<min(end, bytes.count)))
+        }
+        return found
+    }
+
     /// The values of a BYTE, SHORT or LONG entry; nil when absent or of another type.
     func integers(_ tag: Int) -> [Int]? {
         guard let entry = entry(tag), [1, 3, 4].contains(entry.type) else { return nil }

@@ -99,7 +99,22 @@ package enum TIFFPixelTurner {
             if let outside = strips.firstIndex(where: { $0.offset < 8 || $0.offset + $0.length > editor.bytes.count }) {
                 throw .corruptFile(format: "TIFF", reason: "strip \(outside) lies outside the file")
             }
+            try TIFFPixelTurner.checkNoOverlap(strips, editor.structures)
             try PixelBudget.check(size, declaredBy: "TIFF")
+        }
+    }
+
+    /// Refuses strips that share bytes with each other or with a structure of the file: the
+    /// turned strips are written where the old ones were, so an overlap would overwrite the
+    /// directory or the metadata that is read again afterwards.
+    fileprivate static func checkNoOverlap(_ strips: [(offset: Int, length: Int)],
+                                       _ structures: [(name: String, range: Range<Int>)]) throws(CodecError) {
+        let named = strips.enumerated().map { (name: "strip \($0.offset)", range: $0.element.offset..<($0.element.offset + $0.element.length)) }
+        for (index, strip) in named.enumerated() where !strip.range.isEmpty {
+            if let other = (structures + named[..<index]).first(where: { $0.range.overlaps(strip.range) }) {
+                let bytes = "bytes \(strip.range.lowerBound)..<\(strip.range.upperBound)"
+                throw .corruptFile(format: "TIFF", reason: "\(strip.name) (\(bytes)) overlaps \(other.name)")
+            }
         }
     }
 
