@@ -238,4 +238,33 @@ sys.exit("no CFA image")
         #expect(run.stderr.contains("empty.dng: corrupt DNG file: its raw data is missing: the CFA image's 1 strip(s) hold 0 bytes"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
     }
+
+    /// Apple delivers RAW and processed as two photos: when the processed one cannot be written
+    /// (a full disk), the DNG that was written and reported stays, and the failure is reported
+    /// for the JPEG alone (issue 37, item 4). The disk is a tmpfs with room for the DNG only.
+    @Test func aFullDiskAfterTheDNGKeepsTheReportedDNG() throws {
+        let arguments = ["shoot", "--device", "synthetic", "--size", "1024x768", "--raw-plus", "jpeg"]
+        let sizing = try TemporaryDirectory("raw-cli")
+        let probe = try Self.photocap(arguments + ["--output", sizing.url.appendingPathComponent("rp.dng").path])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        func bytes(_ path: String) throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) }
+        let dngBytes = try bytes(sizing.url.appendingPathComponent("rp.dng").path)
+        let jpegBytes = try bytes(sizing.url.appendingPathComponent("rp.jpg").path)
+        let page = 4096
+        try #require(jpegBytes > 4 * page, "the JPEG (\(jpegBytes) bytes) must not fit the slack")
+
+        let disk = try TemporaryDirectory("raw-full-disk")
+        let room = (dngBytes + page - 1) / page * page + 2 * page
+        try ExternalTool.run("mount", ["-t", "tmpfs", "-o", "size=\(room)", "tmpfs", disk.url.path]).checked()
+        defer { _ = try? ExternalTool.run("umount", [disk.url.path]) }
+        let dng = disk.url.appendingPathComponent("rp.dng").path
+        let run = try Self.photocap(arguments + ["--output", dng])
+
+        #expect(run.status == 1, "status \(run.status): \(run.stderr)")
+        #expect(run.text.hasPrefix("\(dng): dng 1024x768"), "the DNG was not reported: \(run.text)")
+        #expect(run.stderr.contains("rp.jpg") && run.stderr.contains("No space left on device"), "\(run.stderr)")
+        #expect(try bytes(dng) == dngBytes, "the reported DNG is gone or changed")
+        #expect(try ExternalTool.exiftoolValidationProblems(dng) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.url.path) == ["rp.dng"])
+    }
 }

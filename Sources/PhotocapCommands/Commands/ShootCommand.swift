@@ -285,8 +285,9 @@ package struct ShootCommand: AsyncParsableCommand {
     }
 
     /// Captures one request and saves every photo it delivers (RAW + processed: two; a bracket:
-    /// one per member, to `paths[sequenceCount - 1]`). One request, one outcome: when a later
-    /// photo or its preview fails, the files this request already created are removed.
+    /// one per member, to `paths[sequenceCount - 1]`). Each photo is reported when its files are
+    /// final, and a reported file is never taken back: as Apple delivers RAW and processed (and
+    /// each member) as photos of their own, a later photo's failure leaves the earlier ones.
     @discardableResult
     func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput, device: String,
                  timelapse: TimelapseReport? = nil, smartFraming: SmartFramingReport? = nil) async throws(PhotoCaptureError) -> [String] {
@@ -298,7 +299,6 @@ package struct ShootCommand: AsyncParsableCommand {
                 reportProgress(of: photo)
             }
         } catch {
-            if !overwrite { created.forEach { unlink($0) } }
             let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.unexpected("\(error)"))
             noteUnrestoredControls(after: failure, of: settings)
             throw failure.attributed(to: settings.uniqueID)
@@ -317,7 +317,7 @@ package struct ShootCommand: AsyncParsableCommand {
                 try AtomicFileWriter.write(try previewBuffer.jpegData(), to: target, overwrite: overwrite)
                 previewPath = target
             } catch {
-                // One request, one outcome: do not leave the photo without its preview.
+                // The photo is not reported yet: do not leave it without its preview.
                 if !overwrite { unlink(path) }
                 throw error.attributed(to: photo.resolvedSettings.uniqueID)
             }
