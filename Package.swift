@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        // glibc's extended-attribute calls (sys/xattr.h), which the Glibc module lacks.
+        .target(name: "CFileAttributes"),
         // libxml2, loaded when an XMP packet is first checked.
         .target(name: "CXML", dependencies: ["CLibraryLoading"]),
         // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(
             name: "PhotoCapture",
-            dependencies: ["Imaging", "Codecs", "V4L2", "CXML", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Imaging", "Codecs", "V4L2", "CXML", "CFileAttributes", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),

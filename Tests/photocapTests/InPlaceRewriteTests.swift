@@ -89,6 +89,50 @@ import TestSupport
         #expect(try Self.names(folder) == ["photo.jpg"])
     }
 
+    /// Every extended attribute of a file as getfattr dumps it (hex values), and its ACL as
+    /// getfacl prints it: what a rewrite must leave as it was.
+    static func identity(_ file: String) throws -> (attributes: String, acl: String) {
+        let attributes = try ExternalTool.run("getfattr", ["--absolute-names", "-d", "-m", "-", "-e", "hex", file]).checked().text
+        let acl = try ExternalTool.run("getfacl", ["--absolute-names", file]).checked().text
+        return (attributes, acl)
+    }
+
+    @Test("extended attributes and the POSIX ACL are kept, and the group's access is not widened")
+    func extendedAttributesAndACL() throws {
+        let (folder, file, _, upright) = try Self.fixture()
+        #expect(chmod(file, 0o640) == 0)
+        try ExternalTool.run("setfattr", ["-n", "user.comment", "-v", "holiday", file]).checked()
+        try ExternalTool.run("setfattr", ["-n", "user.binary", "-v", "0x00ff7f01", file]).checked()
+        try ExternalTool.run("setfacl", ["-m", "user:nobody:rw", file]).checked()
+        let before = try Self.identity(file)
+        #expect(before.acl.contains("user:nobody:rw-") && before.acl.contains("group::r--"), "\(before.acl)")
+        #expect(before.attributes.contains("user.comment") && before.attributes.contains("system.posix_acl_access"))
+
+        let run = try Self.photocap(["orient", "--in-place", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == upright)
+        let after = try Self.identity(file)
+        #expect(after.attributes == before.attributes)
+        #expect(after.acl == before.acl)
+        #expect(Self.status(file).st_mode & 0o7777 == 0o660, "the group bits are the ACL's mask, rw")
+        #expect(try Self.names(folder) == ["photo.jpg"])
+    }
+
+    @Test("a file without an ACL gets none from its folder's default ACL")
+    func noInheritedACL() throws {
+        let (folder, file, _, upright) = try Self.fixture()
+        #expect(chmod(file, 0o600) == 0)
+        try ExternalTool.run("setfacl", ["-d", "-m", "user:nobody:rwx", folder.url.path]).checked()
+        let before = try Self.identity(file)
+        #expect(!before.attributes.contains("system.posix_acl_access"), "\(before.attributes)")
+
+        let run = try Self.photocap(["orient", "--in-place", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == upright)
+        #expect(try Self.identity(file).attributes == before.attributes)
+        #expect(Self.status(file).st_mode & 0o7777 == 0o600)
+    }
+
     @Test("--keep-time keeps the modification time; without it the file is dated now")
     func modificationTime() throws {
         for keep in [true, false] {

@@ -9,6 +9,9 @@ extension AtomicFileWriter {
     /// - a symbolic link is followed and its target replaced (the link stays a link);
     /// - the permission bits, owner and group are kept (owner and group where the process may set
     ///   them: root always, others the group when they belong to it);
+    /// - the extended attributes are kept — `user.*`, the POSIX ACL, `security.*` — so access is
+    ///   never wider afterwards; one that cannot be set (a `security.*` label the process may
+    ///   not set) is refused by name and the file left as it is;
     /// - the modification time is kept when `keepingModificationTime` is true;
     /// - a file with more than one hard link is refused with
     ///   ``PhotoCaptureError/Code/hardLinked(path:links:)`` and left as it is: replacing it would
@@ -27,6 +30,8 @@ extension AtomicFileWriter {
         }
         guard original.st_nlink <= 1 else { throw PhotoCaptureError(.hardLinked(path: path, links: Int(original.st_nlink))) }
 
+        let attributes = try ExtendedAttributes(ofFileAt: target)
+
         let file = try PendingFile(beside: target)
         defer { file.discard() }
         try file.write(data)
@@ -35,6 +40,8 @@ extension AtomicFileWriter {
             _ = fchown(file.descriptor, uid_t.max, original.st_gid)  // uid_t.max is -1: the group alone
         }
         guard fchmod(file.descriptor, original.st_mode & 0o7777) == 0 else { throw PendingFile.failure(path, "fchmod") }
+        // After the mode: an access ACL sets the group bits to its mask, as the original had them.
+        try attributes.apply(to: file.descriptor, replacing: path)
         if keepingModificationTime {
             let times = [original.st_atim, original.st_mtim]
             guard futimens(file.descriptor, times) == 0 else { throw PendingFile.failure(path, "futimens") }
