@@ -186,6 +186,31 @@ import TestSupport
         }
     }
 
+    @Test("a TIFF whose next-IFD link points into its pixels is refused, not turned into a file ImageMagick rejects")
+    func staleNextDirectoryLink() throws {
+        let source = TestPaths.testImages.appendingPathComponent("third-party/pillow-tiff-orientation/g4_orientation_6.tif")
+        var tiff = [UInt8](try Data(contentsOf: source))
+        // Little-endian: IFD0's next-directory link, after its entries, set to byte 8 (strip data).
+        try #require(tiff[0] == 0x49)
+        func integer(_ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(tiff[at + $1]) << (8 * $1) } }
+        let link = integer(4, 4) + 2 + integer(integer(4, 4), 2) * 12
+        try #require(integer(link, 4) == 0)
+        tiff[link] = 8
+        let folder = try TemporaryDirectory("photocap-tiff-link")
+        let file = try folder.write(tiff, named: "link.tif")
+        // The damage is real to a third-party reader.
+        #expect(try ExternalTool.run("identify", [file]).status != 0)
+
+        let output = try TemporaryDirectory("photocap-tiff-link-out")
+        for arguments in [["orient", file, "--output", output.url.path], ["orient", file, "--in-place"]] {
+            let run = try Self.photocap(arguments)
+            #expect(run.status == 1, "\(arguments.last!): status \(String(describing: run.status)): \(run.stderr)")
+            #expect(run.stderr.contains("the file is damaged") && run.stderr.contains("directory 2"), "\(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.url.path) == [])
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == tiff, "the file was changed")
+    }
+
     /// `info --json` of the seed JPEG whose EXIF Make, "photocap", starts with `bytes` instead
     /// of its first five.
     static func infoJSON(makeStartingWith bytes: [UInt8]) throws -> MeasuredRun {

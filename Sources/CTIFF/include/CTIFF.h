@@ -27,6 +27,7 @@
     X(OpenOptionsFree) \
     X(OpenOptionsSetErrorHandlerExtR) \
     X(OpenOptionsSetWarningHandlerExtR) \
+    X(ReadDirectory) \
     X(ReadEXIFDirectory) \
     X(ReadEncodedStrip) \
     X(ReadGPSDirectory) \

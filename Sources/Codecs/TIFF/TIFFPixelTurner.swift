@@ -24,6 +24,8 @@ package enum TIFFPixelTurner {
         var editor = try TIFFDirectoryEditor(data, directoryAt: header.firstIFDOffset)
         let orientation = Orientation(exifValue: editor.integers(Tag.orientation)?.first ?? 1)
         guard orientation != .up else { return nil }
+        // Everything but the turned entries is carried over as it is: damage would be too.
+        try checkDirectoryChain(data, "the file is damaged")
         let layout = try Layout(editor)
         let decoded = try decodeStrips(data, layout)
         let turned = turn(decoded, layout, by: orientation)
@@ -44,7 +46,25 @@ package enum TIFFPixelTurner {
             exif.markUpright(pixelSize: size, uprightThumbnail: false)
             bytes = exif.block
         }
+        try checkDirectoryChain(bytes, "the turned file would not be readable")
         return (bytes, size, orientation)
+    }
+
+    /// Refuses a file in which libtiff cannot read every directory of the chain (a next-IFD
+    /// link into other data, a directory cut short): readers such as ImageMagick read them all
+    /// and reject the whole file.
+    private static func checkDirectoryChain(_ bytes: [UInt8], _ problem: String) throws(CodecError) {
+        let stream = TIFFMemoryStream(bytes: bytes)
+        let file = try stream.open(mode: "rm")
+        defer { file.close() }
+        var directories = 1
+        while stream.errors.isEmpty, libtiff.ReadDirectory(file.tiff) != 0 {
+            directories += 1
+            guard directories <= 65_536 else { break }  // libtiff stops at a loop of links itself
+        }
+        guard stream.errors.isEmpty else {
+            throw .corruptFile(format: "TIFF", reason: "\(problem): \(stream.lastError) (directory \(directories + 1)); it is left as it is")
+        }
     }
 
     /// Tags read or edited here.
