@@ -17,19 +17,7 @@ import TestSupport
     /// A hang: no reader takes this long on a 64x64 picture, even in a debug build on a busy machine.
     static let hangSeconds = 20.0
 
-    /// SplitMix64: small, fast and the same everywhere, so a seed replays a campaign.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func mutated(_ seed: [UInt8], _ random: inout Generator) -> [UInt8] {
+    static func mutated(_ seed: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
         var bytes = seed
         let interesting: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]
         for _ in 0..<Int.random(in: 1...6, using: &random) where !bytes.isEmpty {
@@ -66,7 +54,7 @@ import TestSupport
     @Test("mutated JPEG, TIFF, HEIC and DNG files: no crash, hang or leftover in any reader")
     func fuzz() throws {
         let seeds = try HostileSeeds()
-        var random = Generator(state: Self.seed)
+        var random = SeededGenerator(seed: Self.seed)
         let formats = ["jpeg", "tiff", "heic", "dng", "heic-exif", "tiff-turned"]
         var originals = try Dictionary(uniqueKeysWithValues: formats.prefix(4).map { ($0, try seeds.bytes($0)) })
         // Seeds with an Orientation of 6 in IFD0, so their turns run: a HEIC oriented only by its
