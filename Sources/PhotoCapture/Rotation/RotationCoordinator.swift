@@ -182,7 +182,8 @@ public final class RotationCoordinator: Sendable {
                 claimed = true
                 reading = try connection.read()
             }
-            shared.publish(reading.orientation, problem: reading.hasAccelerometer ? nil : .noAccelerometer)
+            shared.publish(reading.hasAccelerometer ? reading.orientation : nil,
+                           problem: reading.hasAccelerometer ? nil : .noAccelerometer)
         } catch {
             shared.publish(nil, problem: error)
         }
