@@ -30,7 +30,7 @@ public enum ExternalTool {
         "exiftool": "libimage-exiftool-perl", "djpeg": "libjpeg-turbo-progs", "heif-info": "libheif-examples",
         "heif-enc": "libheif-examples", "heif-convert": "libheif-examples",
         "tiffinfo": "libtiff-tools", "convert": "imagemagick", "identify": "imagemagick", "compare": "imagemagick",
-        "dcraw": "dcraw", "unprocessed_raw": "libraw-bin",
+        "dcraw": "dcraw", "unprocessed_raw": "libraw-bin", "dbus-daemon": "dbus-daemon", "dbus-send": "dbus-bin",
     ]
 
     /// The full path of `tool` on PATH.
