@@ -121,6 +121,32 @@ import TestSupport
         #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil, "nothing is reported after invalidate()")
     }
 
+    @Test func followsAProxyThatStartsLaterAndOneThatRestarts() async throws {
+        let bus = try SensorProxyMock(hasAccelerometer: nil)
+        let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(bus.address))
+        #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
+
+        try bus.startProxy(hasAccelerometer: true, orientation: "left-up")
+        #expect(await Self.eventually { coordinator.videoRotationAngleForHorizonLevelCapture == 90 },
+                "a proxy that starts later is found: \(String(describing: coordinator.sourceError))")
+        #expect(coordinator.sourceError == nil)
+        #expect(try bus.accelerometerOwners().count == 1)
+
+        try bus.stopProxy()
+        #expect(await Self.eventually { coordinator.videoRotationAngleForHorizonLevelCapture == nil })
+        guard case .proxyUnavailable? = coordinator.sourceError else {
+            Issue.record("expected proxyUnavailable, got \(String(describing: coordinator.sourceError))")
+            return
+        }
+
+        // A new proxy holds no claim of the old one's: the coordinator claims again.
+        try bus.startProxy(hasAccelerometer: true, orientation: "bottom-up")
+        #expect(await Self.eventually { coordinator.videoRotationAngleForHorizonLevelCapture == 180 })
+        #expect(try bus.accelerometerOwners().count == 1)
+        try bus.turn(to: "right-up")
+        #expect(await Self.eventually { coordinator.videoRotationAngleForHorizonLevelCapture == 270 }, "changes follow the claim")
+    }
+
     @Test func noAccelerometerGivesNoAngle() async throws {
         let proxy = try SensorProxyMock(hasAccelerometer: false)
         let start = ContinuousClock.now

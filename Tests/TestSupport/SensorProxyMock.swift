@@ -50,30 +50,47 @@ public final class SensorProxyMock {
                                 ["--config-file=\(configuration.path)", "--nofork", "--nopidfile"], log: nil)
         do {
             try Self.waitUntil("the bus's socket appears") { FileManager.default.fileExists(atPath: socket) }
-            guard let hasAccelerometer else { return }
-            guard try ExternalTool.run(Self.python, ["-c", "import dbusmock"]).status == 0 else {
-                throw ExternalTool.Missing(tool: "python-dbusmock", package: "python3-dbusmock")
-            }
-            let parameters = "{\"has_accelerometer\": \(hasAccelerometer), \"accelerometer_orientation\": \"\(orientation)\"}"
-            var environment = ProcessInfo.processInfo.environment
-            environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-            let mock = try Self.start(Self.python, ["-m", "dbusmock", "--template", "iio-sensors-proxy", "-p", parameters,
-                                                    "-l", logPath], log: folder.appendingPathComponent("mock.stderr"),
-                                      environment: environment)
-            self.mock = mock
-            try Self.waitUntil("python-dbusmock's sensor proxy is on the bus") {
-                guard mock.isRunning else { return true }
-                return try dbus(["/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:net.hadess.SensorProxy"],
-                                destination: "org.freedesktop.DBus").contains("boolean true")
-            }
-            guard mock.isRunning else {
-                let log = (try? String(contentsOf: folder.appendingPathComponent("mock.stderr"), encoding: .utf8)) ?? ""
-                throw Failure(description: "python-dbusmock ended at start: \(log)")
-            }
+            if let hasAccelerometer { try startProxy(hasAccelerometer: hasAccelerometer, orientation: orientation) }
         } catch {
             stop()
             throw error
         }
+    }
+
+    /// Starts the mock proxy, with an accelerometer or without one, reporting `orientation`, and
+    /// waits (at most 10 s) until its name is on the bus.
+    public func startProxy(hasAccelerometer: Bool, orientation: String = "normal") throws {
+        guard try ExternalTool.run(Self.python, ["-c", "import dbusmock"]).status == 0 else {
+            throw ExternalTool.Missing(tool: "python-dbusmock", package: "python3-dbusmock")
+        }
+        let parameters = "{\"has_accelerometer\": \(hasAccelerometer), \"accelerometer_orientation\": \"\(orientation)\"}"
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        let errors = folder.appendingPathComponent("mock.stderr")
+        let mock = try Self.start(Self.python, ["-m", "dbusmock", "--template", "iio-sensors-proxy", "-p", parameters,
+                                                "-l", logPath], log: errors, environment: environment)
+        self.mock = mock
+        try Self.waitUntil("python-dbusmock's sensor proxy is on the bus") {
+            guard mock.isRunning else { return true }
+            return try isProxyOnTheBus()
+        }
+        guard mock.isRunning else {
+            throw Failure(description: "python-dbusmock ended at start: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    /// Stops the mock proxy (as iio-sensor-proxy ending), and waits (at most 10 s) until its name
+    /// has left the bus.
+    public func stopProxy() throws {
+        guard let mock else { return }
+        Self.end(mock)
+        self.mock = nil
+        try Self.waitUntil("the sensor proxy's name leaves the bus") { try !isProxyOnTheBus() }
+    }
+
+    private func isProxyOnTheBus() throws -> Bool {
+        try dbus(["/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:net.hadess.SensorProxy"],
+                 destination: "org.freedesktop.DBus").contains("boolean true")
     }
 
     deinit { stop() }
@@ -103,11 +120,7 @@ public final class SensorProxyMock {
 
     /// Stops the mock and the bus and removes their folder.
     public func stop() {
-        // SIGKILL: a child of the test process may inherit SIGTERM blocked or ignored.
-        for process in [mock, daemon].compactMap({ $0 }) where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        for process in [mock, daemon].compactMap({ $0 }) { Self.end(process) }
         mock = nil
         try? FileManager.default.removeItem(at: folder)
     }
@@ -124,6 +137,13 @@ public final class SensorProxyMock {
                                                      "--dest=\(destination)"] + arguments)
         guard run.status == 0 else { throw Failure(description: "dbus-send \(arguments.joined(separator: " ")): \(run.stderr)") }
         return run.text
+    }
+
+    /// SIGKILL: a child of the test process may inherit SIGTERM blocked or ignored.
+    private static func end(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     private static func start(_ path: String, _ arguments: [String], log: URL?, environment: [String: String]? = nil) throws -> Process {

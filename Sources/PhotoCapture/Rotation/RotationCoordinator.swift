@@ -173,8 +173,9 @@ public final class RotationCoordinator: Sendable {
     }
 
     /// Reads the proxy, claiming the accelerometer first when there is one and it is not
-    /// claimed, and publishes what it found.
-    private static func refresh(_ connection: SensorProxyConnection, claimed: inout Bool, into shared: Shared) {
+    /// claimed, and publishes what it found; returns the failure, if any.
+    @discardableResult
+    private static func refresh(_ connection: SensorProxyConnection, claimed: inout Bool, into shared: Shared) -> SensorProxyError? {
         do {
             var reading = try connection.read()
             if reading.hasAccelerometer, !claimed {
@@ -184,27 +185,34 @@ public final class RotationCoordinator: Sendable {
             }
             shared.publish(reading.hasAccelerometer ? reading.orientation : nil,
                            problem: reading.hasAccelerometer ? nil : .noAccelerometer)
+            return nil
         } catch {
             shared.publish(nil, problem: error)
+            return error
         }
     }
 
     /// Follows the proxy's changes until the coordinator stops or the connection fails.
     private static func follow(_ connection: SensorProxyConnection, claimed: Bool, into shared: Shared) {
         var claimed = claimed
+        // A proxy that has just taken its name may not answer yet (python-dbusmock exports its
+        // object after taking the name): it is asked again, every 100 ms for 2 s.
+        var retries = 0
         while !shared.stopping.load(ordering: .acquiring) {
             let events: SensorProxyConnection.Events
             do {
-                events = try connection.wait()
+                events = try connection.wait(milliseconds: retries > 0 ? 100 : nil)
             } catch {
                 shared.publish(nil, problem: error)
                 return
             }
             if shared.stopping.load(ordering: .acquiring) { return }
             // A proxy that stopped or started anew holds no claim of ours.
-            if events.contains(.ownerChanged) { claimed = false }
-            if events.contains(.changed) || events.contains(.ownerChanged) {
-                refresh(connection, claimed: &claimed, into: shared)
+            if events.contains(.ownerChanged) { (claimed, retries) = (false, 20) }
+            guard events.contains(.changed) || events.contains(.ownerChanged) || retries > 0 else { continue }
+            switch refresh(connection, claimed: &claimed, into: shared) {
+            case .callFailed?: retries = max(retries - 1, 0)
+            default: retries = 0
             }
         }
     }

@@ -60,10 +60,11 @@ final class SensorProxyConnection: @unchecked Sendable {
         guard pc_sensor_proxy_claim(proxy, &error) == 0 else { throw failure(of: "ClaimAccelerometer", error) }
     }
 
-    /// Waits for a change or ``wake()``, without a time limit.
-    func wait() throws(SensorProxyError) -> Events {
+    /// Waits for a change or ``wake()``, at most `milliseconds` (nil: without a limit); no
+    /// events when the time ran out.
+    func wait(milliseconds: Int32? = nil) throws(SensorProxyError) -> Events {
         var error = pc_sensor_proxy_error()
-        let seen = pc_sensor_proxy_wait(proxy, -1, &error)
+        let seen = pc_sensor_proxy_wait(proxy, milliseconds ?? -1, &error)
         guard seen >= 0 else { throw .connectionFailed(Errno(-error.code)) }
         return Events(rawValue: seen)
     }
