@@ -43,6 +43,9 @@ extension RotationCoordinator {
         ///   (un-mirrored) image: the capture angle is 360 − d;
         /// - an external camera does not turn with the device: 0.
         ///
+        /// The sensor's mounting does not enter: the output undoes it (``SensorMounting``), and
+        /// the angles, like ``PhotoSettings/rotationAngle``, turn the compensated image.
+        ///
         /// The screen turns the preview by d − D in the world, D being how far the screen is
         /// turned (d while it follows the device), so the preview angle is the capture angle
         /// plus D − d.
