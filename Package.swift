@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "CFileAttributes"),
         // libxml2, loaded when an XMP packet is first checked.
         .target(name: "CXML", dependencies: ["CLibraryLoading"]),
+        // libsystemd's sd-bus, loaded when a rotation coordinator first asks iio-sensor-proxy.
+        .target(name: "CSensorProxy", dependencies: ["CLibraryLoading"]),
         // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
         // these packages, and the headers live in /usr/include/opencv4, which no safe setting
         // reaches. -O2 keeps the shim optimised in debug builds too.
@@ -62,7 +64,7 @@ let package = Package(
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(
             name: "PhotoCapture",
-            dependencies: ["Imaging", "Codecs", "V4L2", "CXML", "CFileAttributes", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Imaging", "Codecs", "V4L2", "CXML", "CFileAttributes", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),

@@ -31,7 +31,7 @@ public enum ExternalTool {
         "heif-enc": "libheif-examples", "heif-convert": "libheif-examples",
         "tiffinfo": "libtiff-tools", "convert": "imagemagick", "identify": "imagemagick", "compare": "imagemagick",
         "dcraw": "dcraw", "unprocessed_raw": "libraw-bin", "getfattr": "attr", "setfattr": "attr",
-        "getfacl": "acl", "setfacl": "acl",
+        "getfacl": "acl", "setfacl": "acl", "dbus-daemon": "dbus-daemon", "dbus-send": "dbus-bin",
     ]
 
     /// The full path of `tool` on PATH.

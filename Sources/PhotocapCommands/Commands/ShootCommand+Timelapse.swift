@@ -27,6 +27,7 @@ extension ShootCommand {
         let xmp = try metadata.xmpPacket()
         let first = makeSettings(xmp: xmp)
         var (camera, session, output, rawFormat) = try await prepareSession(firstRequest: first.uniqueID)
+        let coordinator = rotationCoordinator(for: camera)
         // Held while an unplugged camera is awaited, so the vanished one is released.
         let placeholder = (CaptureDevice.synthetic(), CaptureSession(), PhotoOutput())
         let clock = ContinuousClock()
@@ -52,6 +53,7 @@ extension ShootCommand {
                 let now = clock.now
                 var settings = taken == 0 ? first : makeSettings(xmp: xmp)
                 if let rawFormat { settings.rawPixelFormat = rawFormat }
+                applyRotation(from: coordinator, to: &settings)
                 current = settings.uniqueID
                 let report = TimelapseReport(index: taken + 1, slot: slot, scheduledMs: (due - start).milliseconds,
                                              jitterMs: (now - due).milliseconds)

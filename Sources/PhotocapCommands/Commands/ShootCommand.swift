@@ -70,8 +70,8 @@ package struct ShootCommand: AsyncParsableCommand {
     @Flag(help: "The sensor delivers mirrored images (front camera). Overrides the device like --sensor-rotation.")
     var mirror = false
 
-    @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270).")
-    var rotation: Int = 0
+    @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270), or 'auto' for the accelerometer's (iio-sensor-proxy).")
+    var rotation = "0"
 
     @Option(help: "Aspect ratio of the upright photo: 1:1, 3:4, 4:3, 9:16 or 16:9 (a centred crop; the driver's where it can).")
     var aspect: AspectRatio?
@@ -149,6 +149,7 @@ package struct ShootCommand: AsyncParsableCommand {
         if let sensorRotation, sensorRotation % 90 != 0 {
             throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
         }
+        try validateRotation()
         try frameFile.validate(device: device)
     }
 
@@ -171,6 +172,8 @@ package struct ShootCommand: AsyncParsableCommand {
         if let rawFormat {
             for index in settingsList.indices { settingsList[index].rawPixelFormat = rawFormat }
         }
+        let coordinator = rotationCoordinator(for: camera)
+        for index in settingsList.indices { applyRotation(from: coordinator, to: &settingsList[index]) }
 
         // Every request is resolved and its destination checked before the camera starts:
         // nothing is captured for a request that cannot be saved.
@@ -217,7 +220,10 @@ package struct ShootCommand: AsyncParsableCommand {
             let framingReport = try await vision?.applySmartFraming(self, session, camera)
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
-                try await capture(request.settings, to: request.paths, with: output, device: camera.uniqueID,
+                // How the device is held when each photo is taken.
+                var settings = request.settings
+                applyRotation(from: coordinator, to: &settings)
+                try await capture(settings, to: request.paths, with: output, device: camera.uniqueID,
                                   smartFraming: framingReport)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {
                     note("\(index + 1)/\(count) done")
@@ -278,7 +284,7 @@ package struct ShootCommand: AsyncParsableCommand {
         }
         settings.previewDimensions = preview
         settings.embeddedThumbnailDimensions = thumbnail
-        settings.rotationAngle = rotation
+        settings.rotationAngle = Int(rotation) ?? 0
         settings.bracketedSettings = bracket.members
         settings.focus = focus.request
         return settings

@@ -1,0 +1,32 @@
+import ArgumentParser
+import PhotoCapture
+
+extension ShootCommand {
+    /// The angles `--rotation` takes besides `auto`.
+    static let rotationAngles = ["0", "90", "180", "270"]
+
+    /// `--rotation` is a quarter turn or `auto`.
+    func validateRotation() throws {
+        guard rotation == "auto" || Self.rotationAngles.contains(rotation) else {
+            throw ValidationError("--rotation must be 0, 90, 180, 270 or auto, got '\(rotation)'")
+        }
+    }
+
+    /// For `--rotation auto`, a coordinator following the accelerometer for `camera`; when it
+    /// has no reading, a note says why and the photos are taken at 0. Nil for a fixed angle.
+    func rotationCoordinator(for camera: CaptureDevice) -> RotationCoordinator? {
+        guard rotation == "auto" else { return nil }
+        let coordinator = RotationCoordinator(device: camera)
+        if coordinator.videoRotationAngleForHorizonLevelCapture == nil {
+            let reason = coordinator.sourceError?.description ?? "the accelerometer's orientation is undefined"
+            note("--rotation auto: \(reason); taking photos at rotation 0")
+        }
+        return coordinator
+    }
+
+    /// Sets the rotation angle of `settings` from the accelerometer, now: 0 without a reading.
+    func applyRotation(from coordinator: RotationCoordinator?, to settings: inout PhotoSettings) {
+        guard let coordinator else { return }
+        settings.rotationAngle = coordinator.videoRotationAngleForHorizonLevelCapture ?? 0
+    }
+}
