@@ -3,7 +3,7 @@ import Synchronization
 
 /// Reports the faces in a running session's stream, tracked with stable IDs, like Apple's
 /// `AVCaptureMetadataOutput` with face objects. Add it with
-/// ``PhotoCapture/CaptureSession/addOutput(_:)-(MetadataOutput)``.
+/// ``CaptureSession/addOutput(_:)``.
 ///
 /// ```swift
 /// let faces = try MetadataOutput()         // OpenCV's Haar cascade; throws if its model is missing

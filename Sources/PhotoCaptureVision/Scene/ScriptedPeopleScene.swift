@@ -3,10 +3,10 @@ import PhotoCapture
 /// People who come and go at scripted places: a portrait composited over a plain background at
 /// scripted positions and sizes over time, deterministic, with every face's true box known.
 ///
-/// It drives the synthetic camera (``PhotoCapture/CaptureDevice/synthetic(_:)`` with a scene)
+/// It drives the synthetic camera (`CaptureDevice.synthetic(_:)` with a scene)
 /// and frame files, so the face analysis and the smart framing monitor are tested on real faces
 /// against ground truth. The portrait is any picture of one person (read it with
-/// ``PhotoCapture/ImageDecoder``); the face's box in it is found by the face detector unless
+/// `PhotoCapture`'s `ImageDecoder`); the face's box in it is found by the face detector unless
 /// given. See <doc:ScriptedScenes>.
 public struct ScriptedPeopleScene: Sendable {
     /// One person: where the face's centre is (normalised to the upright picture) and how wide
