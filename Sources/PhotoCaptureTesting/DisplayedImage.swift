@@ -60,7 +60,9 @@ public struct DisplayedImage: Sendable {
     }
 
     private static func decode(_ data: [UInt8]) throws(CodecError) -> DisplayedImage {
-        if let info = try? ImageFileInfo(data: data), info.format == .dng {
+        // DNG is a TIFF with a DNGVersion tag: developed here, not by the decoder of pictures.
+        let isTIFF = data.starts(with: Array("II*\0".utf8)) || data.starts(with: Array("MM\0*".utf8))
+        if isTIFF, let info = try? ImageFileInfo(data: data), info.format == .dng {
             let developer = try RAWDeveloper(data: data)
             return DisplayedImage(picture: try developer.develop(applyingOrientation: true), format: .dng,
                                   appliedOrientation: developer.orientation)
