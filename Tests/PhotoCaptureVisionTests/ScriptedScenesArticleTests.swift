@@ -52,19 +52,59 @@ func faceCounts(in scene: ScriptedPeopleScene, seconds: Double) async throws -> 
     }
 }
 
-@Suite struct ScriptedScenesArticleTests {
-    static let article = TestPaths.repository.appendingPathComponent("Sources/PhotoCaptureVision/PhotoCaptureVision.docc/ScriptedScenes.md")
+// The examples in the doc comments of MetadataOutput and MetadataOutputObjectsDelegate, which
+// the catalog shows too.
 
-    @Test("every Swift snippet of the article is in this file as it is (imports aside), so it compiles")
+func firstFaces(session: CaptureSession) async throws {
+    let faces = try MetadataOutput()         // OpenCV's Haar cascade; throws if its model is missing
+    try session.addOutput(faces)
+    try await session.startRunning()
+    for await frame in faces.faces() where !frame.faces.isEmpty {
+        print(frame.faces.map(\.bounds))     // normalised to the upright picture
+        break
+    }
+}
+
+final class FaceCounter: MetadataOutputObjectsDelegate {
+    let counts = Mutex<[Int]>([])
+    func metadataOutput(_ output: MetadataOutput, didOutput metadataObjects: [MetadataFaceObject],
+                        from frame: FaceMetadata) {
+        counts.withLock { $0.append(metadataObjects.count) }
+    }
+}
+
+@Suite struct ScriptedScenesArticleTests {
+    static func file(_ path: String) throws -> String {
+        try String(contentsOf: TestPaths.repository.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The lines of `code` without their indentation and without imports.
+    static func lines(_ code: some StringProtocol) -> String {
+        code.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.drop { $0 == " " } }.filter { !$0.hasPrefix("import ") }
+            .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The Swift code blocks of a Markdown text.
+    static func blocks(_ text: String) -> [String] {
+        text.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+    }
+
+    @Test("every Swift snippet of the article and of the output's doc comments is in this file as it is (imports and indentation aside), so it compiles")
     func snippetsAreHere() throws {
-        let text = try String(contentsOf: Self.article, encoding: .utf8)
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let blocks = text.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 3)
-        for block in blocks {
-            let code = block.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix("import ") }.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(source.contains(code), "not in \(#filePath) as the article has it:\n\(code)")
+        let source = Self.lines(try String(contentsOfFile: #filePath, encoding: .utf8))
+        let article = Self.blocks(try Self.file("Sources/PhotoCaptureVision/PhotoCaptureVision.docc/ScriptedScenes.md"))
+        #expect(article.count == 3)
+        var comments: [String] = []
+        for path in ["Sources/PhotoCaptureVision/Live/MetadataOutput.swift", "Sources/PhotoCaptureVision/Live/MetadataOutputObjectsDelegate.swift"] {
+            let documentation = try Self.file(path).split(separator: "\n").filter { $0.hasPrefix("///") }
+                .map { $0.dropFirst(3).drop { $0 == " " } }.joined(separator: "\n")
+            comments += Self.blocks(documentation + "\n")
+        }
+        #expect(comments.count == 2)
+        for block in article + comments {
+            let code = Self.lines(block)
+            #expect(source.contains(code), "not in \(#filePath) as the documentation has it:\n\(code)")
         }
     }
 
