@@ -60,32 +60,34 @@ public struct DisplayedImage: Sendable {
     }
 
     private static func decode(_ data: [UInt8]) throws(CodecError) -> DisplayedImage {
-        if data.starts(with: PNGFile.signature) {
-            return DisplayedImage(picture: try PNGFile.read(data), format: .png, appliedOrientation: .up)
-        }
-        if data.count >= 12, data[4..<8].elementsEqual("ftyp".utf8) {
-            // HEIC and AVIF alike: libheif applies irot/imir/clap.
-            let info = try HEICFileInfo(data: data)
-            let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: true)
-            return DisplayedImage(picture: RGBImage(size: decoded.size, pixels: decoded.rgb), format: .heif,
-                                  appliedOrientation: info.orientation)
-        }
-        let info = try ImageFileInfo(data: data)
-        switch info.format {
-        case .jpeg:
-            let decoded = try JPEGDecoder().decodeRGB(data)
-            return DisplayedImage(picture: RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: info.orientation),
-                                  format: .jpeg, appliedOrientation: info.orientation)
-        case .tiff:
-            let read = try TIFFFile.read(data)
-            return DisplayedImage(picture: RGBImage(size: read.size, pixels: read.rgb).transformed(by: read.orientation),
-                                  format: .tiff, appliedOrientation: read.orientation)
-        case .dng:
+        // DNG is a TIFF with a DNGVersion tag: developed here, not by the decoder of pictures.
+        let isTIFF = data.starts(with: Array("II*\0".utf8)) || data.starts(with: Array("MM\0*".utf8))
+        if isTIFF, let info = try? ImageFileInfo(data: data), info.format == .dng {
             let developer = try RAWDeveloper(data: data)
             return DisplayedImage(picture: try developer.develop(applyingOrientation: true), format: .dng,
                                   appliedOrientation: developer.orientation)
-        case .heic:
-            throw .unsupportedFormat(reason: "HEIF without an ftyp box")
+        }
+        let decoded: DecodedImage
+        do { decoded = try ImageDecoder().decode(bytes: data, name: "image") } catch { throw error.codecError }
+        let format: Format = switch decoded.format {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .heif: .heif
+        case .tiff: .tiff
+        }
+        return DisplayedImage(picture: decoded.image, format: format, appliedOrientation: decoded.fileOrientation)
+    }
+}
+
+extension ImageDecodingError {
+    /// The codec layer's error for the cause, as ``GoldenImageError/Code/undecodable(_:)``
+    /// carries it.
+    var codecError: CodecError {
+        switch code {
+        case .unreadable(let error): .file(error)
+        case .unsupportedFormat(let reason): .unsupportedFormat(reason: reason)
+        case .damaged(let error): error
+        case .tooManyPixels(let size, let limit): .pixelBudgetExceeded(format: "image", size: size, limit: limit)
         }
     }
 }

@@ -8,18 +8,23 @@ import PhotoCapture
 ///
 /// ```swift
 /// let golden = GoldenImage("Tests/Goldens/held-turned.png")
-/// #expect(try golden.compare(fileAt: photoPath).failure == nil)
+/// try golden.verify(fileAt: photoPath)
 /// ```
 ///
-/// On a difference the picture shown (`NAME.actual.png`) and, when the sizes agree, a
-/// difference image (`NAME.diff.png`) are written beside the golden or into
-/// ``artifactsFolder``. With the environment variable `PHOTOCAP_RECORD_GOLDENS=1` (or
-/// ``isRecording``), or when the golden does not exist yet, the picture is written as the
-/// golden instead and the result says so (and is not a match, so a recorded golden is looked at
-/// before it is trusted).
+/// On a difference the picture shown (`NAME.actual.png`) and a difference image
+/// (`NAME.diff.png`; the picture and the golden side by side when the sizes differ) are written
+/// into ``artifactsFolder``: by default ``defaultArtifactsFolder``, outside the source tree,
+/// and the failure sentence names both files. With the environment variable
+/// `PHOTOCAP_RECORD_GOLDENS=1` (or ``isRecording``), or when the golden does not exist yet, the
+/// picture is written as the golden instead and the result says so (and is not a match, so a
+/// recorded golden is looked at before it is trusted).
 public struct GoldenImage: Sendable {
     /// The environment variable that turns record mode on (any value but empty and `0`).
     public static let recordEnvironmentVariable = "PHOTOCAP_RECORD_GOLDENS"
+
+    /// The environment variable that names the folder for failure images, overriding
+    /// ``defaultArtifactsFolder``'s choice.
+    public static let artifactsEnvironmentVariable = "PHOTOCAP_GOLDEN_ARTIFACTS"
 
     /// Whether the environment asks for record mode.
     public static var isRecordModeRequested: Bool {
@@ -27,21 +32,54 @@ public struct GoldenImage: Sendable {
         return !value.isEmpty && value != "0"
     }
 
+    /// Where failure images go unless a golden names its own ``artifactsFolder``, never beside
+    /// the goldens in the source tree:
+    /// 1. the folder `PHOTOCAP_GOLDEN_ARTIFACTS` names, when set;
+    /// 2. else, when the running program lies inside a SwiftPM build folder (a `.build` folder,
+    ///    as `swift test` runs it), `golden-artifacts` in that folder;
+    /// 3. else `photocap-golden-artifacts` in `TMPDIR` (`/tmp` when unset).
+    public static var defaultArtifactsFolder: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let folder = environment[artifactsEnvironmentVariable], !folder.isEmpty { return folder }
+        if let build = buildFolder(ofProgramAt: programPath) {
+            return URL(fileURLWithPath: build).appendingPathComponent("golden-artifacts").path
+        }
+        let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return URL(fileURLWithPath: temporary).appendingPathComponent("photocap-golden-artifacts").path
+    }
+
+    /// The running program's path (the test bundle under `swift test`), if the kernel says.
+    static var programPath: String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+
+    /// The innermost folder named `.build` that holds `program`, if any.
+    static func buildFolder(ofProgramAt program: String?) -> String? {
+        guard let program else { return nil }
+        var folder = URL(fileURLWithPath: program).deletingLastPathComponent()
+        while folder.path != "/" && !folder.path.isEmpty {
+            if folder.lastPathComponent == ".build" { return folder.path }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
     /// The golden's path.
     public var path: String
     /// How far a picture may differ and still match.
     public var tolerance: GoldenTolerance
-    /// Where the picture and difference image go on a difference; nil: beside the golden.
-    public var artifactsFolder: String?
+    /// Where the picture and difference image go on a difference.
+    public var artifactsFolder: String
     /// Record mode: write the golden instead of comparing.
     public var isRecording: Bool
 
-    /// A golden at `path`; record mode follows `PHOTOCAP_RECORD_GOLDENS` unless `recording` says.
+    /// A golden at `path`; failure images go to `artifactsFolder` (``defaultArtifactsFolder``
+    /// when nil); record mode follows `PHOTOCAP_RECORD_GOLDENS` unless `recording` says.
     public init(_ path: String, tolerance: GoldenTolerance = GoldenTolerance(), artifactsFolder: String? = nil,
                 recording: Bool? = nil) {
         self.path = path
         self.tolerance = tolerance
-        self.artifactsFolder = artifactsFolder
+        self.artifactsFolder = artifactsFolder ?? Self.defaultArtifactsFolder
         self.isRecording = recording ?? Self.isRecordModeRequested
     }
 
@@ -66,19 +104,35 @@ public struct GoldenImage: Sendable {
         }
         let (actualPath, differencePath) = artifactPaths()
         try picture.writePNG(to: actualPath, overwrite: true)
-        var writtenDifference: String?
-        if let difference = ImageComparison.differenceImage(actual: picture, golden: golden) {
-            try difference.writePNG(to: differencePath, overwrite: true)
-            writtenDifference = differencePath
-        }
+        let difference = ImageComparison.differenceImage(actual: picture, golden: golden)
+            ?? ImageComparison.sideBySideImage(actual: picture, golden: golden)
+        try difference.writePNG(to: differencePath, overwrite: true)
         return GoldenResult(outcome: .differed, comparison: comparison, goldenPath: path, actualPath: actualPath,
-                            differencePath: writtenDifference)
+                            differencePath: differencePath)
     }
 
-    /// `NAME.actual.png` and `NAME.diff.png`, beside the golden or in ``artifactsFolder``.
+    /// Checks what a viewer shows for the file at `file` against the golden and throws
+    /// ``GoldenImageError/Code/mismatch(_:)`` unless it matches: the error's description is the
+    /// failure sentence, which Swift Testing prints for a thrown error ("Caught error: …") and
+    /// XCTest for a throwing test.
+    @discardableResult
+    public func verify(fileAt file: String) throws(GoldenImageError) -> GoldenResult {
+        try verify(DisplayedImage(fileAt: file).picture)
+    }
+
+    /// Checks `picture` (already as displayed) against the golden and throws
+    /// ``GoldenImageError/Code/mismatch(_:)`` unless it matches.
+    @discardableResult
+    public func verify(_ picture: RGBImage) throws(GoldenImageError) -> GoldenResult {
+        let result = try compare(picture)
+        guard result.isMatch else { throw GoldenImageError(.mismatch(result), path: path) }
+        return result
+    }
+
+    /// `NAME.actual.png` and `NAME.diff.png` in ``artifactsFolder``.
     func artifactPaths() -> (actual: String, difference: String) {
         let golden = URL(fileURLWithPath: path)
-        let folder = artifactsFolder.map { URL(fileURLWithPath: $0) } ?? golden.deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: artifactsFolder)
         let name = golden.deletingPathExtension().lastPathComponent
         return (folder.appendingPathComponent("\(name).actual.png").path, folder.appendingPathComponent("\(name).diff.png").path)
     }

@@ -1,6 +1,7 @@
 import PhotoCapture
 
-/// Why a picture could not be read, compared or written; names the file and the cause.
+/// Why a picture could not be read, compared or written, or why a check failed; names the file
+/// and the cause. Its ``description`` is the sentence a failing test shows.
 public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public enum Code: Sendable, Equatable {
@@ -12,6 +13,13 @@ public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConverti
         case unwritable(reason: String)
         /// Goldens are recorded as PNG; the golden's path does not end in `.png`.
         case recordingNeedsPNG
+        /// ``GoldenImage/verify(fileAt:)``: the picture did not match its golden (it
+        /// differed, or the golden was recorded instead); the result says how and where the
+        /// failure images are.
+        case mismatch(GoldenResult)
+        /// ``OrientationConsistency/verify(fileAt:)``: the file's orientation metadata disagrees
+        /// with itself, one sentence per problem.
+        case inconsistentOrientation(problems: [String])
     }
 
     /// The file concerned.
@@ -32,6 +40,8 @@ public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConverti
         case .undecodable(let error): "\(path): \(error)"
         case .unwritable(let reason): "cannot write \(path): \(reason)"
         case .recordingNeedsPNG: "\(path): goldens are recorded as PNG; name the golden NAME.png"
+        case .mismatch(let result): result.description
+        case .inconsistentOrientation(let problems): "\(path): orientation metadata disagrees: \(problems.joined(separator: "; "))"
         }
     }
 }

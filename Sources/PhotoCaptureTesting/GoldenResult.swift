@@ -1,15 +1,17 @@
 /// What came of checking a picture against its golden: matched, differed (with the files
 /// written for a person to look at) or recorded; ``failure`` is nil only for a match.
 ///
-/// In Swift Testing, `#expect(result.failure == nil)` prints the sentence when it fails; in
-/// XCTest, `XCTAssertNil(result.failure)`.
-public struct GoldenResult: Sendable, CustomStringConvertible {
+/// ``GoldenImage/verify(fileAt:)`` throws it, inside a ``GoldenImageError``, unless it
+/// is a match. Kept as a value: in Swift Testing, `#expect(result.failure == nil)` prints the
+/// sentence when it fails (with no `try` inside the `#expect`, which would hide it); in XCTest,
+/// `XCTAssertNil(result.failure)`.
+public struct GoldenResult: Sendable, Equatable, CustomStringConvertible {
     /// What happened.
     public enum Outcome: Sendable, Equatable {
         /// The picture matches the golden within tolerance.
         case matched
-        /// The picture differs; the displayed picture (and a difference image when the sizes
-        /// agree) were written.
+        /// The picture differs; the displayed picture and a difference image (the two side by
+        /// side when the sizes differ) were written.
         case differed
         /// Record mode, or no golden yet: the picture was written as the golden; nothing was
         /// compared.
@@ -24,7 +26,8 @@ public struct GoldenResult: Sendable, CustomStringConvertible {
     public let goldenPath: String
     /// The displayed picture written on a difference (a PNG), if any.
     public let actualPath: String?
-    /// The difference image written on a difference (a PNG), if any.
+    /// The difference image written on a difference (a PNG): where the pixels differ, or, when
+    /// the sizes differ, the picture (left) and the golden (right) side by side.
     public let differencePath: String?
 
     /// Whether the picture matched its golden.
@@ -38,7 +41,10 @@ public struct GoldenResult: Sendable, CustomStringConvertible {
         switch outcome {
         case .matched, .differed:
             var sentence = "\(goldenPath): \(comparison!)"
-            let written = [actualPath.map { "the picture to \($0)" }, differencePath.map { "the difference to \($0)" }].compactMap { $0 }
+            let sideBySide = comparison!.actualSize != comparison!.goldenSize
+            let written = [actualPath.map { "the picture to \($0)" },
+                           differencePath.map { sideBySide ? "the picture (left) and the golden (right) side by side to \($0)" : "the difference to \($0)" }]
+                .compactMap { $0 }
             if !written.isEmpty { sentence += "; wrote \(written.joined(separator: " and "))" }
             return sentence
         case .recorded:

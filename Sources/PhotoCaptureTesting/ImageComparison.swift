@@ -9,7 +9,7 @@ import PhotoCapture
 /// difference per sample and the PSNR, judged against a ``GoldenTolerance``, and one sentence
 /// that says what differs — the size, the orientation (the picture matches the golden once
 /// turned or mirrored) or the pixels.
-public struct ImageComparison: Sendable, CustomStringConvertible {
+public struct ImageComparison: Sendable, Equatable, CustomStringConvertible {
     /// What differs, if anything.
     public enum Verdict: Sendable, Equatable {
         /// Within tolerance.
@@ -121,5 +121,24 @@ public struct ImageComparison: Sendable, CustomStringConvertible {
     /// picture where they agree, red where they differ, brighter for larger differences.
     public static func differenceImage(actual: RGBImage, golden: RGBImage) -> RGBImage? {
         actual.size == golden.size ? actual.differenceImage(to: golden) : nil
+    }
+
+    /// The gap between the two pictures of ``sideBySideImage(actual:golden:)``, in pixels.
+    static let sideBySideGap = 8
+
+    /// The picture on the left and the golden on the right, top-aligned, 8 pixels apart on a
+    /// dark grey ground: what a person looks at when the sizes differ.
+    public static func sideBySideImage(actual: RGBImage, golden: RGBImage) -> RGBImage {
+        let size = PixelSize(width: actual.size.width + sideBySideGap + golden.size.width,
+                             height: max(actual.size.height, golden.size.height))
+        var pixels = [UInt8](repeating: 48, count: size.area * 3)
+        for (picture, left) in [(actual, 0), (golden, actual.size.width + sideBySideGap)] {
+            let rowBytes = picture.size.width * 3
+            for y in 0..<picture.size.height {
+                let target = (y * size.width + left) * 3
+                pixels[target..<target + rowBytes] = picture.pixels[y * rowBytes..<(y + 1) * rowBytes]
+            }
+        }
+        return RGBImage(size: size, pixels: pixels)
     }
 }

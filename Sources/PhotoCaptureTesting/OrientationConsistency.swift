@@ -10,7 +10,19 @@ import PhotoCapture
 /// the EXIF orientation inside a HEIC/AVIF agrees with its `irot`/`imir`, and the embedded
 /// thumbnail (JPEG: EXIF IFD1; HEIC: the thumbnail item) shows the same way as the main
 /// picture.
+///
+/// In a test, `try OrientationConsistency.verify(fileAt: path)` fails with the sentences;
+/// ``problems(inFileAt:)`` gives them as values.
 public enum OrientationConsistency {
+    /// Throws ``GoldenImageError/Code/inconsistentOrientation(problems:)`` when the file at
+    /// `path` has problems: the error's description names the file and every problem, which
+    /// Swift Testing prints for a thrown error ("Caught error: …") and XCTest for a throwing test.
+    public static func verify(fileAt path: String) throws(GoldenImageError) {
+        let found = try problems(inFileAt: path)
+        guard found.isEmpty else { throw GoldenImageError(.inconsistentOrientation(problems: found), path: path) }
+    }
+
+
     /// The problems found in the file at `path`, one sentence each; empty when consistent.
     public static func problems(inFileAt path: String) throws(GoldenImageError) -> [String] {
         let data = try DisplayedImage.contents(of: path)

@@ -1,5 +1,6 @@
 import Codecs
 import Foundation
+import Imaging
 import PhotoCapture
 import PhotoCaptureTesting
 import Testing
@@ -35,28 +36,76 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["photo.jpg", "upright.png"])
     }
 
-    @Test("a broken orientation fails with a sentence naming it, and leaves the picture and a difference image beside the golden")
+    @Test("a broken orientation fails with a sentence naming it, and leaves the picture and a difference image in the artifacts folder, not beside the golden")
     func brokenOrientation() throws {
         let folder = try TemporaryDirectory("golden-broken")
-        let goldenPath = folder.url.appendingPathComponent("upright.png").path
+        let goldenPath = folder.url.appendingPathComponent("broken-orientation-upright.png").path
         try DisplayedImageTests.quadrants(Self.size).writePNG(to: goldenPath, overwrite: false)
         let file = try folder.write(Self.jpeg(stored: .left, says: .up), named: "photo.jpg")
-        let result = try GoldenImage(goldenPath, recording: false).compare(fileAt: file)
+        let golden = GoldenImage(goldenPath, recording: false)
+        #expect(golden.artifactsFolder == GoldenImage.defaultArtifactsFolder)
+        let result = try golden.compare(fileAt: file)
         #expect(result.outcome == .differed)
         let failure = try #require(result.failure)
         #expect(failure.contains("differs in orientation: the picture shows the golden rotated 90° counter-clockwise (the picture is 64x96, the golden 96x64)"), "\(failure)")
-        #expect(result.actualPath == folder.url.appendingPathComponent("upright.actual.png").path)
-        #expect(result.differencePath == nil, "no difference image across sizes")
-        #expect(try ReferenceDecoder.imageMagickStored(result.actualPath!).size == PixelSize(width: 64, height: 96))
+        let artifacts = URL(fileURLWithPath: GoldenImage.defaultArtifactsFolder)
+        let actualPath = artifacts.appendingPathComponent("broken-orientation-upright.actual.png").path
+        let differencePath = artifacts.appendingPathComponent("broken-orientation-upright.diff.png").path
+        defer { [actualPath, differencePath].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        #expect(result.actualPath == actualPath && result.differencePath == differencePath)
+        #expect(failure.contains("wrote the picture to \(actualPath) and the picture (left) and the golden (right) side by side to \(differencePath)"), "\(failure)")
+        // Nothing beside the golden.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["broken-orientation-upright.png", "photo.jpg"])
+        let shown = try ReferenceDecoder.imageMagickStored(actualPath)
+        #expect(shown.size == PixelSize(width: 64, height: 96))
+        // Across sizes the difference image is the picture (left) and the golden (right), 8 pixels apart.
+        let sideBySide = try ReferenceDecoder.imageMagickStored(differencePath)
+        #expect(sideBySide.size == PixelSize(width: 64 + 8 + 96, height: 96))
+        #expect(sideBySide.cropped(to: PixelRect(x: 0, y: 0, size: shown.size)) == shown)
+        #expect(sideBySide.cropped(to: PixelRect(x: 72, y: 0, size: Self.size)) == (try ReferenceDecoder.imageMagickStored(goldenPath)))
 
-        // Same size, mirrored: a difference image too, red where they differ.
+        // Same size, mirrored: a difference image, red where they differ.
         let mirrored = try folder.write(Self.jpeg(stored: .up, says: .upMirrored), named: "mirrored.jpg")
-        let second = try GoldenImage(goldenPath, recording: false).compare(fileAt: mirrored)
+        let second = try golden.compare(fileAt: mirrored)
         #expect(second.comparison?.verdict == .orientationDiffers(.upMirrored))
+        #expect(second.description.contains("and the difference to \(differencePath)"), "\(second)")
         let difference = try ReferenceDecoder.imageMagickStored(try #require(second.differencePath))
         #expect(difference.size == Self.size)
         let corner = difference.pixel(x: 2, y: 2)  // red against green: differs
         #expect(corner.r >= 200 && corner.g < 100, "\(corner)")
+    }
+
+    @Test("the default artifacts folder is in the build folder the tests run from, outside the sources")
+    func defaultArtifactsFolder() throws {
+        // SwiftPM runs the tests from .build/<triple>/debug/NAMEPackageTests.xctest.
+        let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let build = try #require(program.range(of: "/.build/").map { String(program[..<$0.lowerBound]) + "/.build" }, "\(program)")
+        if ProcessInfo.processInfo.environment[GoldenImage.artifactsEnvironmentVariable] == nil {
+            #expect(GoldenImage.defaultArtifactsFolder == build + "/golden-artifacts")
+        }
+        #expect(GoldenImage("Goldens/x.png", artifactsFolder: "/tmp/elsewhere").artifactsFolder == "/tmp/elsewhere")
+    }
+
+    @Test("verify throws the failure sentence as the error's description; a match returns quietly")
+    func verify() throws {
+        let folder = try TemporaryDirectory("golden-verify")
+        let artifacts = folder.url.appendingPathComponent("artifacts").path
+        let goldenPath = folder.url.appendingPathComponent("upright.png").path
+        try DisplayedImageTests.quadrants(Self.size).writePNG(to: goldenPath, overwrite: false)
+        let golden = GoldenImage(goldenPath, tolerance: GoldenTolerance(meanAbsoluteDifference: 4), artifactsFolder: artifacts, recording: false)
+        let right = try folder.write(Self.jpeg(stored: .left, says: .right), named: "right.jpg")
+        #expect(try golden.verify(fileAt: right).isMatch)
+        let wrong = try folder.write(Self.jpeg(stored: .down, says: .up), named: "wrong.jpg")
+        let error = try #require(throws: GoldenImageError.self) { try golden.verify(fileAt: wrong) }
+        guard case .mismatch(let result) = error.code else { Issue.record("\(error)"); return }
+        #expect(result.outcome == .differed && error.path == goldenPath)
+        #expect("\(error)" == result.description)
+        #expect("\(error)".hasPrefix("\(goldenPath): differs in orientation: the picture shows the golden rotated 180°"), "\(error)")
+        #expect("\(error)".contains("wrote the picture to \(artifacts)/upright.actual.png"), "\(error)")
+        // A recorded golden is no match either.
+        let recording = GoldenImage(folder.url.appendingPathComponent("new.png").path, artifactsFolder: artifacts, recording: true)
+        let recorded = try #require(throws: GoldenImageError.self) { try recording.verify(fileAt: right) }
+        #expect("\(recorded)".contains("recorded the golden"), "\(recorded)")
     }
 
     @Test("pixels beyond the tolerance: the mean, the maximum and the PSNR each fail on their own")
@@ -120,5 +169,11 @@ import TestSupport
             planar, quality: 90, orientation: .right, thumbnail: nil,
             exif: try EXIFBuilder.tiffBlock(for: EXIFMetadata(orientation: .right), thumbnailJPEG: nil))
         #expect(try OrientationConsistency.problems(inFileAt: folder.write(agreeing, named: "agree.heic")) == [])
+
+        // verify: quiet when consistent; else an error whose description names the file and every problem.
+        try OrientationConsistency.verify(fileAt: good)
+        let error = try #require(throws: GoldenImageError.self) { try OrientationConsistency.verify(fileAt: mirrored) }
+        #expect(error.code == .inconsistentOrientation(problems: ["the thumbnail shows the picture mirrored left-right"]))
+        #expect("\(error)" == "\(mirrored): orientation metadata disagrees: the thumbnail shows the picture mirrored left-right")
     }
 }

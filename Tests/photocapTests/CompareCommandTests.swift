@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Testing
 import TestSupport
 
@@ -44,6 +45,8 @@ struct CompareCommandTests {
         #expect(run.status == 1)
         #expect(run.text.hasPrefix("\(mirrored): differs in orientation: the picture shows the golden mirrored left-right; mean difference 74."), "\(run.text)")
         #expect(run.text.contains("difference image: \(diff)"))
+        #expect(try Self.json(try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff, "--overwrite", "--json"]))["diffKind"]
+                    as? String == "difference")
         #expect(try ReferenceDecoder.imageMagickStored(diff).size.description == "1800x1200")
         // An existing --diff is not replaced without --overwrite.
         let again = try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff])
@@ -65,6 +68,26 @@ struct CompareCommandTests {
         #expect((json["size"] as? [String: Int]) == ["width": 1200, "height": 1800])
         #expect((json["goldenSize"] as? [String: Int]) == ["width": 1800, "height": 1200])
         #expect(json["meanAbsoluteDifference"] == nil)
+    }
+
+    @Test("a size mismatch with --diff writes the picture (left) and the golden (right) side by side and says so")
+    func sizeMismatchSideBySide() throws {
+        let folder = try TemporaryDirectory("compare-side-by-side")
+        let diff = folder.url.appendingPathComponent("sizes.png").path
+        let (file, golden) = (Self.image("Portrait_1"), Self.image("Landscape_1"))
+        let run = try Self.compare([file, golden, "--diff", diff])
+        #expect(run.status == 1)
+        #expect(run.text.contains("side by side (left: \(file), right: \(golden)): \(diff)"), "\(run.text)")
+        // Checked against ImageMagick's own decodes of both files, 8 pixels apart, top-aligned.
+        let written = try ReferenceDecoder.imageMagickStored(diff)
+        #expect(written.size == PixelSize(width: 1200 + 8 + 1800, height: 1800))
+        let left = try ReferenceDecoder.imageMagickAutoOriented(file), right = try ReferenceDecoder.imageMagickAutoOriented(golden)
+        #expect(written.cropped(to: PixelRect(x: 0, y: 0, size: left.size)).meanAbsoluteDifference(to: left) <= 1)
+        #expect(written.cropped(to: PixelRect(x: 1208, y: 0, size: right.size)).meanAbsoluteDifference(to: right) <= 1)
+        // Below the shorter picture and in the gap: the plain ground.
+        #expect(written.pixel(x: 1204, y: 10) == written.pixel(x: 2000, y: 1500))
+        let json = try Self.json(try Self.compare([file, golden, "--diff", diff, "--overwrite", "--json"]))
+        #expect(json["diff"] as? String == diff && json["diffKind"] as? String == "side by side")
     }
 
     @Test("a corrupt or missing file: exit 2, one clean line naming it, nothing on stdout")

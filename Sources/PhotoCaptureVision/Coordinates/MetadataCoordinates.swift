@@ -7,7 +7,7 @@ import PhotoCapture
 /// - **photo pixels**: the same picture as a photo of some size;
 /// - **sensor frame**: pixels of the whole frame as the camera delivers it, before any turn.
 ///
-/// The turn between sensor and upright is one ``Orientation`` (the mount's compensation followed
+/// The turn between sensor and upright is one `Orientation` (the mount's compensation followed
 /// by the device's rotation), so the conversion is written once, in the orientation algebra.
 public struct MetadataCoordinates: Sendable, Hashable {
     /// The whole frame as delivered.
@@ -18,7 +18,7 @@ public struct MetadataCoordinates: Sendable, Hashable {
     public let upright: Orientation
 
     /// The conversion for a frame of `frameSize` cropped to `sensorCrop` and shown after
-    /// `upright` (for example ``PhotoFraming/sensorCrop`` and the mount's compensation
+    /// `upright` (for example `PhotoFraming.sensorCrop` and the mount's compensation
     /// followed by the device rotation).
     public init(frameSize: PixelSize, sensorCrop: PixelRect? = nil, upright: Orientation) {
         self.frameSize = frameSize

@@ -1,7 +1,7 @@
 import PhotoCapture
 
 /// A way to frame a photo: an aspect ratio of the upright picture and a zoom factor, applied
-/// with ``CaptureDevice/setDynamicAspectRatio(_:timeout:)`` first and then the zoom, like
+/// with `CaptureDevice.setDynamicAspectRatio(_:timeout:)` first and then the zoom, like
 /// Apple's `AVCaptureFraming`.
 public struct Framing: Hashable, Sendable, CustomStringConvertible {
     /// The upright picture's shape.

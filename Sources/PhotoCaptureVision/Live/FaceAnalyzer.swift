@@ -20,6 +20,7 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
     private let handler: @Sendable (Analysed) -> Void
     private let failures = Mutex<[FaceDetectionError]>([])
     private let analysed = Atomic<Int>(0)
+    private let paused = Atomic<Bool>(false)
 
     init(detector: any FaceDetecting, analysisSize: PixelSize, handler: @escaping @Sendable (Analysed) -> Void) {
         analysis = Mutex(FaceAnalysis(detector: detector, analysisSize: analysisSize))
@@ -30,10 +31,17 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
         video.setSampleBufferDelegate(self)
     }
 
+    /// Whether frames are skipped unanalysed (the metadata output asks for no objects).
+    var isPaused: Bool {
+        get { paused.load(ordering: .relaxed) }
+        set { paused.store(newValue, ordering: .relaxed) }
+    }
+
     /// Frames analysed so far.
     var analysedFrameCount: Int { analysed.load(ordering: .relaxed) }
 
     func videoDataOutput(_ output: VideoDataOutput, didOutput frame: VideoFrame) {
+        guard !isPaused else { return }
         let plane = frame.planes[0]
         var luma = [UInt8]()
         luma.reserveCapacity(plane.size.area)

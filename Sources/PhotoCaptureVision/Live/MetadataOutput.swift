@@ -3,11 +3,30 @@ import Synchronization
 
 /// Reports the faces in a running session's stream, tracked with stable IDs, like Apple's
 /// `AVCaptureMetadataOutput` with face objects. Add it with
-/// ``PhotoCapture/CaptureSession/addOutput(_:)-(MetadataOutput)``.
+/// ``CaptureSession/addOutput(_:)``.
+///
+/// ```swift
+/// let faces = try MetadataOutput()         // OpenCV's Haar cascade; throws if its model is missing
+/// try session.addOutput(faces)
+/// try await session.startRunning()
+/// for await frame in faces.faces() where !frame.faces.isEmpty {
+///     print(frame.faces.map(\.bounds))     // normalised to the upright picture
+///     break
+/// }
+/// ```
+///
+/// Each analysed frame is delivered three ways: to the delegate
+/// (``setMetadataObjectsDelegate(_:)``, as Apple's output does), through the async stream
+/// ``faces()``, and as ``latestFaces``. The analysis runs on pictures shrunk to the analysis size,
+/// on a thread of its own; frames arriving while it is busy are skipped (counted in
+/// ``droppedFrameCount``), never delaying the camera or a photo.
 public final class MetadataOutput: Sendable {
     private struct State {
         var latest: [MetadataFaceObject] = []
+        var types: [MetadataObjectType] = MetadataOutput.availableTypes
+        var delegate: (any MetadataOutputObjectsDelegate)?
     }
+    private static let availableTypes: [MetadataObjectType] = [.face]
     private let broadcast = Broadcast<FaceMetadata>()
     private let state = Mutex(State())
     private let analyzerBox = Mutex<FaceAnalyzer?>(nil)
@@ -20,24 +39,56 @@ public final class MetadataOutput: Sendable {
                 MetadataFaceObject(bounds: $0.bounds, detectedObjectID: $0.detectedObjectID,
                                    timestamp: analysed.timestamp, frameSequence: analysed.sequence)
             }
-            self.state.withLock { $0.latest = faces }
-            self.broadcast.yield(FaceMetadata(timestamp: analysed.timestamp, frameSequence: analysed.sequence, faces: faces))
+            let frame = FaceMetadata(timestamp: analysed.timestamp, frameSequence: analysed.sequence, faces: faces)
+            let delegate = self.state.withLock { state in
+                state.latest = faces
+                return state.delegate
+            }
+            delegate?.metadataOutput(self, didOutput: faces, from: frame)
+            self.broadcast.yield(frame)
         }
         analyzerBox.withLock { $0 = analyzer }
     }
 
-    /// An output with OpenCV's Haar frontal-face detector.
+    /// An output with OpenCV's Haar frontal-face detector (``CascadeFaceDetector`` with its
+    /// defaults); throws ``FaceDetectionError/modelUnreadable(path:message:)`` when the model
+    /// file (Debian's `opencv-data`) cannot be loaded.
     public convenience init() throws(FaceDetectionError) {
         self.init(detector: try CascadeFaceDetector())
     }
 
     var analyzer: FaceAnalyzer { analyzerBox.withLock { $0! } }
 
+    /// The kinds of object this output can report: faces.
+    public var availableMetadataObjectTypes: [MetadataObjectType] { Self.availableTypes }
+
+    /// The kinds of object reported, a subset of ``availableMetadataObjectTypes``. Unlike Apple's
+    /// output, whose list starts empty, it starts with every available type (faces): an output
+    /// added for faces reports them without more ado. Set it empty to stop the analysis (no
+    /// processor time spent, nothing delivered) while the output stays in the session.
+    public var metadataObjectTypes: [MetadataObjectType] {
+        get { state.withLock { $0.types } }
+        set {
+            state.withLock { $0.types = newValue }
+            analyzer.isPaused = newValue.isEmpty
+        }
+    }
+
+    /// The object that receives each analysed frame's objects, if any.
+    public var metadataObjectsDelegate: (any MetadataOutputObjectsDelegate)? { state.withLock { $0.delegate } }
+
+    /// Sets the object that receives each analysed frame's objects (held until replaced); nil
+    /// stops the calls. Like Apple's `setMetadataObjectsDelegate(_:queue:)`, without a queue:
+    /// calls come on the output's analysis thread.
+    public func setMetadataObjectsDelegate(_ delegate: (any MetadataOutputObjectsDelegate)?) {
+        state.withLock { $0.delegate = delegate }
+    }
+
     /// The faces of the latest analysed frame.
     public var latestFaces: [MetadataFaceObject] { state.withLock { $0.latest } }
 
-    /// The faces of every analysed frame from now on, empty frames included (newest kept when the
-    /// reader is slow). Finishes when the output is removed.
+    /// The faces of every analysed frame from now on, empty frames included (the newest four kept
+    /// when the reader is slow). Finishes when the output is removed from its session.
     public func faces() -> AsyncStream<FaceMetadata> {
         broadcast.stream(keepingNewest: 4)
     }

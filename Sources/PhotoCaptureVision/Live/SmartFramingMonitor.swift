@@ -3,9 +3,9 @@ import Synchronization
 
 /// Watches a camera's stream for people and recommends a framing (aspect ratio and zoom), like
 /// Apple's `AVCaptureSmartFramingMonitor`. Reach it with
-/// ``PhotoCapture/CaptureDevice/smartFramingMonitor``, enable framings, start it while the
+/// ``CaptureDevice/smartFramingMonitor``, enable framings, start it while the
 /// session runs, and apply ``recommendedFraming`` with
-/// ``PhotoCapture/CaptureDevice/setDynamicAspectRatio(_:timeout:)`` and then the zoom.
+/// `CaptureDevice.setDynamicAspectRatio(_:timeout:)` and then the zoom.
 ///
 /// The analysis sees the picture after the device's current crop: people outside it are not
 /// seen, so apply a recommendation when you are about to shoot.

@@ -3,9 +3,11 @@ import PhotoCapture
 /// People who come and go at scripted places: a portrait composited over a plain background at
 /// scripted positions and sizes over time, deterministic, with every face's true box known.
 ///
-/// It drives the synthetic camera (``PhotoCapture/CaptureDevice/synthetic(_:)`` with a scene)
+/// It drives the synthetic camera (`CaptureDevice.synthetic(_:)` with a scene)
 /// and frame files, so the face analysis and the smart framing monitor are tested on real faces
-/// against ground truth.
+/// against ground truth. The portrait is any picture of one person (read it with
+/// `PhotoCapture`'s `ImageDecoder`); the face's box in it is found by the face detector unless
+/// given. See <doc:ScriptedScenes>.
 public struct ScriptedPeopleScene: Sendable {
     /// One person: where the face's centre is (normalised to the upright picture) and how wide
     /// the face is, as a fraction of the picture's width.
@@ -44,6 +46,39 @@ public struct ScriptedPeopleScene: Sendable {
     public init(parts: [Part], portrait: RGBImage, faceInPortrait: PixelRect) {
         self.parts = parts.sorted { $0.start < $1.start }
         (self.portrait, self.faceInPortrait) = (portrait, faceInPortrait)
+    }
+
+    /// A scene of `parts` drawing `portrait`, whose one face `detector` finds (OpenCV's Haar
+    /// cascade, ``CascadeFaceDetector``, when nil).
+    ///
+    /// Throws ``ScriptedSceneError/noFace(portraitSize:)`` or
+    /// ``ScriptedSceneError/severalFaces(_:)`` unless exactly one face is found.
+    public init(parts: [Part], portrait: RGBImage, detector: (any FaceDetecting)? = nil) throws(ScriptedSceneError) {
+        self.init(parts: parts, portrait: portrait, faceInPortrait: try Self.face(in: portrait, detector: detector))
+    }
+
+    /// The box of the one face `detector` (``CascadeFaceDetector`` when nil) finds in `portrait`,
+    /// in its pixels.
+    public static func face(in portrait: RGBImage, detector: (any FaceDetecting)? = nil) throws(ScriptedSceneError) -> PixelRect {
+        let faces: [NormalizedRect]
+        do throws(FaceDetectionError) {
+            let chosen: any FaceDetecting = if let detector { detector } else { try CascadeFaceDetector() }
+            faces = try chosen.detectFaces(in: LumaPicture(portrait))
+        } catch {
+            throw .detectionFailed(error)
+        }
+        let boxes = faces.map { $0.pixelRect(in: portrait.size) }.filter { !$0.size.isEmpty }
+        guard let face = boxes.first else { throw .noFace(portraitSize: portrait.size) }
+        guard boxes.count == 1 else { throw .severalFaces(boxes) }
+        return face
+    }
+
+    /// The script of the smart framing acceptance, `partLength` seconds each: one person centred,
+    /// a friend joins, three in a row, everyone leaves; the face in `portrait` found by
+    /// `detector` (``CascadeFaceDetector`` when nil), as ``init(parts:portrait:detector:)`` does.
+    public static func joiningFriends(portrait: RGBImage, detector: (any FaceDetecting)? = nil,
+                                      partLength: Double = 4) throws(ScriptedSceneError) -> ScriptedPeopleScene {
+        joiningFriends(portrait: portrait, faceInPortrait: try face(in: portrait, detector: detector), partLength: partLength)
     }
 
     /// The script of the smart framing acceptance, `partLength` seconds each: one person centred,

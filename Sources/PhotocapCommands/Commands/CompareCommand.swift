@@ -14,7 +14,9 @@ struct CompareCommand: AsyncParsableCommand {
             HEIC/AVIF with irot/imir, DNG developed, PNG as is) and compared: same size, mean and \
             largest difference per sample (0-255), PSNR. Exit status 0 within tolerance, 1 when \
             they differ (the sentence says whether in size, orientation or pixels), 2 when a file \
-            cannot be read (like ImageMagick's compare). With PHOTOCAP_RECORD_GOLDENS=1 the \
+            cannot be read (like ImageMagick's compare). --diff writes where the pixels differ, or, \
+            when the sizes differ, the picture (left) and the golden (right) side by side. With \
+            PHOTOCAP_RECORD_GOLDENS=1 the \
             picture is written to GOLDEN (a .png) instead, and nothing is compared.
             """)
 
@@ -33,7 +35,7 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(help: "Lowest PSNR in dB; not checked by default.")
     var minPsnr: Double?
 
-    @Option(help: "Write a difference image (PNG) here when the sizes agree.")
+    @Option(help: "Write a difference image (PNG) here; when the sizes differ, the picture (left) and the golden (right) side by side.")
     var diff: String?
 
     @Flag(help: "Replace an existing --diff file.")
@@ -59,6 +61,8 @@ struct CompareCommand: AsyncParsableCommand {
         let identical: Bool
         let tolerance: Tolerance
         let diff: String?
+        /// "difference" or "side by side" (the sizes differ: the picture left, the golden right).
+        let diffKind: String?
     }
 
     struct Tolerance: Encodable {
@@ -82,16 +86,19 @@ struct CompareCommand: AsyncParsableCommand {
             do { result = try GoldenImage(golden, tolerance: limits, recording: true).compare(shown) } catch { throw failure("\(error)") }
             try report(Report(file: file, golden: golden, match: false, recorded: true, verdict: "recorded", sentence: result.description,
                               turn: nil, size: JSONSize(shown.size), goldenSize: nil, meanAbsoluteDifference: nil,
-                              maximumAbsoluteDifference: nil, psnr: nil, identical: false, tolerance: Tolerance(limits), diff: nil))
+                              maximumAbsoluteDifference: nil, psnr: nil, identical: false, tolerance: Tolerance(limits), diff: nil, diffKind: nil))
             return
         }
         let goldenPicture: RGBImage
         do { goldenPicture = try DisplayedImage(fileAt: golden).picture } catch { throw failure("\(error)") }
         let comparison = ImageComparison(actual: shown, golden: goldenPicture, tolerance: limits)
         var diffWritten: String?
-        if let diff, let difference = ImageComparison.differenceImage(actual: shown, golden: goldenPicture) {
-            do { try difference.writePNG(to: diff, overwrite: overwrite) } catch { throw failure("\(error)") }
-            diffWritten = diff
+        var diffKind: String?
+        if let diff {
+            let difference = ImageComparison.differenceImage(actual: shown, golden: goldenPicture)
+            let image = difference ?? ImageComparison.sideBySideImage(actual: shown, golden: goldenPicture)
+            do { try image.writePNG(to: diff, overwrite: overwrite) } catch { throw failure("\(error)") }
+            (diffWritten, diffKind) = (diff, difference == nil ? "side by side" : "difference")
         }
         let turn: String? = if case .orientationDiffers(let turn) = comparison.verdict { ImageComparison.phrase(turn) } else { nil }
         let verdict = switch comparison.verdict {
@@ -105,7 +112,7 @@ struct CompareCommand: AsyncParsableCommand {
             sentence: "\(file): \(comparison)", turn: turn, size: JSONSize(comparison.actualSize), goldenSize: JSONSize(comparison.goldenSize),
             meanAbsoluteDifference: comparison.meanAbsoluteDifference, maximumAbsoluteDifference: comparison.maximumAbsoluteDifference,
             psnr: comparison.psnr.flatMap { $0.isFinite ? $0 : nil }, identical: comparison.psnr == .infinity,
-            tolerance: Tolerance(limits), diff: diffWritten))
+            tolerance: Tolerance(limits), diff: diffWritten, diffKind: diffKind))
         if !comparison.isWithinTolerance { throw ExitCode(1) }
     }
 
@@ -114,7 +121,13 @@ struct CompareCommand: AsyncParsableCommand {
             print(try jsonText(report))
         } else {
             print(report.sentence)
-            if let diff = report.diff { print("difference image: \(diff)") }
+            if let diff = report.diff {
+                if report.diffKind == "side by side" {
+                    print("side by side (left: \(report.file), right: \(report.golden)): \(diff)")
+                } else {
+                    print("difference image: \(diff)")
+                }
+            }
         }
     }
 

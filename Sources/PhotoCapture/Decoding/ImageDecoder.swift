@@ -1,0 +1,121 @@
+import Codecs
+import FoundationEssentials
+import Imaging
+
+/// Reads a JPEG, PNG, HEIC (HEIF) or TIFF picture into pixels, as a viewer shows it (its orientation
+/// applied) or as stored, so an app can read a picture (a portrait for a scripted scene, a
+/// reference photo) without the testing product.
+///
+/// ```swift
+/// let decoded = try ImageDecoder().decode(fileAt: "portrait.jpg")
+/// print(decoded.format, decoded.image.size, decoded.fileOrientation)
+/// ```
+///
+/// The size the file declares is checked against ``maximumPixelCount`` before anything is
+/// allocated for its pixels, so a small file that declares a huge picture fails at once with
+/// ``ImageDecodingError/Code/tooManyPixels(size:limit:)``. Which orientation applies:
+/// - JPEG: the EXIF `Orientation`; TIFF: its `Orientation` tag;
+/// - HEIC (and AVIF where libheif has an AV1 decoder): the `irot`/`imir` properties (libheif
+///   also applies the clean aperture), as the HEIF rule says; an EXIF orientation inside is
+///   informative only;
+/// - PNG: none (`.up`).
+///
+/// DNG (RAW sensor data) is refused with ``ImageDecodingError/Code/unsupportedFormat(reason:)``.
+public struct ImageDecoder: Sendable {
+    /// Whether the file's orientation is applied (the picture as a viewer shows it; the
+    /// default) or the pixels are kept as stored.
+    public var appliesOrientation: Bool
+    /// The largest picture decoded, in pixels (width × height of the stored picture), checked
+    /// before allocating. The process-wide ``PixelBudget/maximumPixels`` applies as well.
+    public var maximumPixelCount: Int
+
+    /// A decoder that applies the file's orientation unless `appliesOrientation` is false, and
+    /// refuses pictures of more than `maximumPixelCount` pixels.
+    public init(appliesOrientation: Bool = true, maximumPixelCount: Int = PixelBudget.maximumPixels) {
+        self.appliesOrientation = appliesOrientation
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    /// Reads and decodes the file at `path`.
+    public func decode(fileAt path: String) throws(ImageDecodingError) -> DecodedImage {
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(path) } catch { throw ImageDecodingError(.unreadable(error), name: path) }
+        return try decode(bytes: bytes, name: path)
+    }
+
+    /// Reads and decodes the file at `url` (a file URL).
+    public func decode(fileAt url: URL) throws(ImageDecodingError) -> DecodedImage {
+        try decode(fileAt: url.path)
+    }
+
+    /// Decodes a whole file's bytes; `name` is what errors call them.
+    public func decode(_ data: Data, name: String = "image data") throws(ImageDecodingError) -> DecodedImage {
+        try decode(bytes: [UInt8](data), name: name)
+    }
+
+    /// Decodes a whole file's bytes; `name` is what errors call them.
+    package func decode(bytes data: [UInt8], name: String) throws(ImageDecodingError) -> DecodedImage {
+        do {
+            return try decodeRecognised(data, name: name)
+        } catch let error as ImageDecodingError {
+            throw error
+        } catch let error as CodecError {
+            throw ImageDecodingError(codecError: error, name: name)
+        } catch {
+            preconditionFailure("the decoder throws only its own and the codecs' errors: \(error)")
+        }
+    }
+
+    private func decodeRecognised(_ data: [UInt8], name: String) throws -> DecodedImage {
+        if data.starts(with: PNGFile.signature) {
+            try checkPixelCount(Self.pngSize(data), name: name)
+            return DecodedImage(format: .png, image: try PNGFile.read(data), fileOrientation: .up, isOriented: appliesOrientation)
+        }
+        if data.count >= 12, data[4..<8].elementsEqual("ftyp".utf8) {
+            // HEIC and AVIF alike (libheif reads both).
+            let info = try HEICFileInfo(data: data)
+            try checkPixelCount(info.storedSize, name: name)
+            // libheif turns and mirrors while decoding, which a later turn of ours would repeat.
+            let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: appliesOrientation)
+            return DecodedImage(format: .heif, image: RGBImage(size: decoded.size, pixels: decoded.rgb),
+                                fileOrientation: info.orientation, isOriented: appliesOrientation)
+        }
+        let info = try ImageFileInfo(data: data)
+        switch info.format {
+        case .jpeg:
+            try checkPixelCount(info.storedSize, name: name)
+            let decoded = try JPEGDecoder().decodeRGB(data)
+            return oriented(RGBImage(size: decoded.size, pixels: decoded.rgb), format: .jpeg, orientation: info.orientation)
+        case .tiff:
+            try checkPixelCount(info.storedSize, name: name)
+            let read = try TIFFFile.read(data)
+            return oriented(RGBImage(size: read.size, pixels: read.rgb), format: .tiff, orientation: read.orientation)
+        case .heic:
+            throw ImageDecodingError(.unsupportedFormat(reason: "HEIF without an ftyp box"), name: name)
+        case .dng:
+            throw ImageDecodingError(.unsupportedFormat(reason: "DNG is RAW sensor data, not a picture to decode; develop it instead"),
+                                     name: name)
+        }
+    }
+
+    private func oriented(_ stored: RGBImage, format: DecodedImage.Format, orientation: Orientation) -> DecodedImage {
+        DecodedImage(format: format, image: appliesOrientation ? stored.transformed(by: orientation) : stored,
+                     fileOrientation: orientation, isOriented: appliesOrientation)
+    }
+
+    private func checkPixelCount(_ size: PixelSize, name: String) throws(ImageDecodingError) {
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard !overflow, pixels <= maximumPixelCount else {
+            throw ImageDecodingError(.tooManyPixels(size: size, limit: maximumPixelCount), name: name)
+        }
+    }
+
+    /// The size in a PNG's IHDR chunk, which the signature must be followed by.
+    static func pngSize(_ data: [UInt8]) throws(CodecError) -> PixelSize {
+        guard data.count >= 24, data[12..<16].elementsEqual("IHDR".utf8) else {
+            throw .corruptFile(format: "PNG", reason: "no IHDR chunk after the signature")
+        }
+        func integer(at offset: Int) -> Int { data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return PixelSize(width: integer(at: 16), height: integer(at: 20))
+    }
+}
