@@ -39,9 +39,10 @@ public struct PhotoSettings: Sendable {
     /// How the device is held, as the clockwise rotation in degrees that makes the compensated
     /// image upright (like `AVCaptureConnection.videoRotationAngle`): 0, 90, 180 or 270.
     public var rotationAngle: Int = 0
-    /// Overrides the output's orientation handling for this request; nil follows
-    /// ``PhotoOutput/orientationCompensation``.
-    public var orientationCompensation: OrientationCompensation?
+    /// The orientation handling of this request: ``CompensationChoice/outputDefault`` (the
+    /// default) follows ``PhotoOutput/orientationCompensation``; `.mode(.off)`, for example,
+    /// overrides it.
+    public var orientationCompensation: CompensationChoice = .outputDefault
     /// A bracket: one photo per member, each exposed as the member says (see
     /// <doc:BracketedCapture>); empty for a single photo.
     public var bracketedSettings: [BracketedStillImageSettings] = []

@@ -102,7 +102,7 @@ extension WatchCommand {
     private func refreshPreview(_ path: String, from output: PhotoOutput, analysis: Analysis?) async throws -> String {
         var settings = PhotoSettings(format: .uncompressed)
         settings.previewDimensions = previewSize
-        settings.orientationCompensation = .upright
+        settings.orientationCompensation = .mode(.upright)
         let photo = try await output.capturePhoto(with: settings)
         guard let preview = photo.previewPixelBuffer else { throw fail("the camera delivered no preview") }
         let jpeg = try analysis.map { try overlaid(preview, photoSize: photo.resolvedSettings.photoDimensions, analysis: $0) }
