@@ -15,6 +15,21 @@ import Testing
         return (session, output)
     }
 
+    /// Every frame pixel format the output lists is one a request captures in; Apple's position
+    /// of the synthetic camera, which faces no way, is unspecified.
+    @Test func theListedFrameFormatsAreTheOnesARequestCapturesIn() async throws {
+        let (session, output) = try await Self.output()
+        let formats = output.availableFramePixelFormatTypes
+        #expect(Set(formats).isSuperset(of: [.yuyv, .nv12, .rgb24, .mjpeg]), "the synthetic camera's formats: \(formats)")
+        for format in formats {
+            var settings = PhotoSettings()
+            settings.framePixelFormat = format
+            #expect(try output.resolvedSettings(for: settings).framePixelFormat == format)
+        }
+        #expect(session.input?.position == .unspecified)
+        await session.stopRunning()
+    }
+
     @Test func uniqueIDsIncreaseAndCopiesGetNewOnes() {
         let first = PhotoSettings()
         let second = PhotoSettings(format: .heic)

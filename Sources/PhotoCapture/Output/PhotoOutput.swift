@@ -45,10 +45,17 @@ public final class PhotoOutput: Sendable {
     public var availablePhotoCodecTypes: [PhotoCodecType] { PhotoCodecType.allCases }
 
     /// Camera pixel formats a request can capture in (``PhotoSettings/framePixelFormat``); empty
-    /// until the output is attached to a session with an input.
-    public var availablePhotoPixelFormatTypes: [FramePixelFormat] {
+    /// until the output is attached to a session with an input. (Apple's
+    /// `availablePhotoPixelFormatTypes` lists the formats of processed uncompressed photos, which
+    /// here are always the pixel buffer's 4:2:0 planes.)
+    public var availableFramePixelFormatTypes: [FramePixelFormat] {
         session?.input?.formats.map(\.pixelFormat) ?? []
     }
+
+    /// Camera pixel formats a request can capture in.
+    @available(*, deprecated, renamed: "availableFramePixelFormatTypes",
+               message: "it lists the camera's formats, not Apple's processed photo formats")
+    public var availablePhotoPixelFormatTypes: [FramePixelFormat] { availableFramePixelFormatTypes }
 
     /// The Bayer formats the camera can capture RAW (DNG) photos in, best first (largest frame,
     /// then most bits); empty for a camera without one, or until the output is attached to a

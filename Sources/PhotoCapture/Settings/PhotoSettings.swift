@@ -27,7 +27,8 @@ public struct PhotoSettings: Sendable {
     /// The largest frame (sensor orientation) to capture; nil captures at the device's largest
     /// size. The nearest achievable size is chosen and reported as an adjustment.
     public var maxPhotoDimensions: PixelSize?
-    /// The camera pixel format to capture in; nil lets the device choose.
+    /// The camera pixel format to capture in, from ``PhotoOutput/availableFramePixelFormatTypes``;
+    /// nil lets the device choose.
     public var framePixelFormat: FramePixelFormat?
     /// A box for a preview image delivered with the photo as a pixel buffer; nil for none.
     /// The preview keeps the photo's aspect ratio and gets the same physical transform.

@@ -79,7 +79,7 @@ extension WatchCommand {
             let report = Report(
                 second: second, framesPerSecond: (rate * 10).rounded() / 10, framesStreamed: statistics.framesStreamed,
                 dropped: ["video": video.droppedFrameCount, "allConsumers": statistics.consumerDrops],
-                sceneStatus: monitor.status.rawValue, isFlashScene: monitor.isFlashScene,
+                sceneStatus: monitor.lighting.rawValue, isFlashScene: monitor.isFlashScene,
                 meanLuma: monitor.latestReading.map { ($0.meanLuma * 10).rounded() / 10 }, preview: preview,
                 faces: analysis.latestFaces.map { $0.map(FaceReport.init) })
             if json {
