@@ -27,8 +27,12 @@ public struct CapturePhoto: Sendable {
     /// The embedded thumbnail's stored size, when one was embedded.
     public let embeddedThumbnailDimensions: PixelSize?
     /// The EXIF metadata written, as tag name → readable value (read back from the file's own
-    /// EXIF block with libexif).
+    /// EXIF block with libexif): `metadata["Orientation"]` is libexif's text, "Right-top";
+    /// ``exif`` has the fields an app reads as values.
     public let metadata: [String: String]
+    /// The EXIF fields an app reads (orientation, dimensions, make and model, date, exposure),
+    /// typed, from the same block as ``metadata``.
+    public let exif: EXIFProperties
     /// Whether the sensor mounting was compensated in this photo's pixels.
     public let isSensorOrientationCompensationApplied: Bool
     /// The orientation written into this photo's metadata.

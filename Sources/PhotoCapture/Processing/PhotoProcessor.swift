@@ -206,14 +206,15 @@ struct PhotoProcessor {
         } catch {
             throw PhotoCaptureError(encodingFailure: error, uniqueID: id)
         }
-        let metadata = (try? EXIFReader(data: exifBlock).entries) ?? [:]
+        let written = try? EXIFReader(data: exifBlock)
 
         return CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
             captureDate: captureDate,
             pixelBuffer: pixels, previewPixelBuffer: reductions.preview.map(PixelBuffer.init),
-            embeddedThumbnailDimensions: reductions.thumbnail?.size, metadata: metadata,
+            embeddedThumbnailDimensions: reductions.thumbnail?.size, metadata: written?.entries ?? [:],
+            exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
             isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,
             writtenOrientation: resolved.writtenOrientation,
             timings: ProcessingTimings(conversion: conversion.seconds, scaling: scaling.seconds, encoding: encoding.seconds),
