@@ -62,6 +62,11 @@ public struct CapturePhoto: Sendable {
                                                           uniqueID: resolvedSettings.uniqueID) }
         try AtomicFileWriter.write(fileData, to: path, overwrite: overwrite)
     }
+
+    /// Writes the file to the `file:` URL `url`, as ``write(to:overwrite:)-(String,_)`` does.
+    public func write(to url: URL, overwrite: Bool = false) throws(PhotoCaptureError) {
+        try write(to: url.filePath(), overwrite: overwrite)
+    }
 }
 
 /// How a photo's compressed image data was made.
