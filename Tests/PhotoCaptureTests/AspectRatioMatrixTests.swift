@@ -15,7 +15,7 @@ import TestSupport
     static let sensorSize = PixelSize(width: 1000, height: 750)
     static let sensorRotations = [0, 90]
     static let deviceRotations = [0, 90]
-    static let modes: [OrientationCompensation] = [.sensor, .none]
+    static let modes: [OrientationCompensation] = [.sensor, .off]
     /// Mean absolute difference (0-255), as the orientation matrix measures JPEG q92 (about 1-2).
     /// A crop one pixel off centre moves the scene's few edges by a pixel (under 1); a crop from
     /// the wrong place, or the whole frame squeezed to the ratio, is above 10.
@@ -65,7 +65,7 @@ import TestSupport
                     let label = "\(item.testDescription) sensor \(sensorRotation)° device \(deviceRotation)° \(mode)"
                     var settings = PhotoSettings(format: .jpeg)
                     settings.rotationAngle = deviceRotation
-                    settings.orientationCompensation = mode
+                    settings.orientationCompensation = .mode(mode)
                     settings.quality = 92
                     let photo = try await output.capturePhoto(with: settings)
                     let resolved = photo.resolvedSettings
@@ -88,7 +88,7 @@ import TestSupport
                             "\(label): \(shown.size), the largest crop is \(exact)")
                     // The stored pixels are the sensor's crop without compensation, turned with it.
                     let stored = try ReferenceDecoder.imageMagickStored(path).size
-                    let expectedStored = mode == .none ? mounting.compensation.followed(by: Orientation(clockwiseDegrees: deviceRotation)!)
+                    let expectedStored = mode == .off ? mounting.compensation.followed(by: Orientation(clockwiseDegrees: deviceRotation)!)
                         .inverse.apply(to: shown.size) : Orientation(clockwiseDegrees: deviceRotation)!.inverse.apply(to: shown.size)
                     #expect(stored == expectedStored, "\(label): stored \(stored)")
                     #expect(stored == resolved.photoDimensions, "\(label)")
@@ -118,7 +118,7 @@ import TestSupport
         let upright = SyntheticScene.image(size: mounting.compensation.apply(to: Self.sensorSize))
         for mode in Self.modes {
             var settings = PhotoSettings(format: format)
-            settings.orientationCompensation = mode
+            settings.orientationCompensation = .mode(mode)
             settings.heicEncodingSpeed = .ultrafast
             settings.quality = 92
             let photo = try await output.capturePhoto(with: settings)

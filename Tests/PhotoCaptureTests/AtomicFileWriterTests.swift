@@ -17,6 +17,36 @@ import TestSupport
         return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
     }
 
+    /// The URL overloads name the same files as the path ones (a percent-encoded space is a
+    /// space), and a URL that is no file URL is refused by name.
+    @Test func fileURLsNameTheFilesTheirPathsName() async throws {
+        let folder = try TemporaryDirectory("photocap-url")
+        let (session, output) = try await runningSession(.synthetic(.init(sensorMounting: SensorMounting(rotation: 90),
+                                                                         maximumSize: PixelSize(width: 320, height: 240))))
+        output.orientationCompensation = .off
+        let photo = try await output.capturePhoto(with: PhotoSettings(format: .jpeg))
+        await session.stopRunning()
+        let url = folder.url.appendingPathComponent("a photo.jpg")
+        #expect(url.absoluteString.hasSuffix("a%20photo.jpg"))
+        try photo.write(to: url)
+        #expect(FileManager.default.contents(atPath: folder.url.path + "/a photo.jpg") == photo.fileDataRepresentation())
+        #expect(throws: PhotoCaptureError(.fileExists(path: url.path))) { try photo.write(to: url) }
+
+        // Stored as the sensor delivered it, so turning it upright changes it.
+        let upright = folder.url.appendingPathComponent("upright photo.jpg")
+        let outcome = try ImageOrienter().orientFile(at: url, writingTo: upright, overwrite: false)
+        #expect(outcome == (try ImageOrienter().upright(fileAt: url.path)).outcome)
+        #expect(try ImageOrienter().upright(fileAt: upright).data == nil, "already upright")
+
+        let web = try #require(URL(string: "https://example.com/photo.jpg"))
+        #expect(throws: PhotoCaptureError(.notAFileURL("https://example.com/photo.jpg"))) {
+            try AtomicFileWriter.write(Data([1]), to: web, overwrite: false)
+        }
+        #expect(throws: PhotoCaptureError(.notAFileURL("https://example.com/photo.jpg"))) {
+            try CaptureDevice.frameFile(url: web, format: .yuyv, size: PixelSize(width: 2, height: 2))
+        }
+    }
+
     @Test func aReplacedFileIsLetGoAndTheNewBytesAreInPlace() async throws {
         let folder = try TemporaryDirectory("photocap-replace")
         let path = folder.url.appendingPathComponent("photo.jpg").path

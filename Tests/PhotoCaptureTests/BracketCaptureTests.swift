@@ -423,6 +423,12 @@ import TestSupport
         let photos = try await Self.photos(output, PhotoSettings(bracketedSettings: [.autoExposure(exposureTargetBias: 6)]))
         #expect(photos.first?.appliedExposure?.exposureTargetBias == 4)
         #expect(photos.first?.metadata["ExposureBiasValue"]?.hasPrefix("4.00") == true, "\(photos.first?.metadata ?? [:])")
+        #expect(photos.first?.exif.exposureBias == 4)
+        let exposed = try #require(try await Self.photos(output, PhotoSettings(bracketedSettings: [
+            .manualExposure(exposureDuration: 1.0 / 50, iso: 400)])).first)
+        let applied = try #require(exposed.appliedExposure)
+        #expect(abs((exposed.exif.exposureTime ?? .nan) - (applied.exposureDuration ?? .nan)) < 1e-4, "\(exposed.metadata)")
+        #expect(exposed.exif.isoSpeed.map(Double.init) == applied.iso, "\(exposed.metadata)")
         await session.stopRunning()
     }
 

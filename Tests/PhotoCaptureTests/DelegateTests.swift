@@ -2,11 +2,14 @@ import Foundation
 import PhotoCapture
 import Synchronization
 import Testing
+import TestSupport
 
 /// Records delegate calls in order.
 final class RecordingDelegate: PhotoCaptureDelegate {
     let events = Mutex<[String]>([])
     let photos = Mutex<[CapturePhoto]>([])
+    /// The errors of photos that could not be made.
+    let photoErrors = Mutex<[PhotoCaptureError]>([])
     let finished = Mutex<[PhotoCaptureError?]>([])
     private let done: AsyncStream<Void>.Continuation
     let completion: AsyncStream<Void>
@@ -28,9 +31,10 @@ final class RecordingDelegate: PhotoCaptureDelegate {
     func photoOutput(_ output: PhotoOutput, didCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {
         record("didCapture", resolvedSettings)
     }
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto) {
-        record("didFinishProcessing", photo.resolvedSettings)
-        photos.withLock { $0.append(photo) }
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
+        events.withLock { $0.append("didFinishProcessing \(photo?.resolvedSettings.uniqueID ?? error?.uniqueID ?? 0)") }
+        if let photo { photos.withLock { $0.append(photo) } }
+        if let error { photoErrors.withLock { $0.append(error) } }
     }
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
                      error: PhotoCaptureError?) {
@@ -121,6 +125,68 @@ final class RecordingDelegate: PhotoCaptureDelegate {
         await session.stopRunning()
     }
 
+    /// A photo that cannot be made from its captured frame comes as its error through
+    /// didFinishProcessingPhoto, and the request ends with the same error.
+    @Test func aPhotoThatCannotBeMadeIsDeliveredAsItsError() async throws {
+        // A frame file that starts like a JPEG and holds nothing else: captured, then undecodable.
+        let folder = try TemporaryDirectory("broken-mjpeg")
+        let file = try folder.write([0xFF, 0xD8, 0xFF, 0xDB] + [UInt8](repeating: 0, count: 256), named: "frame.mjpeg")
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(.frameFile(path: file, format: .mjpeg, size: PixelSize(width: 64, height: 48)))
+        try session.addOutput(output)
+        try await session.startRunning()
+        let delegate = RecordingDelegate()
+        let settings = PhotoSettings(format: .uncompressed)
+        try output.capturePhoto(with: settings, delegate: delegate)
+        try await delegate.waitForFinishes(1)
+        await session.stopRunning()
+        let id = settings.uniqueID
+        #expect(delegate.events.withLock { $0 } == [
+            "willBegin \(id)", "willCapture \(id)", "didCapture \(id)", "didFinishProcessing \(id)", "didFinishCapture \(id)",
+        ])
+        #expect(delegate.photos.withLock { $0.isEmpty })
+        let error = try #require(delegate.photoErrors.withLock { $0.first })
+        #expect(error.uniqueID == id)
+        #expect(delegate.photoErrors.withLock { $0.count } == 1)
+        #expect(delegate.finished.withLock { $0 } == [error])
+    }
+
+    /// An actor is a delegate: its calls run isolated, in order, and keep what they receive in vars.
+    @Test func anActorDelegateKeepsThePhotoInAVar() async throws {
+        let (session, output) = try await SettingsResolutionTests.output()
+        let delegate = ActorDelegate()
+        let settings = PhotoSettings(format: .jpeg)
+        try output.capturePhoto(with: settings, delegate: delegate)
+        for _ in 0..<400 where await !delegate.finished { try await Task.sleep(for: .milliseconds(25)) }
+        await session.stopRunning()
+        #expect(await delegate.events == ["willBegin", "willCapture", "didCapture", "didFinishProcessing", "didFinishCapture"])
+        #expect(await delegate.photo?.resolvedSettings.uniqueID == settings.uniqueID)
+    }
+
+    /// A main-actor class is a delegate too, as an app's camera model usually is.
+    @MainActor @Test func aMainActorDelegateKeepsThePhotoInAVar() async throws {
+        let (session, output) = try await SettingsResolutionTests.output()
+        let delegate = MainActorDelegate()
+        let settings = PhotoSettings(format: .jpeg)
+        try output.capturePhoto(with: settings, delegate: delegate)
+        for _ in 0..<400 where !delegate.finished { try await Task.sleep(for: .milliseconds(25)) }
+        await session.stopRunning()
+        #expect(delegate.finished)
+        #expect(delegate.photo?.resolvedSettings.uniqueID == settings.uniqueID)
+    }
+
+    /// A delegate written for the callback without `error:` still receives its photos.
+    @Test func aDelegateOfTheOldCallbackStillReceivesPhotos() async throws {
+        let (session, output) = try await SettingsResolutionTests.output()
+        let delegate = OldCallbackDelegate()
+        let settings = PhotoSettings(format: .jpeg)
+        try output.capturePhoto(with: settings, delegate: delegate)
+        for _ in 0..<400 where !delegate.finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(25)) }
+        await session.stopRunning()
+        #expect(delegate.photos.withLock { $0.map(\.resolvedSettings.uniqueID) } == [settings.uniqueID])
+    }
+
     /// The photo comes from a frame that started after the request, never an earlier one.
     @Test func thePhotoUsesAFrameStartedAfterTheRequest() async throws {
         let (session, output) = try await SettingsResolutionTests.output()
@@ -129,5 +195,59 @@ final class RecordingDelegate: PhotoCaptureDelegate {
         #expect(second.frameSequence > first.frameSequence)
         #expect(second.timestamp > first.timestamp)
         await session.stopRunning()
+    }
+}
+
+/// A delegate that is an actor, with plain stored properties.
+private actor ActorDelegate: PhotoCaptureDelegate {
+    var events: [String] = []
+    var photo: CapturePhoto?
+    var finished = false
+
+    func photoOutput(_ output: PhotoOutput, willBeginCaptureFor resolvedSettings: ResolvedPhotoSettings) {
+        events.append("willBegin")
+    }
+    func photoOutput(_ output: PhotoOutput, willCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {
+        events.append("willCapture")
+    }
+    func photoOutput(_ output: PhotoOutput, didCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {
+        events.append("didCapture")
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
+        events.append("didFinishProcessing")
+        self.photo = photo
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
+                     error: PhotoCaptureError?) {
+        events.append("didFinishCapture")
+        finished = true
+    }
+}
+
+/// A delegate isolated to the main actor, with plain stored properties.
+@MainActor private final class MainActorDelegate: PhotoCaptureDelegate {
+    var photo: CapturePhoto?
+    var finished = false
+
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
+        self.photo = photo
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
+                     error: PhotoCaptureError?) {
+        finished = true
+    }
+}
+
+/// A delegate that implements the callback as it was before `error:` was added.
+private final class OldCallbackDelegate: PhotoCaptureDelegate {
+    let photos = Mutex<[CapturePhoto]>([])
+    let finished = Mutex(false)
+
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto) {
+        photos.withLock { $0.append(photo) }
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
+                     error: PhotoCaptureError?) {
+        finished.withLock { $0 = true }
     }
 }

@@ -48,7 +48,7 @@ import TestSupport
                     let label = "\(mounting) device \(rotation)° \(format) \(mode)"
                     var settings = PhotoSettings(format: format)
                     settings.rotationAngle = rotation
-                    settings.orientationCompensation = mode
+                    settings.orientationCompensation = .mode(mode)
                     settings.quality = 92
                     settings.heicEncodingSpeed = .ultrafast
                     let photo = try await output.capturePhoto(with: settings)
@@ -60,12 +60,12 @@ import TestSupport
                     let device = Orientation(clockwiseDegrees: rotation)!
                     let (storedSize, written): (PixelSize, Orientation) = switch mode {
                     case .sensor: (sceneSize, device)
-                    case .none: (Self.sensorSize, mounting.compensation.followed(by: device))
+                    case .off: (Self.sensorSize, mounting.compensation.followed(by: device))
                     case .upright: (upright.size, .up)
                     }
                     #expect(photo.resolvedSettings.photoDimensions == storedSize, "\(label)")
                     #expect(photo.writtenOrientation == written, "\(label)")
-                    #expect(photo.isSensorOrientationCompensationApplied == (mode != .none), "\(label)")
+                    #expect(photo.isSensorOrientationCompensationApplied == (mode != .off), "\(label)")
 
                     let info = try ImageFileInfo(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
                     #expect(info.storedSize == storedSize, "\(label): stored \(info.storedSize)")

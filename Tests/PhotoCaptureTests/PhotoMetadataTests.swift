@@ -55,6 +55,37 @@ import TestSupport
         #expect((tags["GPSDateTime"] as? String)?.hasPrefix("2026:09:21 14:13:20.25") == true, "\(tags)")
     }
 
+    /// The typed EXIF fields say what exiftool reads in the file, and the text dictionary stays.
+    @Test(arguments: [PhotoFormat.jpeg, .heic, .tiff])
+    func typedEXIFFieldsAgreeWithExiftool(format: PhotoFormat) async throws {
+        let folder = try TemporaryDirectory("typed-exif")
+        let photo = try await self.photo(format: format) { settings in
+            settings.heicEncodingSpeed = .ultrafast
+            settings.rotationAngle = 90
+        }
+        let path = folder.url.appendingPathComponent("photo.\(format.fileExtension!)").path
+        try photo.write(to: path)
+        let run = try ExternalTool.run("exiftool", ["-j", "-n", "-Orientation", "-ImageWidth", "-ImageHeight",
+                                                    "-Make", "-Model", "-Software", path]).checked()
+        let tags = try #require((try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]])?.first)
+        let exif = photo.exif
+        // Held a quarter turn clockwise on an upright sensor: EXIF 6, "Right-top" as text.
+        #expect(exif.orientation == Orientation(exifValue: 6))
+        #expect(tags["Orientation"] as? Int == 6, "\(tags)")
+        #expect(photo.metadata["Orientation"] == "Right-top")
+        // The stored picture's size, as the format itself gives it (SOF, ispe, TIFF IFD0).
+        #expect(exif.pixelDimensions?.width == tags["ImageWidth"] as? Int, "\(tags)")
+        #expect(exif.pixelDimensions?.height == tags["ImageHeight"] as? Int, "\(tags)")
+        #expect(exif.pixelDimensions == photo.resolvedSettings.photoDimensions)
+        #expect(exif.make != nil && exif.make == tags["Make"] as? String, "\(tags)")
+        #expect(exif.model != nil && exif.model == tags["Model"] as? String, "\(tags)")
+        #expect(exif.software == tags["Software"] as? String, "\(tags)")
+        let taken = try #require(exif.dateTimeOriginal)
+        #expect(abs(taken.timeIntervalSince(photo.captureDate)) < 0.002, "\(taken) vs \(photo.captureDate)")
+        // No exposure controls on this camera: no exposure fields.
+        #expect(exif.exposureTime == nil && exif.isoSpeed == nil && exif.exposureBias == nil)
+    }
+
     @Test func outOfRangeLocationIsRefused() async throws {
         for location in [PhotoLocation(latitude: 90.5, longitude: 0), PhotoLocation(latitude: 0, longitude: -180.1),
                          PhotoLocation(latitude: .nan, longitude: 0), PhotoLocation(latitude: 0, longitude: 0, horizontalAccuracy: -1)] {

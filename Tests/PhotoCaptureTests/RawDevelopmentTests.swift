@@ -15,19 +15,19 @@ import TestSupport
         let (session, output) = try await RawCaptureTests.output(mounting: SensorMounting(rotation: 270, isMirrored: true))
         defer { Task { await session.stopRunning() } }
         var settings = PhotoSettings(rawPixelFormat: .srggb12, processedFormat: .tiff)
-        (settings.rotationAngle, settings.orientationCompensation) = (90, mode)
+        (settings.rotationAngle, settings.orientationCompensation) = (90, .mode(mode))
         var photos: [CapturePhoto] = []
         for try await photo in try output.capturePhotos(with: settings) { photos.append(photo) }
         let dng = try #require(photos[0].fileDataRepresentation())
 
         var later = PhotoSettings(format: .tiff)
-        later.orientationCompensation = mode
+        later.orientationCompensation = .mode(mode)
         let developed = try RawDevelopment.developPhoto(fromDNG: dng, settings: later)
         #expect(developed.resolvedSettings.uniqueID == later.uniqueID)
         #expect(developed.encodingRoute == .developed)
         #expect(developed.writtenOrientation == photos[1].writtenOrientation, "\(mode)")
         #expect(developed.resolvedSettings.pixelTransform == photos[1].resolvedSettings.pixelTransform, "\(mode)")
-        #expect(developed.isSensorOrientationCompensationApplied == (mode != .none))
+        #expect(developed.isSensorOrientationCompensationApplied == (mode != .off))
         #expect(try developed.pixelBuffer.rgbImage() == photos[1].pixelBuffer.rgbImage(), "\(mode)")
         #expect(developed.captureDate.timeIntervalSince(photos[0].captureDate).magnitude < 1)
     }
@@ -52,11 +52,11 @@ import TestSupport
         #expect(!sensor.writtenOrientation.isMirrored)
         #expect(abs(sensor.captureDate.timeIntervalSince1970 - 1_700_000_000) < 1, "the DNG's DateTimeOriginal")
         settings = PhotoSettings(format: .uncompressed)
-        settings.orientationCompensation = OrientationCompensation.none
+        settings.orientationCompensation = .mode(.off)
         let none = try RawDevelopment.developPhoto(fromDNG: dng, settings: settings)
         #expect(none.resolvedSettings.pixelTransform == .up && none.writtenOrientation == orientation)
         settings = PhotoSettings(format: .uncompressed)
-        settings.orientationCompensation = .upright
+        settings.orientationCompensation = .mode(.upright)
         let upright = try RawDevelopment.developPhoto(fromDNG: dng, settings: settings)
         #expect(upright.writtenOrientation == .up)
         // What a viewer shows is the same in every mode.

@@ -37,7 +37,7 @@ import TestSupport
             for mode in OrientationCompensation.allCases {
                 let label = "\(mounting) device \(rotation)° \(mode)"
                 var settings = PhotoSettings(rawPixelFormat: .sgbrg10, processedFormat: .jpeg)
-                (settings.rotationAngle, settings.orientationCompensation, settings.quality) = (rotation, mode, 92)
+                (settings.rotationAngle, settings.orientationCompensation, settings.quality) = (rotation, .mode(mode), 92)
                 var photos: [CapturePhoto] = []
                 for try await photo in try output.capturePhotos(with: settings) { photos.append(photo) }
                 try #require(photos.count == 2, "\(label)")
@@ -76,7 +76,7 @@ import TestSupport
                 // The JPEG follows the mode.
                 let (stored, written): (PixelSize, Orientation) = switch mode {
                 case .sensor: (sceneSize, device)
-                case .none: (Self.sensorSize, whole)
+                case .off: (Self.sensorSize, whole)
                 case .upright: (upright.size, .up)
                 }
                 #expect(jpeg.resolvedSettings.photoDimensions == stored, "\(label)")

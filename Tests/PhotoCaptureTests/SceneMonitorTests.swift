@@ -16,22 +16,22 @@ import TestSupport
 
     /// The first published status other than unknown, within 30 s (a bound for a machine busy
     /// with the rest of the suite; idle, it takes about 0.1 s).
-    static func firstStatus(of monitor: SceneMonitor) async -> SceneStatus? {
+    static func firstStatus(of monitor: SceneMonitor) async -> SceneLighting? {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            if monitor.status != .unknown { return monitor.status }
+            if monitor.lighting != .unknown { return monitor.lighting }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return nil
     }
 
-    @Test(arguments: [(UInt8(8), SceneStatus.notEnoughLight), (128, .normal), (255, .tooBright)])
-    func theStatusFollowsTheScene(luma: UInt8, expected: SceneStatus) async throws {
+    @Test(arguments: [(UInt8(8), SceneLighting.notEnoughLight), (128, .normal), (255, .tooBright)])
+    func theStatusFollowsTheScene(luma: UInt8, expected: SceneLighting) async throws {
         let folder = try TemporaryDirectory("scene")
         let device = try Self.camera(luma: luma, in: folder)
         let (session, output) = try await runningSession(device)
         let monitor = device.sceneMonitor
-        var updates = monitor.statusUpdates().makeAsyncIterator()
+        var updates = monitor.lightingUpdates().makeAsyncIterator()
         #expect(await updates.next() == .unknown)
         #expect(await Self.firstStatus(of: monitor) == expected)
         #expect(await updates.next() == expected)
@@ -49,9 +49,9 @@ import TestSupport
 
         await session.stopRunning()
         // Stopping ends the updates.
-        var remaining: [SceneStatus] = []
+        var remaining: [SceneLighting] = []
         while let status = await updates.next() { remaining.append(status) }
         #expect(remaining.last == .unknown)
-        #expect(monitor.status == .unknown)
+        #expect(monitor.lighting == .unknown)
     }
 }

@@ -15,6 +15,21 @@ import Testing
         return (session, output)
     }
 
+    /// Every frame pixel format the output lists is one a request captures in; Apple's position
+    /// of the synthetic camera, which faces no way, is unspecified.
+    @Test func theListedFrameFormatsAreTheOnesARequestCapturesIn() async throws {
+        let (session, output) = try await Self.output()
+        let formats = output.availableFramePixelFormatTypes
+        #expect(Set(formats).isSuperset(of: [.yuyv, .nv12, .rgb24, .mjpeg]), "the synthetic camera's formats: \(formats)")
+        for format in formats {
+            var settings = PhotoSettings()
+            settings.framePixelFormat = format
+            #expect(try output.resolvedSettings(for: settings).framePixelFormat == format)
+        }
+        #expect(session.input?.position == .unspecified)
+        await session.stopRunning()
+    }
+
     @Test func uniqueIDsIncreaseAndCopiesGetNewOnes() {
         let first = PhotoSettings()
         let second = PhotoSettings(format: .heic)
@@ -122,27 +137,32 @@ import Testing
         func resolve(rotation: Int, mode: OrientationCompensation) throws -> ResolvedPhotoSettings {
             var settings = PhotoSettings()
             settings.rotationAngle = rotation
-            settings.orientationCompensation = mode
+            settings.orientationCompensation = .mode(mode)
             return try output.resolvedSettings(for: settings)
         }
         let on0 = try resolve(rotation: 0, mode: .sensor)
         #expect(on0.pixelTransform == .left && on0.writtenOrientation == .up)
         #expect(on0.photoDimensions == PixelSize(width: 750, height: 1000))
         #expect(on0.isSensorOrientationCompensationApplied)
-        let off0 = try resolve(rotation: 0, mode: .none)
+        let off0 = try resolve(rotation: 0, mode: .off)
         #expect(off0.pixelTransform == .up && off0.writtenOrientation == .left)
         #expect(off0.photoDimensions == PixelSize(width: 1000, height: 750))
         #expect(off0.displayedPhotoDimensions == PixelSize(width: 750, height: 1000))
         #expect(!off0.isSensorOrientationCompensationApplied)
         let on90 = try resolve(rotation: 90, mode: .sensor)
         #expect(on90.pixelTransform == .left && on90.writtenOrientation == .right)
-        let off90 = try resolve(rotation: 90, mode: .none)
+        let off90 = try resolve(rotation: 90, mode: .off)
         #expect(off90.pixelTransform == .up && off90.writtenOrientation == .up)
         let upright = try resolve(rotation: 180, mode: .upright)
         #expect(upright.pixelTransform == .right && upright.writtenOrientation == .up)
         // The output's default follows isCameraSensorOrientationCompensationEnabled.
         output.isCameraSensorOrientationCompensationEnabled = false
-        #expect(try output.resolvedSettings(for: PhotoSettings()).orientationCompensation == .none)
+        #expect(try output.resolvedSettings(for: PhotoSettings()).orientationCompensation == .off)
+        var overriding = PhotoSettings()
+        overriding.orientationCompensation = .mode(.sensor)
+        #expect(try output.resolvedSettings(for: overriding).orientationCompensation == .sensor)
+        overriding.orientationCompensation = .outputDefault
+        #expect(try output.resolvedSettings(for: overriding).orientationCompensation == .off)
         await session.stopRunning()
     }
 }

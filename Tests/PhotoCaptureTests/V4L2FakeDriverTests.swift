@@ -178,7 +178,7 @@ extension V4L2FakeDriverTests {
             let watcher = FailureWatcher()
             video.setSampleBufferDelegate(watcher)
             try session.addOutput(video)
-            let statuses = try #require(session.input).sceneMonitor.statusUpdates()
+            let statuses = try #require(session.input).sceneMonitor.lightingUpdates()
             var frames = video.frames().makeAsyncIterator()
             while await frames.next() != nil {}
             for await _ in statuses {}

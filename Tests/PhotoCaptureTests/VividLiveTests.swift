@@ -55,13 +55,13 @@ struct VividLiveTests {
         video.setSampleBufferDelegate(recorder)
         try session.addOutput(video)
         let monitor = device.sceneMonitor
-        let statuses = monitor.statusUpdates()
+        let statuses = monitor.lightingUpdates()
         var frames = video.frames().makeAsyncIterator()
         #expect(await frames.next() != nil)
         try Vivid.set(["disconnect": "1"])
         let started = ContinuousClock.now
         while await frames.next() != nil {}
-        var last: SceneStatus?
+        var last: SceneLighting?
         for await status in statuses { last = status }
         #expect(ContinuousClock.now - started < .seconds(10), "the consumers must end promptly")
         #expect(recorder.failures.withLock { $0 } == [PhotoCaptureError(.deviceDisconnected(device: path))])

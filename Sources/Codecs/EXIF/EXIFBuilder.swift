@@ -152,7 +152,7 @@ package enum EXIFBuilder {
 }
 
 /// The EXIF spelling of a moment in the process's local time zone.
-struct EXIFTimestamp {
+package struct EXIFTimestamp {
     /// "YYYY:MM:DD HH:MM:SS".
     let dateTime: String
     /// Milliseconds, three digits.
@@ -165,5 +165,18 @@ struct EXIFTimestamp {
         dateTime = time.exifDateTime
         subseconds = String(printf: "%03ld", time.millisecond)
         offset = time.exifOffset
+    }
+
+    /// The moment a date and time ("YYYY:MM:DD HH:MM:SS") names, with its fraction of a second
+    /// (SubSecTime digits) and read at its offset ("+HH:MM"), else in local time; nil without
+    /// a valid date and time.
+    package static func date(dateTime: String?, subseconds: String?, offset: String?) -> Date? {
+        guard let dateTime, dateTime.contains(" "), let time = CalendarTime(exif: dateTime),
+              let whole = time.date(in: offset.flatMap(CalendarTime.zone(exifOffset:)) ?? .local) else { return nil }
+        let digits = (subseconds ?? "").filter { $0 != " " }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let fraction = Double("0." + digits) else {
+            return whole
+        }
+        return whole.addingTimeInterval(fraction)
     }
 }

@@ -165,6 +165,9 @@ final class EXIFData {
         let format: ExifFormat
         let components: Int
         let firstInteger: Int?
+        /// The first value of a RATIONAL or SRATIONAL entry; nil for other formats or a zero
+        /// denominator.
+        let firstRational: Double?
     }
 
     /// Every entry of every IFD, IFD0 first.
@@ -191,8 +194,21 @@ final class EXIFData {
                     default: integer = nil
                     }
                 }
+                var rational: Double?
+                if entry.pointee.components >= 1, let bytes = entry.pointee.data, entry.pointee.size >= 8 {
+                    switch entry.pointee.format {
+                    case EXIF_FORMAT_RATIONAL:
+                        let value = exif_get_rational(bytes, order)
+                        rational = value.denominator == 0 ? nil : Double(value.numerator) / Double(value.denominator)
+                    case EXIF_FORMAT_SRATIONAL:
+                        let value = exif_get_srational(bytes, order)
+                        rational = value.denominator == 0 ? nil : Double(value.numerator) / Double(value.denominator)
+                    default: rational = nil
+                    }
+                }
                 result.append(Entry(ifd: ifd, tag: tag, name: name, text: value, format: entry.pointee.format,
-                                    components: Int(entry.pointee.components), firstInteger: integer))
+                                    components: Int(entry.pointee.components), firstInteger: integer,
+                                    firstRational: rational))
             }
         }
         return result

@@ -11,6 +11,11 @@ package struct EXIFReader: Sendable {
     package var thumbnailJPEG: [UInt8]?
     /// `PixelXDimension` × `PixelYDimension`, when both are present.
     package var pixelSize: PixelSize?
+    /// The camera's fields, typed: make, model, software, the capture date (DateTimeOriginal
+    /// with SubSecTimeOriginal and OffsetTimeOriginal, local time without an offset), exposure
+    /// time, f-number, ISO, exposure bias and focal length, each nil when absent. The
+    /// orientation is ``orientation`` and the size ``pixelSize``.
+    package var camera = EXIFMetadata()
     /// Every tag, libexif's tag name → libexif's text for its value (for example
     /// "Orientation": "Right-top"). A tag in several IFDs keeps the value of the first
     /// (IFD0, Exif, GPS, Interoperability, IFD1).
@@ -48,5 +53,22 @@ package struct EXIFReader: Sendable {
             pixelSize = PixelSize(width: width, height: height)
         }
         thumbnailJPEG = exif.thumbnail
+        func text(_ tag: ExifTag, in ifd: ExifIfd) -> String? {
+            all.first { $0.ifd == ifd && $0.tag == tag }?.text
+        }
+        func rational(_ tag: ExifTag) -> Double? {
+            all.first { $0.ifd == EXIF_IFD_EXIF && $0.tag == tag }?.firstRational
+        }
+        camera.make = text(EXIF_TAG_MAKE, in: EXIF_IFD_0)
+        camera.model = text(EXIF_TAG_MODEL, in: EXIF_IFD_0)
+        camera.software = text(EXIF_TAG_SOFTWARE, in: EXIF_IFD_0)
+        camera.dateTimeOriginal = EXIFTimestamp.date(dateTime: text(EXIF_TAG_DATE_TIME_ORIGINAL, in: EXIF_IFD_EXIF),
+                                                     subseconds: text(EXIF_TAG_SUB_SEC_TIME_ORIGINAL, in: EXIF_IFD_EXIF),
+                                                     offset: text(EXIF_TAG_OFFSET_TIME_ORIGINAL, in: EXIF_IFD_EXIF))
+        camera.exposureTime = rational(EXIF_TAG_EXPOSURE_TIME)
+        camera.fNumber = rational(EXIF_TAG_FNUMBER)
+        camera.isoSpeed = integer(EXIF_TAG_ISO_SPEED_RATINGS, in: EXIF_IFD_EXIF)
+        camera.exposureBias = rational(EXIF_TAG_EXPOSURE_BIAS_VALUE)
+        camera.focalLength = rational(EXIF_TAG_FOCAL_LENGTH)
     }
 }

@@ -14,7 +14,8 @@ extension PhotoOutput {
     /// hands it to a processing task, then exposes the next member while earlier ones encode; on
     /// controls set per frame, the members are consecutive frames instead
     /// (``captureOnConsecutiveFrames(_:into:of:session:device:controls:requestedAt:timeout:)``). A
-    /// RAW request gives each member's DNG (then, RAW + processed, its developed photo).
+    /// RAW request gives each member's DNG (then, RAW + processed, its developed photo). A member
+    /// whose photo cannot be made is delivered as its error, and the request ends with the first.
     /// A request that sets focus is focused once, before the first member. The controls go back
     /// as soon as the last frame is in hand, or when a member fails; the photos are delivered in
     /// sequence order after `didCapturePhoto`, and the request ends with one `didFinishCapture`.
@@ -22,14 +23,13 @@ extension PhotoOutput {
                     timeout: Duration, delegate: any PhotoCaptureDelegate) async {
         var resolved = planned
         let id = resolved.uniqueID
-        delegate.photoOutput(self, willBeginCaptureFor: resolved)
+        await delegate.photoOutput(self, willBeginCaptureFor: resolved)
         guard let device = session.input, let controls = device.exposureControls else {
-            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: PhotoCaptureError(.notConnected, uniqueID: id))
-            return
+            return await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: PhotoCaptureError(.notConnected, uniqueID: id))
         }
         // Brackets share the camera's controls: one at a time.
         await controls.gate.enter()
-        delegate.photoOutput(self, willCapturePhotoFor: resolved)
+        await delegate.photoOutput(self, willCapturePhotoFor: resolved)
         var focusing: FocusOperation?
         var focusError: PhotoCaptureError?
         do {
@@ -66,11 +66,14 @@ extension PhotoOutput {
         controls.gate.leave()
 
         var failure = captureError
-        if failure == nil { delegate.photoOutput(self, didCapturePhotoFor: resolved) }
+        if failure == nil { await delegate.photoOutput(self, didCapturePhotoFor: resolved) }
         for task in processing {
             switch await task.result {
-            case .success(let photos):
-                for photo in photos { delegate.photoOutput(self, didFinishProcessingPhoto: photo) }
+            case .success(let results):
+                for result in results {
+                    if case .failure(let error) = result { failure = failure ?? error }
+                    await deliver(result, to: delegate)
+                }
             case .failure(let error as PhotoCaptureError):
                 failure = failure ?? error.attributed(to: id)
             case .failure(let error):
@@ -79,10 +82,10 @@ extension PhotoOutput {
         }
         await restored?.value
         // A camera that vanished cannot be restored, and its own error says why.
-        delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
+        await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
     }
 
-    private typealias MemberWork = [Task<[CapturePhoto], any Error>]
+    private typealias MemberWork = [Task<[Result<CapturePhoto, PhotoCaptureError>], any Error>]
 
     /// Captures the members, each handed to a processing task once its frame is in hand: the
     /// tasks, the error that stopped the capture, and, when the members' schedule restored the
@@ -222,18 +225,20 @@ extension PhotoOutput {
     /// gives its DNG and, with a processed format, the photo developed from it.
     private static func process(_ delivered: DeliveredFrame, of member: ResolvedBracketedExposure, exposure: AppliedExposure,
                                 resolved: ResolvedPhotoSettings, device: CaptureDevice,
-                                processor: PhotoProcessor) -> Task<[CapturePhoto], any Error> {
+                                processor: PhotoProcessor) -> Task<[Result<CapturePhoto, PhotoCaptureError>], any Error> {
         Task {
-            try await onWorkerThread { () throws(PhotoCaptureError) -> [CapturePhoto] in
-                var photos: [CapturePhoto] = []
-                try processor.photos(from: delivered.frame, resolved: resolved, device: device, delivery: delivered.delivery,
-                                     sequenceCount: member.sequenceCount, exposure: exposure) { photo in
-                    var photo = photo
-                    photo.bracketSettings = member
-                    photo.appliedExposure = exposure
-                    photos.append(photo)
+            try await onWorkerThread { () -> [Result<CapturePhoto, PhotoCaptureError>] in
+                var results: [Result<CapturePhoto, PhotoCaptureError>] = []
+                _ = processor.results(from: delivered.frame, resolved: resolved, device: device, delivery: delivered.delivery,
+                                      sequenceCount: member.sequenceCount, exposure: exposure) { result in
+                    results.append(result.map { photo in
+                        var photo = photo
+                        photo.bracketSettings = member
+                        photo.appliedExposure = exposure
+                        return photo
+                    })
                 }
-                return photos
+                return results
             }
         }
     }

@@ -16,7 +16,8 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         case v4l2
     }
 
-    /// Where a camera faces, as V4L2_CID_CAMERA_ORIENTATION reports it.
+    /// Where a camera faces, as V4L2_CID_CAMERA_ORIENTATION reports it (``position`` says it
+    /// as Apple does).
     public enum Location: String, Sendable {
         /// Towards the user; photos are mirrored like a mirror.
         case front

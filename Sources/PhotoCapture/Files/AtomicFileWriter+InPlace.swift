@@ -48,4 +48,10 @@ extension AtomicFileWriter {
         }
         try file.commit(to: target, replacing: true)
     }
+
+    /// Replaces the file at the `file:` URL `url` with `data`, as
+    /// ``replace(_:with:keepingModificationTime:)-(String,_,_)`` does.
+    public static func replace(_ url: URL, with data: Data, keepingModificationTime: Bool = false) throws(PhotoCaptureError) {
+        try replace(url.filePath(), with: data, keepingModificationTime: keepingModificationTime)
+    }
 }

@@ -22,4 +22,9 @@ public enum AtomicFileWriter {
         fchmod(file.descriptor, 0o666 & ~mask)
         try file.commit(to: path, replacing: overwrite)
     }
+
+    /// Writes `data` to the `file:` URL `url`, as ``write(_:to:overwrite:)-(_,String,_)`` does.
+    public static func write(_ data: Data, to url: URL, overwrite: Bool) throws(PhotoCaptureError) {
+        try write(data, to: url.filePath(), overwrite: overwrite)
+    }
 }

@@ -13,6 +13,11 @@ extension ImageOrienter {
         public init(source: String, target: String) {
             (self.source, self.target) = (source, target)
         }
+
+        /// A file and where its upright form goes, as `file:` URLs.
+        public init(source: URL, target: URL) throws(PhotoCaptureError) {
+            (self.source, self.target) = (try source.filePath(), try target.filePath())
+        }
     }
 
     /// How one file of a batch ended.
@@ -23,7 +28,7 @@ extension ImageOrienter {
         public let result: Swift.Result<Outcome, PhotoCaptureError>
     }
 
-    /// Turns every file of `items` upright as ``orientFile(at:writingTo:overwrite:)`` does, up
+    /// Turns every file of `items` upright as ``orientFile(at:writingTo:overwrite:)-(String,String,_)`` does, up
     /// to `concurrency` files at once (by default one per core), so a folder of photos takes the
     /// time of its share on each core. A file that is refused (corrupt, RAW, an existing target)
     /// never stops the others. `progress` is called after each file with the number done so far,

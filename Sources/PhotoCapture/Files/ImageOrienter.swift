@@ -50,7 +50,7 @@ public struct ImageOrienter: Sendable {
     /// otherwise, and always with ``isLossless``.
     public var acceptsTruncatedJPEG = false
     /// In place: keep the file's modification time (its mode, owner and group are always kept;
-    /// see ``AtomicFileWriter/replace(_:with:keepingModificationTime:)``).
+    /// see ``AtomicFileWriter/replace(_:with:keepingModificationTime:)-(String,_,_)``).
     public var keepsModificationTime = false
 
     /// Quality of re-made EXIF thumbnails.
@@ -99,6 +99,12 @@ public struct ImageOrienter: Sendable {
     public func upright(fileAt path: String) throws(PhotoCaptureError) -> Result {
         let bytes = try Self.contents(of: path)
         return try upright(bytes, try inspected(bytes))
+    }
+
+    /// Reads the file at the `file:` URL `url` and returns its upright form, as
+    /// ``upright(fileAt:)-(String)`` does.
+    public func upright(fileAt url: URL) throws(PhotoCaptureError) -> Result {
+        try upright(fileAt: url.filePath())
     }
 
     /// The bytes of the image file at `path`; RAW files are refused by name, unread.
@@ -173,7 +179,7 @@ public struct ImageOrienter: Sendable {
     }
 
     /// Turns the file at `path` upright into `target`, atomically; `target` may be `path` itself
-    /// with `overwrite` (in place, by ``AtomicFileWriter/replace(_:with:keepingModificationTime:)``:
+    /// with `overwrite` (in place, by ``AtomicFileWriter/replace(_:with:keepingModificationTime:)-(String,_,_)``:
     /// symlinks followed, mode, owner and group kept, hard-linked files refused). An upright file is copied to another `target` unchanged and
     /// left alone in place. Without `overwrite` an existing `target` is refused
     /// (``PhotoCaptureError/Code/fileExists(path:)``) once the file is known to be one that
@@ -196,6 +202,13 @@ public struct ImageOrienter: Sendable {
             try AtomicFileWriter.write(changed, to: target, overwrite: overwrite)
         }
         return result.outcome
+    }
+
+    /// Turns the file at the `file:` URL `url` upright into `target`, as
+    /// ``orientFile(at:writingTo:overwrite:)-(String,String,_)`` does.
+    @discardableResult
+    public func orientFile(at url: URL, writingTo target: URL, overwrite: Bool) throws(PhotoCaptureError) -> Outcome {
+        try orientFile(at: url.filePath(), writingTo: target.filePath(), overwrite: overwrite)
     }
 
     // MARK: JPEG

@@ -9,16 +9,15 @@ extension PhotoOutput {
     func runFocused(_ planned: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
                     timeout: Duration, delegate: any PhotoCaptureDelegate) async {
         let id = planned.uniqueID
-        delegate.photoOutput(self, willBeginCaptureFor: planned)
+        await delegate.photoOutput(self, willBeginCaptureFor: planned)
         guard let device = session.input else {
-            delegate.photoOutput(self, didFinishCaptureFor: planned, error: PhotoCaptureError(.notConnected, uniqueID: id))
-            return
+            return await delegate.photoOutput(self, didFinishCaptureFor: planned, error: PhotoCaptureError(.notConnected, uniqueID: id))
         }
         var resolved = planned
         var operation: FocusOperation?
         var delivered: DeliveredFrame?
         var failure: PhotoCaptureError?
-        delegate.photoOutput(self, willCapturePhotoFor: planned)
+        await delegate.photoOutput(self, willCapturePhotoFor: planned)
         do {
             operation = try await focus(&resolved, on: device)
             let changed = MonotonicClock.now()
@@ -42,21 +41,16 @@ extension PhotoOutput {
             restoreError = error.attributed(to: id)
         }
         guard let delivered, failure == nil else {
-            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
-            return
+            return await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
         }
-        delegate.photoOutput(self, didCapturePhotoFor: resolved)
-        var photos: [CapturePhoto] = []
-        do {
-            try PhotoProcessor(encoders: encoders).photos(
-                from: delivered.frame, resolved: resolved, device: device, delivery: delivered.delivery) { photos.append($0) }
-        } catch {
-            failure = error.attributed(to: id)
-        }
+        await delegate.photoOutput(self, didCapturePhotoFor: resolved)
+        var results: [Result<CapturePhoto, PhotoCaptureError>] = []
+        failure = PhotoProcessor(encoders: encoders).results(
+            from: delivered.frame, resolved: resolved, device: device, delivery: delivered.delivery) { results.append($0) }
         await restored?.value
-        for photo in photos { delegate.photoOutput(self, didFinishProcessingPhoto: photo) }
+        for result in results { await deliver(result, to: delegate) }
         // As after a bracket: the photo is delivered even when a control could not go back.
-        delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
+        await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
     }
 
     /// Focuses `device` as `resolved` asks and records in it what the camera reported; returns

@@ -15,7 +15,7 @@ public struct OrientationPlan: Hashable, Sendable {
     /// mode — compensation applies to processed photos only — so the metadata (the DNG
     /// Orientation tag) carries the whole correction. The one place this rule lives.
     public static func raw(mounting: SensorMounting, rotationAngle: Int) -> OrientationPlan {
-        OrientationPlan(mounting: mounting, rotationAngle: rotationAngle, mode: .none)
+        OrientationPlan(mounting: mounting, rotationAngle: rotationAngle, mode: .off)
     }
 
     /// The plan for a processed (JPEG/HEIC/TIFF/pixel-buffer) photo.
@@ -28,9 +28,9 @@ public struct OrientationPlan: Hashable, Sendable {
         let whole = mount.followed(by: device)
         switch mode {
         case .sensor: (pixelTransform, writtenOrientation) = (mount, device)
-        case .none: (pixelTransform, writtenOrientation) = (.up, whole)
+        case .off: (pixelTransform, writtenOrientation) = (.up, whole)
         case .upright: (pixelTransform, writtenOrientation) = (whole, .up)
         }
-        isSensorCompensationApplied = mode != .none
+        isSensorCompensationApplied = mode != .off
     }
 }

@@ -27,8 +27,12 @@ public struct CapturePhoto: Sendable {
     /// The embedded thumbnail's stored size, when one was embedded.
     public let embeddedThumbnailDimensions: PixelSize?
     /// The EXIF metadata written, as tag name → readable value (read back from the file's own
-    /// EXIF block with libexif).
+    /// EXIF block with libexif): `metadata["Orientation"]` is libexif's text, "Right-top";
+    /// ``exif`` has the fields an app reads as values.
     public let metadata: [String: String]
+    /// The EXIF fields an app reads (orientation, dimensions, make and model, date, exposure),
+    /// typed, from the same block as ``metadata``.
+    public let exif: EXIFProperties
     /// Whether the sensor mounting was compensated in this photo's pixels.
     public let isSensorOrientationCompensationApplied: Bool
     /// The orientation written into this photo's metadata.
@@ -57,6 +61,11 @@ public struct CapturePhoto: Sendable {
         guard let fileData else { throw PhotoCaptureError(.noFileRepresentation(resolvedSettings.format),
                                                           uniqueID: resolvedSettings.uniqueID) }
         try AtomicFileWriter.write(fileData, to: path, overwrite: overwrite)
+    }
+
+    /// Writes the file to the `file:` URL `url`, as ``write(to:overwrite:)-(String,_)`` does.
+    public func write(to url: URL, overwrite: Bool = false) throws(PhotoCaptureError) {
+        try write(to: url.filePath(), overwrite: overwrite)
     }
 }
 

@@ -123,6 +123,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case fileExists(path: String)
         /// Writing a file failed in `call`.
         case fileWriteFailed(path: String, call: String, reason: String)
+        /// A URL given for a file is not a `file:` URL (it is quoted whole).
+        case notAFileURL(String)
 
         // Orienting image files (``ImageOrienter``); the file's name is the caller's to add.
         /// RAW files are never re-oriented: their Orientation tag is the correction.
@@ -230,6 +232,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
+        case .notAFileURL(let url): return "\(url) is not a file URL (file:///...)"
         case .rawNotReoriented: return "RAW files are never re-oriented: their Orientation tag is the correction"
         case .imageFileUnreadable(let reason): return reason
         case .imageFileDamaged(let error): return error.description

@@ -45,10 +45,17 @@ public final class PhotoOutput: Sendable {
     public var availablePhotoCodecTypes: [PhotoCodecType] { PhotoCodecType.allCases }
 
     /// Camera pixel formats a request can capture in (``PhotoSettings/framePixelFormat``); empty
-    /// until the output is attached to a session with an input.
-    public var availablePhotoPixelFormatTypes: [FramePixelFormat] {
+    /// until the output is attached to a session with an input. (Apple's
+    /// `availablePhotoPixelFormatTypes` lists the formats of processed uncompressed photos, which
+    /// here are always the pixel buffer's 4:2:0 planes.)
+    public var availableFramePixelFormatTypes: [FramePixelFormat] {
         session?.input?.formats.map(\.pixelFormat) ?? []
     }
+
+    /// Camera pixel formats a request can capture in.
+    @available(*, deprecated, renamed: "availableFramePixelFormatTypes",
+               message: "it lists the camera's formats, not Apple's processed photo formats")
+    public var availablePhotoPixelFormatTypes: [FramePixelFormat] { availableFramePixelFormatTypes }
 
     /// The Bayer formats the camera can capture RAW (DNG) photos in, best first (largest frame,
     /// then most bits); empty for a camera without one, or until the output is attached to a
@@ -75,8 +82,8 @@ public final class PhotoOutput: Sendable {
     /// mounting (true, the default) or left as delivered with the whole correction in the
     /// metadata (false, the fast path).
     public var isCameraSensorOrientationCompensationEnabled: Bool {
-        get { orientationCompensation != .none }
-        set { orientationCompensation = newValue ? .sensor : .none }
+        get { orientationCompensation != .off }
+        set { orientationCompensation = newValue ? .sensor : .off }
     }
 
     /// Whether the scene is dark enough that a flash would help, as the device's
@@ -209,21 +216,36 @@ public final class PhotoOutput: Sendable {
         guard resolved.focus == nil else {
             return await runFocused(resolved, session: session, requestedAt: instant, timeout: timeout, delegate: delegate)
         }
-        delegate.photoOutput(self, willBeginCaptureFor: resolved)
+        await delegate.photoOutput(self, willBeginCaptureFor: resolved)
+        let delivered: DeliveredFrame
         do {
-            delegate.photoOutput(self, willCapturePhotoFor: resolved)
-            let delivered = try await session.frame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
-                                                    hardwareCrop: resolved.framing.hardwareCropRect, startedAfter: instant,
-                                                    zeroShutterLag: isZeroShutterLagEnabled, reservation: reservation,
-                                                    timeout: timeout)
-            delegate.photoOutput(self, didCapturePhotoFor: resolved)
-            try PhotoProcessor(encoders: encoders).photos(
-                from: delivered.frame, resolved: resolved, device: session.input, delivery: delivered.delivery) { photo in
-                delegate.photoOutput(self, didFinishProcessingPhoto: photo)
-            }
-            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: nil)
+            await delegate.photoOutput(self, willCapturePhotoFor: resolved)
+            delivered = try await session.frame(format: resolved.framePixelFormat, size: resolved.frameDimensions,
+                                                hardwareCrop: resolved.framing.hardwareCropRect, startedAfter: instant,
+                                                zeroShutterLag: isZeroShutterLagEnabled, reservation: reservation,
+                                                timeout: timeout)
         } catch {
-            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error.attributed(to: resolved.uniqueID))
+            return await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error.attributed(to: resolved.uniqueID))
+        }
+        await delegate.photoOutput(self, didCapturePhotoFor: resolved)
+        // Each photo goes to the delegate as soon as it is made (a RAW photo while the processed
+        // one is developed from it).
+        let (made, sink) = AsyncStream.makeStream(of: Result<CapturePhoto, PhotoCaptureError>.self)
+        async let handedOver: Void = {
+            for await result in made { await self.deliver(result, to: delegate) }
+        }()
+        let failure = PhotoProcessor(encoders: encoders).results(
+            from: delivered.frame, resolved: resolved, device: session.input, delivery: delivered.delivery) { sink.yield($0) }
+        sink.finish()
+        await handedOver
+        await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
+    }
+
+    /// Hands a photo, or the error that stopped it, to `delegate`.
+    func deliver(_ result: Result<CapturePhoto, PhotoCaptureError>, to delegate: any PhotoCaptureDelegate) async {
+        switch result {
+        case .success(let photo): await delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: nil)
+        case .failure(let error): await delegate.photoOutput(self, didFinishProcessingPhoto: nil, error: error)
         }
     }
 }
@@ -236,8 +258,9 @@ private final class StreamDelegate: PhotoCaptureDelegate {
         self.continuation = continuation
     }
 
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto) {
-        continuation.yield(photo)
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
+        // A failed photo also fails the request, which ends the sequence with its error.
+        if let photo { continuation.yield(photo) }
     }
 
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,

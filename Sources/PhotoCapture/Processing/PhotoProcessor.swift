@@ -52,6 +52,29 @@ struct PhotoProcessor {
         deliver(photo)
     }
 
+    /// The photos of `frame` as ``photos(from:resolved:device:delivery:sequenceCount:exposure:deliver:)``
+    /// makes them, each delivered as it is made; when one fails, it and every photo not yet made
+    /// are delivered as the error (a processed photo is developed from the RAW photo before it),
+    /// which is also returned.
+    func results(from frame: Frame, resolved: ResolvedPhotoSettings, device: CaptureDevice?,
+                 delivery: FrameDelivery, sequenceCount: Int = 1, exposure: AppliedExposure? = nil,
+                 deliver: (Result<CapturePhoto, PhotoCaptureError>) -> Void) -> PhotoCaptureError? {
+        var made = 0
+        do {
+            try photos(from: frame, resolved: resolved, device: device, delivery: delivery, sequenceCount: sequenceCount,
+                       exposure: exposure) { photo in
+                made += 1
+                deliver(.success(photo))
+            }
+            return nil
+        } catch {
+            let failure = error.attributed(to: resolved.uniqueID)
+            let expected = resolved.rawPhoto != nil && resolved.format.isProcessed ? 2 : 1
+            for _ in made..<max(made, expected) { deliver(.failure(failure)) }
+            return failure
+        }
+    }
+
     /// The processed photo of `frame`: one conversion pass (format, crop, turn), then one encode
     /// with EXIF and thumbnail; an MJPEG frame is kept or turned losslessly where no pixel changes.
     func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
@@ -183,14 +206,15 @@ struct PhotoProcessor {
         } catch {
             throw PhotoCaptureError(encodingFailure: error, uniqueID: id)
         }
-        let metadata = (try? EXIFReader(data: exifBlock).entries) ?? [:]
+        let written = try? EXIFReader(data: exifBlock)
 
         return CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
             captureDate: captureDate,
             pixelBuffer: pixels, previewPixelBuffer: reductions.preview.map(PixelBuffer.init),
-            embeddedThumbnailDimensions: reductions.thumbnail?.size, metadata: metadata,
+            embeddedThumbnailDimensions: reductions.thumbnail?.size, metadata: written?.entries ?? [:],
+            exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
             isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,
             writtenOrientation: resolved.writtenOrientation,
             timings: ProcessingTimings(conversion: conversion.seconds, scaling: scaling.seconds, encoding: encoding.seconds),

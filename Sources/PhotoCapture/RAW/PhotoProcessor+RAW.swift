@@ -59,11 +59,13 @@ extension PhotoProcessor {
             calibration: calibration, writtenOrientation: raw.writtenOrientation, thumbnailDimensions: thumbnail.size)
         var timings = ProcessingTimings(conversion: 0, scaling: 0, encoding: encoding.seconds)
         timings.development = development.seconds
+        let written = Self.written(exif)
         let photo = CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
             captureDate: date, pixelBuffer: PixelBuffer(image: pixels), previewPixelBuffer: previewPixels.map(PixelBuffer.init),
-            embeddedThumbnailDimensions: thumbnail.size, metadata: Self.entries(of: exif),
+            embeddedThumbnailDimensions: thumbnail.size, metadata: written?.entries ?? [:],
+            exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
             isSensorOrientationCompensationApplied: false, writtenOrientation: raw.writtenOrientation,
             timings: timings, encodingRoute: .dng, fileData: Data(bytes), isRawPhoto: true, rawDetails: details)
         return (photo, bytes)
@@ -95,9 +97,9 @@ extension PhotoProcessor {
         }
     }
 
-    /// The EXIF fields a DNG carries, as tag name → text. Read from an EXIF block of the same
-    /// metadata: libexif reads only the first 64 KiB of a file, and a DNG's IFD0 comes last.
-    static func entries(of exif: EXIFMetadata) -> [String: String] {
-        (try? EXIFReader(data: EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil)).entries) ?? [:]
+    /// The EXIF fields a DNG carries, read from an EXIF block of the same metadata: libexif
+    /// reads only the first 64 KiB of a file, and a DNG's IFD0 comes last.
+    static func written(_ exif: EXIFMetadata) -> EXIFReader? {
+        try? EXIFReader(data: EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil))
     }
 }

@@ -84,8 +84,6 @@ public enum RawDevelopment {
 
     /// DateTimeOriginal (with OffsetTimeOriginal when present) of a DNG's EXIF.
     private static func captureDate(of dng: DNGFileInfo) -> Date? {
-        // A date and a time ("YYYY:MM:DD HH:MM:SS"), read at its offset, else in local time.
-        guard let stamp = dng.dateTimeOriginal, stamp.contains(" "), let time = CalendarTime(exif: stamp) else { return nil }
-        return time.date(in: dng.offsetTimeOriginal.flatMap(CalendarTime.zone(exifOffset:)) ?? .local)
+        EXIFTimestamp.date(dateTime: dng.dateTimeOriginal, subseconds: nil, offset: dng.offsetTimeOriginal)
     }
 }

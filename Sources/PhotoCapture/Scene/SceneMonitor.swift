@@ -3,14 +3,14 @@ import Imaging
 import Synchronization
 
 /// Watches the live stream and says what the scene needs: too dark (a flash scene), too bright,
-/// or normal — Apple's `AVCapturePhotoOutput.isFlashScene`, with a status for the rest.
+/// or normal — Apple's `AVCapturePhotoOutput.isFlashScene`, with a ``SceneLighting`` for the rest.
 ///
 /// Up to ``analysesPerSecond`` frames a second are reduced to a grid of luma samples (mean,
 /// crushed shadows, clipped highlights) and, where the camera reports them, its exposure time
 /// and gain are checked against their maximum. The status changes only after the new judgement
 /// held for ``framesToConfirm`` analyses in a row, and the thresholds to enter a state are
 /// stricter than those to leave it (hysteresis), so it does not flap. Published as
-/// ``status``/``isFlashScene`` and as an `AsyncStream` of changes (``statusUpdates()``).
+/// ``lighting``/``isFlashScene`` and as an `AsyncStream` of changes (``lightingUpdates()``).
 /// Analysis runs on the monitor's own queue and drops frames while busy: it never slows the
 /// stream or a photo.
 public final class SceneMonitor: Sendable, FrameConsumer {
@@ -30,12 +30,12 @@ public final class SceneMonitor: Sendable, FrameConsumer {
     public static let normalClippedFraction = 0.15
 
     private struct State {
-        var status = SceneStatus.unknown
-        var candidate = SceneStatus.unknown
+        var status = SceneLighting.unknown
+        var candidate = SceneLighting.unknown
         var candidateCount = 0
         var reading: SceneReading?
         var lastAnalysis: UInt64 = 0
-        var streams: [Int: AsyncStream<SceneStatus>.Continuation] = [:]
+        var streams: [Int: AsyncStream<SceneLighting>.Continuation] = [:]
         var nextStream = 0
     }
     private let state = Mutex(State())
@@ -45,19 +45,23 @@ public final class SceneMonitor: Sendable, FrameConsumer {
         self.exposure = exposure
     }
 
-    /// The published status.
-    public var status: SceneStatus { state.withLock { $0.status } }
+    /// The published judgement.
+    public var lighting: SceneLighting { state.withLock { $0.status } }
+
+    /// The published judgement.
+    @available(*, deprecated, renamed: "lighting")
+    public var status: SceneLighting { lighting }
 
     /// Whether a flash would help: the scene is too dark.
-    public var isFlashScene: Bool { status == .notEnoughLight }
+    public var isFlashScene: Bool { lighting == .notEnoughLight }
 
     /// The latest analysis.
     public var latestReading: SceneReading? { state.withLock { $0.reading } }
 
-    /// Each published status from now on, starting with the current one; finishes when the
+    /// Each published judgement from now on, starting with the current one; finishes when the
     /// stream fails or stops.
-    public func statusUpdates() -> AsyncStream<SceneStatus> {
-        let (stream, continuation) = AsyncStream<SceneStatus>.makeStream(bufferingPolicy: .bufferingNewest(8))
+    public func lightingUpdates() -> AsyncStream<SceneLighting> {
+        let (stream, continuation) = AsyncStream<SceneLighting>.makeStream(bufferingPolicy: .bufferingNewest(8))
         let id = state.withLock { (state) -> Int in
             state.nextStream += 1
             state.streams[state.nextStream] = continuation
@@ -67,6 +71,10 @@ public final class SceneMonitor: Sendable, FrameConsumer {
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
         return stream
     }
+
+    /// Each published judgement from now on.
+    @available(*, deprecated, renamed: "lightingUpdates()")
+    public func statusUpdates() -> AsyncStream<SceneLighting> { lightingUpdates() }
 
     // MARK: Analysis
 
@@ -129,7 +137,7 @@ public final class SceneMonitor: Sendable, FrameConsumer {
     }
 
     /// The status `reading` argues for, given the current one (hysteresis).
-    static func judgement(of reading: SceneReading, current: SceneStatus) -> SceneStatus {
+    static func judgement(of reading: SceneReading, current: SceneLighting) -> SceneLighting {
         let atMaximum = reading.isExposureAtMaximum == true
         switch current {
         case .notEnoughLight:
@@ -147,7 +155,7 @@ public final class SceneMonitor: Sendable, FrameConsumer {
     }
 
     private func publish(_ reading: SceneReading) {
-        let changed = state.withLock { (state) -> (SceneStatus, [AsyncStream<SceneStatus>.Continuation])? in
+        let changed = state.withLock { (state) -> (SceneLighting, [AsyncStream<SceneLighting>.Continuation])? in
             state.reading = reading
             let judged = Self.judgement(of: reading, current: state.status)
             guard judged != state.status else {

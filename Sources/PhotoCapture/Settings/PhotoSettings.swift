@@ -27,7 +27,8 @@ public struct PhotoSettings: Sendable {
     /// The largest frame (sensor orientation) to capture; nil captures at the device's largest
     /// size. The nearest achievable size is chosen and reported as an adjustment.
     public var maxPhotoDimensions: PixelSize?
-    /// The camera pixel format to capture in; nil lets the device choose.
+    /// The camera pixel format to capture in, from ``PhotoOutput/availableFramePixelFormatTypes``;
+    /// nil lets the device choose.
     public var framePixelFormat: FramePixelFormat?
     /// A box for a preview image delivered with the photo as a pixel buffer; nil for none.
     /// The preview keeps the photo's aspect ratio and gets the same physical transform.
@@ -39,9 +40,10 @@ public struct PhotoSettings: Sendable {
     /// How the device is held, as the clockwise rotation in degrees that makes the compensated
     /// image upright (like `AVCaptureConnection.videoRotationAngle`): 0, 90, 180 or 270.
     public var rotationAngle: Int = 0
-    /// Overrides the output's orientation handling for this request; nil follows
-    /// ``PhotoOutput/orientationCompensation``.
-    public var orientationCompensation: OrientationCompensation?
+    /// The orientation handling of this request: ``CompensationChoice/outputDefault`` (the
+    /// default) follows ``PhotoOutput/orientationCompensation``; `.mode(.off)`, for example,
+    /// overrides it.
+    public var orientationCompensation: CompensationChoice = .outputDefault
     /// A bracket: one photo per member, each exposed as the member says (see
     /// <doc:BracketedCapture>); empty for a single photo.
     public var bracketedSettings: [BracketedStillImageSettings] = []

@@ -72,7 +72,7 @@ struct SettingsResolver: Sendable {
         let crop = framed.crop
 
         // Orientation.
-        let mode = settings.orientationCompensation ?? defaultCompensation
+        let mode = settings.orientationCompensation.resolved(outputMode: defaultCompensation)
         let plan = orientationPlan(for: settings, rotationAngle: rotation, mode: mode)
         let photoSize = plan.pixelTransform.apply(to: crop.size)
 

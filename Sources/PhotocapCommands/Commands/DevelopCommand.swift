@@ -68,7 +68,7 @@ struct DevelopCommand: AsyncParsableCommand {
         var settings = PhotoSettings(format: format)
         encoding.apply(to: &settings)
         metadata.apply(to: &settings, xmp: xmp)
-        settings.orientationCompensation = encoding.compensation.orientationCompensation
+        settings.orientationCompensation = .mode(encoding.compensation.orientationCompensation)
         let photo = try RawDevelopment.developPhoto(fromDNG: data, settings: settings, name: file)
         try photo.write(to: target, overwrite: outputOptions.overwrite)
         if outputOptions.json {

@@ -26,7 +26,7 @@ enum CompensationMode: String, EnumerableFlag {
     var orientationCompensation: OrientationCompensation {
         switch self {
         case .compensation: return .sensor
-        case .noCompensation: return OrientationCompensation.none
+        case .noCompensation: return .off
         case .upright: return .upright
         }
     }

@@ -121,9 +121,14 @@ package final class FakeV4L2Driver: V4L2Driver {
     /// orphaned buffers allow.
     private let allocations = Mutex<[UInt]>([])
 
-    /// A camera at `framesPerSecond`, with `lens` if given.
-    package init(framesPerSecond: Int = 100, lens: Lens? = nil) {
+    /// Where the camera faces (V4L2_CID_CAMERA_ORIENTATION, read-only); nil for a driver
+    /// without the control.
+    package let location: V4L2CameraLocation?
+
+    /// A camera at `framesPerSecond`, with `lens` and `location` if given.
+    package init(framesPerSecond: Int = 100, lens: Lens? = nil, location: V4L2CameraLocation? = nil) {
         interval = 1_000_000_000 / UInt64(max(1, framesPerSecond))
+        self.location = location
         state.withLock { $0.lens = lens }
     }
 
@@ -423,10 +428,14 @@ package final class FakeV4L2Driver: V4L2Driver {
     }
 
     package func queryExtendedControl(_ fd: Int32, _ query: inout v4l2_query_ext_ctrl) -> Int32 {
-        guard let lens = state.withLock({ $0.lens }) else { return -EINVAL }
         let next = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
         let wanted = query.id & ~next
-        let controls = Self.focusControls(lens)
+        var controls = state.withLock({ $0.lens }).map(Self.focusControls) ?? []
+        if location != nil {
+            controls.append((id: V4L2ControlID.cameraOrientation, name: "Camera Orientation", type: V4L2_CTRL_TYPE_MENU.rawValue,
+                             minimum: 0, maximum: 2, step: 1, flags: UInt32(V4L2_CTRL_FLAG_READ_ONLY)))
+            controls.sort { $0.id < $1.id }
+        }
         guard let control = query.id & next != 0 ? controls.first(where: { $0.id > wanted }) : controls.first(where: { $0.id == wanted })
         else { return -EINVAL }
         query = v4l2_query_ext_ctrl()
@@ -446,6 +455,10 @@ package final class FakeV4L2Driver: V4L2Driver {
         let now = Self.now()
         return state.withLock { (state) -> Int32 in
             if state.gone { return -ENODEV }
+            if id == V4L2ControlID.cameraOrientation, let location {
+                value = location.rawValue
+                return 0
+            }
             finishScan(&state, at: now)
             guard let lens = state.lens else { return -EINVAL }
             switch id {

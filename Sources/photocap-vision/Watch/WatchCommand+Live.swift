@@ -79,7 +79,7 @@ extension WatchCommand {
             let report = Report(
                 second: second, framesPerSecond: (rate * 10).rounded() / 10, framesStreamed: statistics.framesStreamed,
                 dropped: ["video": video.droppedFrameCount, "allConsumers": statistics.consumerDrops],
-                sceneStatus: monitor.status.rawValue, isFlashScene: monitor.isFlashScene,
+                sceneStatus: monitor.lighting.rawValue, isFlashScene: monitor.isFlashScene,
                 meanLuma: monitor.latestReading.map { ($0.meanLuma * 10).rounded() / 10 }, preview: preview,
                 faces: analysis.latestFaces.map { $0.map(FaceReport.init) })
             if json {
@@ -102,7 +102,7 @@ extension WatchCommand {
     private func refreshPreview(_ path: String, from output: PhotoOutput, analysis: Analysis?) async throws -> String {
         var settings = PhotoSettings(format: .uncompressed)
         settings.previewDimensions = previewSize
-        settings.orientationCompensation = .upright
+        settings.orientationCompensation = .mode(.upright)
         let photo = try await output.capturePhoto(with: settings)
         guard let preview = photo.previewPixelBuffer else { throw fail("the camera delivered no preview") }
         let jpeg = try analysis.map { try overlaid(preview, photoSize: photo.resolvedSettings.photoDimensions, analysis: $0) }

@@ -50,6 +50,13 @@ extension CaptureDevice {
             sensorMounting: mounting, source: source)
     }
 
+    /// The camera of ``frameFile(path:format:size:mounting:framesPerSecond:)`` for the frame in
+    /// the file at the `file:` URL `url`.
+    public static func frameFile(url: URL, format: FramePixelFormat, size: PixelSize, mounting: SensorMounting = .upright,
+                                 framesPerSecond: Int = 30) throws(PhotoCaptureError) -> CaptureDevice {
+        try frameFile(path: url.filePath(), format: format, size: size, mounting: mounting, framesPerSecond: framesPerSecond)
+    }
+
     /// The bytes of the file at `path`, mapped (no copy, no fresh memory: see `InputFile.map`),
     /// or where the file system cannot map, read once straight into the frame's storage; the
     /// size is checked against `expectedCount` and `maximumCount` before anything is allocated.

@@ -21,6 +21,12 @@ extension CaptureDevice {
         }
     }
 
+    /// The V4L2 camera at the `file:` URL `url` (`file:///dev/video0`), as
+    /// ``v4l2(path:input:)`` opens it.
+    public static func v4l2(url: URL, input: Int? = nil) throws(PhotoCaptureError) -> CaptureDevice {
+        try v4l2(path: url.filePath(), input: input)
+    }
+
     /// The camera at `path` as `driver` answers for it: host tests run the whole stack over
     /// ``FakeV4L2Driver``.
     package static func v4l2(path: String, driver: any V4L2Driver) throws(PhotoCaptureError) -> CaptureDevice {
@@ -90,6 +96,11 @@ extension CaptureDevice {
     private static func currentSizeIfFormat(_ fourCC: FourCC, on device: V4L2Device) -> FrameSizes? {
         guard let active = try? device.format(), active.fourCC == fourCC else { return nil }
         return .discrete([active.size])
+    }
+
+    /// ``discovery(in:)-(String)`` in the folder at the `file:` URL `folder`.
+    public static func discovery(in folder: URL) throws(PhotoCaptureError) -> DeviceDiscovery {
+        discovery(in: try folder.filePath())
     }
 
     /// The V4L2 capture nodes of this machine (`/dev/video*` in number order, metadata and

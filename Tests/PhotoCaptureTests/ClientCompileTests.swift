@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What a client's code compiles to against the built PhotoCapture module: mistakes the API is
+/// designed to reject at compile time, and the documentation's complete snippets.
+@Suite struct ClientCompileTests {
+    /// `.none` never means "no compensation" by accident: on the request it is neither nil nor a
+    /// mode, on the output it is no mode, and both diagnostics name the right spelling.
+    @Test func noneIsNoCompensationModeAndNoNil() throws {
+        let compiler = try ClientCompiler()
+        let onTheRequest = try compiler.typecheck("""
+            import PhotoCapture
+            var settings = PhotoSettings()
+            settings.orientationCompensation = .none
+            """)
+        #expect(!onTheRequest.compiled)
+        #expect(onTheRequest.diagnostics.contains(
+            "error: 'none' is unavailable: use .mode(.off) for no compensation, or .outputDefault for the output's mode"),
+                "\(onTheRequest.diagnostics)")
+        let onTheOutput = try compiler.typecheck("""
+            import PhotoCapture
+            PhotoOutput().orientationCompensation = .none
+            """)
+        #expect(!onTheOutput.compiled)
+        #expect(onTheOutput.diagnostics.contains("error: 'none' has been renamed to 'off'"), "\(onTheOutput.diagnostics)")
+
+        // The spellings the diagnostics name compile (so the checks above can fail).
+        let correct = try compiler.typecheck("""
+            import PhotoCapture
+            var settings = PhotoSettings()
+            settings.orientationCompensation = .mode(.off)
+            settings.orientationCompensation = .outputDefault
+            PhotoOutput().orientationCompensation = .off
+            """)
+        #expect(correct.compiled, "\(correct.diagnostics)")
+    }
+
+    /// The delegate of Docs.docc/CapturingAPhoto.md that keeps its photo in a `var` and is waited for
+    /// compiles in Swift 6 mode, as the article shows it.
+    @Test func theArticlesWaitingDelegateCompiles() throws {
+        let article = try String(contentsOf: TestPaths.repository.appendingPathComponent("Docs.docc/CapturingAPhoto.md"),
+                                 encoding: .utf8)
+        let snippet = try #require(Self.firstSwiftBlock(after: "### Wait for a delegate's photo", in: article))
+        #expect(snippet.contains("var "), "the snippet keeps the photo in a var")
+        let verdict = try ClientCompiler().typecheck(snippet)
+        #expect(verdict.compiled, "\(verdict.diagnostics)")
+        #expect(!verdict.diagnostics.contains("warning:"), "\(verdict.diagnostics)")
+    }
+
+    /// The first ```swift block after the line `heading` in `markdown`.
+    static func firstSwiftBlock(after heading: String, in markdown: String) -> String? {
+        guard let section = markdown.range(of: "\n\(heading)\n"),
+              let start = markdown.range(of: "```swift\n", range: section.upperBound..<markdown.endIndex),
+              let end = markdown.range(of: "\n```", range: start.upperBound..<markdown.endIndex) else { return nil }
+        return String(markdown[start.upperBound..<end.lowerBound])
+    }
+}
