@@ -48,12 +48,15 @@ let package = Package(
         .target(name: "CXML", dependencies: ["CLibraryLoading"]),
         // libsystemd's sd-bus, loaded when a rotation coordinator first asks iio-sensor-proxy.
         .target(name: "CSensorProxy", dependencies: ["CLibraryLoading"]),
-        // OpenCV's face cascades (libopencv-objdetect-dev). Debian ships no opencv4.pc with only
-        // these packages, and the headers live in /usr/include/opencv4, which no safe setting
-        // reaches. -O2 keeps the shim optimised in debug builds too.
+        // OpenCV's face cascades (libopencv-objdetect-dev), linked by name. Debian installs the
+        // headers under /usr/include/opencv4, which no safe setting names: OpenCVHeaders/opencv2
+        // links to them, a search path inside the package. (opencv4.pc would find them, but
+        // SwiftPM links every module it lists: 55 libraries, Qt, VTK, MPI and GDAL with them,
+        // in photocap-vision and in every app that uses PhotoCaptureVision.)
         .target(
             name: "COpenCVFaces",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+            exclude: ["OpenCVHeaders"],
+            cxxSettings: [.headerSearchPath("OpenCVHeaders")],
             linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"),
                              .linkedLibrary("opencv_core")]
         ),
@@ -121,7 +124,9 @@ let package = Package(
 /// but its static one leaves to the link (what `--static-swift-stdlib` adds, without compiling
 /// every module again for static linking). lld links them: gold warns about glibc's `mktemp`,
 /// which the static Foundation references. Debug builds, which the tests link together with the
-/// commands' modules, stay dynamic.
+/// commands' modules, stay dynamic. Unsafe flags are allowed here: SwiftPM refuses them in a
+/// dependency pinned by version only in the targets of the products a client uses, and no
+/// library product contains an executable.
 var staticSwiftRuntime: [LinkerSetting] {
     [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld"], .when(configuration: .release))]
 }

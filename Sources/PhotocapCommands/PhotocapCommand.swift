@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotoCapture
 
 /// `photocap`: still photos from Linux cameras with exact orientation.
 package struct PhotocapCommand: AsyncParsableCommand {
@@ -10,7 +11,7 @@ package struct PhotocapCommand: AsyncParsableCommand {
             compensation is on by default: the pixels are turned to undo the sensor's mounting \
             and the metadata says how the device was held.
             """,
-        version: "0.1.0",
+        version: PhotocapVersion.current,
         subcommands: [ShootCommand.self, WatchCommand.self, DevelopCommand.self, DevicesCommand.self, ControlsCommand.self, InfoCommand.self, OrientCommand.self, CompareCommand.self],
         defaultSubcommand: nil
     )
