@@ -6,7 +6,7 @@ import Imaging
 /// together), previews scaled from its result, one encode, metadata.
 struct PhotoProcessor {
     /// Software name written into EXIF.
-    static let software = "photocap 0.1"
+    static let software = "photocap \(PhotocapVersion.current)"
     /// EXIF thumbnails are re-encoded at falling quality until they fit the 64 KiB APP1 segment.
     static let thumbnailQualities = [85, 70, 50, 30]
     /// An APP1 segment holds 65,533 bytes, six of which are the "Exif\0\0" header.
