@@ -53,8 +53,19 @@ public enum Orientation: Int, CaseIterable, Hashable, Sendable, CustomStringConv
     /// A pure clockwise rotation by `degrees`, which must be a multiple of 90 (any sign).
     public init?(clockwiseDegrees degrees: Int) {
         guard degrees % 90 == 0 else { return nil }
-        self.init(mirrored: false, clockwiseQuarterTurns: degrees / 90)
+        self = .clockwise(degrees: degrees)
     }
+
+    /// A pure clockwise rotation by `degrees` (any sign; negative is counter-clockwise): the one
+    /// conversion from degrees. A remainder past a multiple of 90 is dropped: the callers have
+    /// checked their angles (settings, sensor mountings) before.
+    package static func clockwise(degrees: Int) -> Orientation {
+        Orientation(mirrored: false, clockwiseQuarterTurns: degrees / 90)
+    }
+
+    /// `degrees` as the same angle in 0..<360 (−90 is 270, 450 is 90): the one normalisation of
+    /// rotation angles, device and sensor alike.
+    public static func normalizedDegrees(_ degrees: Int) -> Int { ((degrees % 360) + 360) % 360 }
 
     /// Whether the transform includes a mirror (EXIF 2, 4, 5, 7).
     public var isMirrored: Bool {

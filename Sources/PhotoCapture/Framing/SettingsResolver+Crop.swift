@@ -58,7 +58,7 @@ extension SettingsResolver {
     static func centredCrop(aspectRatio: AspectRatio?, zoom: Double, of whole: PixelRect, frameSize: PixelSize,
                             mounting: SensorMounting, rotationAngle: Int) -> PixelRect {
         guard aspectRatio != nil || zoom != 1 else { return whole }
-        let upright = mounting.compensation.followed(by: Orientation(mirrored: false, clockwiseQuarterTurns: rotationAngle / 90))
+        let upright = mounting.upright(rotationAngle: rotationAngle)
         let sensorRatio = aspectRatio.map { upright.swapsDimensions ? $0.transposed : $0 }
         return PixelRect.centred(ratio: sensorRatio.map { ($0.width, $0.height) } ?? (frameSize.width, frameSize.height),
                                  zoom: zoom, in: frameSize)

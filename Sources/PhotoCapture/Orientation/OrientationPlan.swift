@@ -24,8 +24,8 @@ public struct OrientationPlan: Hashable, Sendable {
     /// much of it goes into the pixels and how much into the metadata.
     public init(mounting: SensorMounting, rotationAngle: Int, mode: OrientationCompensation) {
         let mount = mounting.compensation
-        let device = Orientation(mirrored: false, clockwiseQuarterTurns: rotationAngle / 90)
-        let whole = mount.followed(by: device)
+        let device = Orientation.clockwise(degrees: rotationAngle)
+        let whole = mounting.upright(rotationAngle: rotationAngle)
         switch mode {
         case .sensor: (pixelTransform, writtenOrientation) = (mount, device)
         case .off: (pixelTransform, writtenOrientation) = (.up, whole)

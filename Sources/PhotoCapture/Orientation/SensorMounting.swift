@@ -14,14 +14,22 @@ public struct SensorMounting: Hashable, Sendable, CustomStringConvertible {
     /// A mounting; `rotation` is normalised to 0..<360 and must be a multiple of 90.
     public init(rotation: Int, isMirrored: Bool = false) {
         precondition(rotation % 90 == 0, "sensor rotation must be a multiple of 90 degrees, got \(rotation)")
-        self.rotation = ((rotation % 360) + 360) % 360
+        self.rotation = Orientation.normalizedDegrees(rotation)
         self.isMirrored = isMirrored
     }
 
     /// The transform that undoes the mounting: mirror (if any), then turn `rotation` degrees
     /// counter-clockwise.
     public var compensation: Orientation {
-        Orientation(mirrored: isMirrored, clockwiseQuarterTurns: -rotation / 90)
+        (isMirrored ? Orientation.upMirrored : .up).followed(by: .clockwise(degrees: -rotation))
+    }
+
+    /// The whole correction of a frame from this sensor held at `rotationAngle` (clockwise
+    /// degrees, a multiple of 90): the mounting's compensation, then the device's turn. The
+    /// orientation rule of the Architecture article; every part that needs the upright picture
+    /// (the plan, the crop, metadata coordinates) asks here.
+    public func upright(rotationAngle: Int) -> Orientation {
+        compensation.followed(by: .clockwise(degrees: rotationAngle))
     }
 
     /// `rotation 90°, mirrored`.

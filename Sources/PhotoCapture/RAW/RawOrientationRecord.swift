@@ -13,7 +13,7 @@ struct RawOrientationRecord: Equatable {
 
     init(mounting: SensorMounting, rotationAngle: Int) {
         self.mounting = mounting
-        self.rotationAngle = ((rotationAngle % 360) + 360) % 360
+        self.rotationAngle = Orientation.normalizedDegrees(rotationAngle)
     }
 
     /// The split of `orientation` for a DNG that carries no record (not written by photocap):

@@ -61,8 +61,8 @@ extension RotationCoordinator {
             case .locked(let locked): locked.deviceRotationAngle
             }
             self.orientation = orientation
-            horizonLevelCapture = capture % 360
-            horizonLevelPreview = (capture + screen - device + 720) % 360
+            horizonLevelCapture = Orientation.normalizedDegrees(capture)
+            horizonLevelPreview = Orientation.normalizedDegrees(capture + screen - device)
         }
 
         /// `left-up: capture 90°, preview 90°`.

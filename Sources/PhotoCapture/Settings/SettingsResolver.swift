@@ -33,7 +33,7 @@ struct SettingsResolver: Sendable {
 
         // Device rotation.
         guard settings.rotationAngle % 90 == 0 else { throw reject(.invalidRotationAngle(settings.rotationAngle)) }
-        let rotation = ((settings.rotationAngle % 360) + 360) % 360
+        let rotation = Orientation.normalizedDegrees(settings.rotationAngle)
         if rotation != settings.rotationAngle {
             adjustments.append(.rotationAngle(requested: settings.rotationAngle, chosen: rotation))
         }

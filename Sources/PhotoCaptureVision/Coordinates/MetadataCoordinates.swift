@@ -30,7 +30,7 @@ public struct MetadataCoordinates: Sendable, Hashable {
     /// clockwise, whose frames of `frameSize` are cropped to `sensorCrop`.
     public init(frameSize: PixelSize, sensorCrop: PixelRect? = nil, mounting: SensorMounting, rotationAngle: Int = 0) {
         self.init(frameSize: frameSize, sensorCrop: sensorCrop,
-                  upright: mounting.compensation.followed(by: Orientation(mirrored: false, clockwiseQuarterTurns: rotationAngle / 90)))
+                  upright: mounting.upright(rotationAngle: rotationAngle))
     }
 
     /// The size of the upright picture (the crop turned upright), in frame pixels.
