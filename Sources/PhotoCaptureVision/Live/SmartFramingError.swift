@@ -8,8 +8,8 @@ public enum SmartFramingError: Error, Equatable, CustomStringConvertible {
     case unsupportedFraming(Framing)
     /// The face detector could not be made.
     case detector(FaceDetectionError)
-    /// The camera refused the analysis output.
-    case camera(String)
+    /// The camera refused the analysis output, for the reason the capture layer gives.
+    case camera(PhotoCaptureError)
 
     /// A sentence for people.
     public var description: String {
@@ -17,7 +17,7 @@ public enum SmartFramingError: Error, Equatable, CustomStringConvertible {
         case .noEnabledFramings: return "smart framing needs at least one enabled framing"
         case let .unsupportedFraming(framing): return "framing \(framing) is not supported (aspect ratios 1:1, 3:4, 4:3, 9:16, 16:9 at zoom 1, 1.5 or 2)"
         case let .detector(error): return "smart framing: \(error)"
-        case let .camera(message): return "smart framing: \(message)"
+        case let .camera(error): return "smart framing: \(error)"
         }
     }
 }

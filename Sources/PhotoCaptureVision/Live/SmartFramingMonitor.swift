@@ -87,7 +87,7 @@ public final class SmartFramingMonitor: Sendable {
             try analyzer.video.attach(to: device)
         } catch {
             state.withLock { $0.analyzer = nil }
-            throw .camera(error.description)
+            throw .camera(error)
         }
     }
 
