@@ -106,10 +106,13 @@ let package = Package(
 
         // Tests; TestSupport runs and reads the third-party tools that judge our files.
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
+        // A V4L2 camera in memory, for the fault paths the real driver cannot produce on demand:
+        // a test double, so no product contains it (as swift-nio keeps NIOEmbedded apart).
+        .target(name: "V4L2Testing", dependencies: ["V4L2", "CV4L2"], path: "Tests/V4L2Testing"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImagingKernels", "TestSupport"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
-        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "TestSupport"]),
+        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "V4L2Testing", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTestingTests", dependencies: ["PhotoCaptureTesting", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "photocap-vision", "PhotocapCommands", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],

@@ -1,6 +1,7 @@
 import PhotoCapture
 import Testing
 import V4L2
+import V4L2Testing
 
 /// ``CaptureDevice/position`` from a V4L2 driver's camera orientation, over ``FakeV4L2Driver``.
 @Suite struct DevicePositionTests {

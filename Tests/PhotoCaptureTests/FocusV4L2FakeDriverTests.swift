@@ -2,6 +2,7 @@ import Foundation
 import PhotoCapture
 import Testing
 import V4L2
+import V4L2Testing
 
 /// The V4L2 focus path on the host: ``FakeV4L2Driver`` with a lens exposes
 /// `focus_automatic_continuous`, `focus_absolute`, `auto_focus_start` and `auto_focus_status`

@@ -4,6 +4,7 @@ import PhotoCapture
 import Synchronization
 import Testing
 import V4L2
+import V4L2Testing
 
 /// The V4L2 streaming loop on the host: the whole stack (CaptureDevice, LiveFrameSource,
 /// V4L2Stream) over ``FakeV4L2Driver``, a camera at 100 fps whose faults are injected at chosen

@@ -1,7 +1,7 @@
 import CV4L2
 
 /// The kernel calls the V4L2 layer makes, one method per `pc_v4l2_*` function of the C seam, so
-/// the layer can run against ``FakeV4L2Driver`` on a host without a camera.
+/// the layer can run against a fake (the tests' `FakeV4L2Driver`) on a host without a camera.
 ///
 /// Every method returns what its C function returns: 0 (or a non-negative result) on success,
 /// -errno on failure.

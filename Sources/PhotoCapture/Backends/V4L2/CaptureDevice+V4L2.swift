@@ -27,8 +27,8 @@ extension CaptureDevice {
         try v4l2(path: url.filePath(), input: input)
     }
 
-    /// The camera at `path` as `driver` answers for it: host tests run the whole stack over
-    /// ``FakeV4L2Driver``.
+    /// The camera at `path` as `driver` answers for it: host tests run the whole stack over the
+    /// fake driver of the V4L2Testing target.
     package static func v4l2(path: String, driver: any V4L2Driver) throws(PhotoCaptureError) -> CaptureDevice {
         do {
             return try makeV4L2Device(path: path, driver: driver)

@@ -1,4 +1,5 @@
 import CV4L2
+import V4L2
 import Glibc
 import Synchronization
 
