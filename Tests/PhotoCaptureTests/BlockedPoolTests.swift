@@ -3,10 +3,12 @@ import Glibc
 import PhotoCapture
 import Synchronization
 import Testing
+import V4L2
 
 /// The live stream runs on a thread of its own: an app that fills every thread of Swift's
 /// cooperative pool with blocking work neither stalls it nor loses zero shutter lag (issue 37).
-@Suite struct BlockedPoolTests {
+/// Serialized: each case blocks the whole pool, and must know that its own blockers hold it.
+@Suite(.serialized) struct BlockedPoolTests {
     typealias Live = LiveSessionTests
 
     /// What the tasks of the test tell each other, without a pool thread.
@@ -20,14 +22,37 @@ import Testing
 
     static let blockSeconds: UInt32 = 2
 
-    /// The synthetic camera at 30 fps while every thread of the pool sleeps for 2 s: frames keep
-    /// arriving at the pump (watched from a thread of the test's own), and a photo requested
-    /// from an app's own thread meanwhile is the frame under way at the request.
-    @Test func aBlockedCooperativePoolNeitherStallsTheStreamNorLosesZeroShutterLag() async throws {
-        let device = Live.camera()
+    enum Camera: String, CaseIterable, CustomTestStringConvertible {
+        case synthetic
+        /// The V4L2 stack over ``FakeV4L2Driver``: the pump waits on the V4L2 stream's queue.
+        case fakeV4L2
+
+        var testDescription: String { rawValue }
+
+        func device() throws -> CaptureDevice {
+            switch self {
+            case .synthetic: Live.camera()
+            case .fakeV4L2: try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver(framesPerSecond: 30))
+            }
+        }
+
+        func settings() -> PhotoSettings {
+            switch self {
+            case .synthetic: Live.small()
+            case .fakeV4L2: PhotoSettings(format: .uncompressed)
+            }
+        }
+    }
+
+    /// A camera at 30 fps while every thread of the pool sleeps for 2 s: frames keep arriving at
+    /// the pump (watched from a thread of the test's own), and a photo requested from an app's
+    /// own thread meanwhile is the frame under way at the request.
+    @Test(arguments: Camera.allCases)
+    func aBlockedCooperativePoolNeitherStallsTheStreamNorLosesZeroShutterLag(camera: Camera) async throws {
+        let device = try camera.device()
         let (session, output) = try await runningSession(device)
         // The stream at the photo's size from here on, so the next photo needs no restart.
-        _ = try await output.capturePhoto(with: Live.small())
+        _ = try await output.capturePhoto(with: camera.settings())
         let marks = Marks()
         let watcherThread = ThreadTaskExecutor(name: "test.watcher")
         let appThread = ThreadTaskExecutor(name: "test.app")
@@ -63,7 +88,7 @@ import Testing
             Task.detached { marks.probeStart.store(Live.now(), ordering: .releasing) }
             usleep(700_000)
             let before = Live.now()
-            let photos = try output.capturePhotos(with: Live.small())
+            let photos = try output.capturePhotos(with: camera.settings())
             let after = Live.now()
             var photo: CapturePhoto?
             for try await item in photos { photo = item }
@@ -91,7 +116,7 @@ import Testing
         let arrivals = marks.arrivals.withLock { $0 }
         let gaps = zip(arrivals, arrivals.dropFirst()).map { $1 - $0 }
         let maximum = gaps.max() ?? .max
-        print("BlockedPoolTests: \(arrivals.count) frames, max gap between frames at the pump \(Double(maximum) / 1e6) ms")
+        print("BlockedPoolTests, \(camera): \(arrivals.count) frames, max gap between frames at the pump \(Double(maximum) / 1e6) ms")
         #expect((arrivals.first ?? .max) < blockStart && (arrivals.last ?? 0) > probeStart, "watched \(arrivals.count) frames")
         #expect(maximum <= 100_000_000, "a gap of \(Double(maximum) / 1e6) ms between frames at the pump")
         let during = arrivals.filter { $0 > blockStart && $0 < probeStart }.count
