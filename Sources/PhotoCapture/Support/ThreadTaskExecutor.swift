@@ -10,7 +10,8 @@ import Synchronization
 /// needs no pool thread to wake up. ``shutdown()`` ends the thread once the jobs already queued
 /// have run; jobs that come later go to the global executor, so no task is ever stranded.
 package final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
-    // Unchecked: `jobs`, `timers`, `nextTimer` and `isStopping` are touched only under `lock`.
+    // Unchecked: `jobs`, `timers`, `nextTimer`, `isStopping` and `isStopped` are touched only
+    // under `lock`.
 
     /// The process's timer thread, for bounded waits that must fire while the pool is full.
     package static let timers = ThreadTaskExecutor(name: "photocap.timers")
