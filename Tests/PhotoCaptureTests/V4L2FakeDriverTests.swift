@@ -12,8 +12,8 @@ import V4L2Testing
 /// pending request and consumer ended with the error and its uniqueID.
 ///
 /// Timed like the timing tests: the fake is a 100 fps camera that drops frames the loop does not
-/// take in time, and the loop runs on Swift's cooperative pool, which the suite's blocking tests
-/// can hold for seconds. `.ci/test` runs the suite on its own with PHOTOCAP_TIMING_TESTS=1.
+/// take in time, and the photos are processed on Swift's cooperative pool, which the suite's
+/// blocking tests can hold for seconds. `.ci/test` runs the suite on its own with PHOTOCAP_TIMING_TESTS=1.
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["PHOTOCAP_TIMING_TESTS"] == "1",
                              "timed on a quiet machine: PHOTOCAP_TIMING_TESTS=1"))
 struct V4L2FakeDriverTests {

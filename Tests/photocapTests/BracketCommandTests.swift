@@ -151,35 +151,16 @@ import TestSupport
 
     /// SIGINT while a member waits for its settled frame: the controls are restored, the exit
     /// status is 130, and nothing half-written is left.
-    ///
-    /// Synchronous on purpose: the suite's blocking tests can starve the cooperative pool, and
-    /// an awaited sleep could then wake after the whole bracket had ended.
     @Test func sigintMidBracketRestoresTheControlsAndExits130() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.photocap)
         // 30 frames a second and 1000 frames to settle: each member takes 33 s.
-        process.arguments = ["shoot", "--device", "synthetic", "--size", "320x240", "--bracket", "-1,0,1",
-                             "--settle-frames", "1000", "--output", folder.path + "/"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        Thread.sleep(forTimeInterval: 3)
-        let interrupted = Date()
-        // On a loaded machine the first SIGINT can come before the handler is in place (the
-        // signal is ignored while it is being set up); the bracket runs 100 s, so repeat it.
-        for _ in 0..<10 where process.isRunning {
-            process.interrupt()
-            Thread.sleep(forTimeInterval: 0.5)
-        }
-        process.waitUntilExit()
-        #expect(Date().timeIntervalSince(interrupted) < 6)
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(stderr.contains("interrupted: synthetic's exposure controls restored"), "\(stderr)")
+        let run = try InterruptedRun(["shoot", "--device", "synthetic", "--size", "320x240", "--bracket", "-1,0,1",
+                                      "--settle-frames", "1000", "--output", folder.path + "/"], interruptingAfter: 3)
+        #expect(run.secondsToExit < 6)
+        #expect(run.exited)
+        #expect(run.status == 130)
+        #expect(run.stderr.contains("interrupted: synthetic's exposure controls restored"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 }

@@ -58,6 +58,26 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 4)
     }
 
+    /// SIGINT mid-timelapse puts the controls its photos change back before the process exits
+    /// (130), as it does for a single shot: focus for `--focus`, exposure for `--bracket`.
+    @Test(arguments: [
+        (["--focus", "manual:600"], "interrupted: synthetic's focus controls restored"),
+        (["--bracket", "-1,0,1"], "interrupted: synthetic's exposure controls restored"),
+    ])
+    func sigintMidTimelapseRestoresTheControlsAndExits130(options: [String], restored: String) throws {
+        let folder = try TemporaryDirectory("timelapse-sigint")
+        // 1000 photos 200 ms apart: the timelapse would run for 200 s.
+        let run = try InterruptedRun(["shoot", "--device", "synthetic", "--size", "320x240", "--interval", "200ms",
+                                      "--count", "1000", "--output", folder.url.path + "/"] + options, interruptingAfter: 3)
+        #expect(run.secondsToExit < 6)
+        #expect(run.exited)
+        #expect(run.status == 130)
+        #expect(run.stderr.contains(restored), "\(run.stderr)")
+        // It was mid-timelapse: photos were taken, every one complete.
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(!names.isEmpty && names.allSatisfy { $0.hasSuffix(".jpg") }, "\(names)")
+    }
+
     @Test(arguments: [
         (["--interval", "1s"], "--interval needs --count N or --duration"),
         (["--interval", "2s", "--duration", "1s"], "--duration 1.0s is shorter than --interval 2.0s"),

@@ -3,7 +3,8 @@ import Logging
 import Synchronization
 import V4L2
 
-/// Keeps a backend's frames flowing from the first start to the stop: a pump task takes every
+/// Keeps a backend's frames flowing from the first start to the stop: a pump task, on a thread
+/// of its own (``ThreadTaskExecutor``), takes every
 /// frame as soon as the backend has it (a V4L2 buffer is dequeued as soon as it is done, so no
 /// stale frame waits in the driver), keeps the newest ``ringCapacity`` in a ring, hands photo
 /// requests the frame their rule picks and offers every frame to the attached consumers.
@@ -216,7 +217,11 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             return state.generation
         }
         let backend = backend
-        let pump = Task.detached { [weak self] in
+        // A thread of its own, as AVFoundation's capture queues: an app that fills the
+        // cooperative pool with blocking work neither stalls the stream nor loses its frames.
+        let thread = ThreadTaskExecutor(name: "photocap.pump")
+        let pump = Task.detached(executorPreference: thread) { [weak self] in
+            defer { thread.shutdown() }
             var after: UInt64 = 0
             while !Task.isCancelled {
                 do throws(PhotoCaptureError) {
@@ -394,10 +399,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                 return nil
             }
             if let immediate { return continuation.resume(returning: immediate) }
-            Task.detached { [weak self] in
-                try? await Task.sleep(for: timeout)
-                self?.expire(id, timeout: timeout)
-            }
+            // On the timer thread, not the pool: the limit holds while an app blocks the pool.
+            ThreadTaskExecutor.timers.schedule(after: timeout) { [weak self] in self?.expire(id, timeout: timeout) }
         }
         let entry: Entry
         switch result {

@@ -36,6 +36,14 @@ extension ShootCommand {
         var missed = 0
         var gaps: [(slot: Int, seconds: Double)] = []
         var current = first.uniqueID
+        // Interrupted mid-bracket or while focusing, the camera's controls go back before the
+        // process exits, as for a single shot.
+        func handleInterrupts(on camera: CaptureDevice) -> ControlInterruptHandler? {
+            bracket.members.isEmpty && focus.mode == nil
+                ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, focus: focus.mode != nil, changes: nil)
+        }
+        var interruptHandler = handleInterrupts(on: camera)
+        defer { interruptHandler?.cancel() }
         do throws(PhotoCaptureError) {
             try await session.startRunning(discardingFirst: skip)
             // The stream switched to the photos' format before the first slot, so every photo,
@@ -74,6 +82,9 @@ extension ShootCommand {
                     (camera, session, output) = try await reconnect(to: name, busInfo: busInfo, firstRequest: settings.uniqueID) {
                         (camera, session, output) = placeholder
                     }
+                    // The returned camera is another device: its controls are the ones to restore.
+                    interruptHandler?.cancel()
+                    interruptHandler = handleInterrupts(on: camera)
                     try await session.startRunning(discardingFirst: skip)
                     try await output.setPreparedPhotoSettingsArray([settings])
                     let seconds = (clock.now - lost).seconds

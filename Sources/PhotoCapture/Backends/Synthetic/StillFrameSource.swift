@@ -93,7 +93,9 @@ actor StillFrameSource: FrameSource {
             guard Duration.nanoseconds(Int64(wait)) <= timeout else {
                 throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))
             }
-            try? await Task.sleep(for: .nanoseconds(Int64(wait)))
+            // The timer thread wakes it, so the live pump's thread keeps it going while an app
+            // blocks the cooperative pool.
+            await ThreadTaskExecutor.sleep(for: .nanoseconds(Int64(wait)))
             // The stream may have stopped, or restarted in another format, while this request
             // waited: then the first frame after `instant` is the restarted stream's.
             guard let current = self.streaming else { throw PhotoCaptureError(.sessionNotRunning) }
