@@ -3,6 +3,7 @@ import Glibc
 import PhotoCapture
 import Synchronization
 import Testing
+import V4L2Testing
 import V4L2
 
 /// The live stream runs on a thread of its own: an app that fills every thread of Swift's
