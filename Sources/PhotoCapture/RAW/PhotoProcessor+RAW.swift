@@ -15,60 +15,81 @@ extension PhotoProcessor {
         let id = resolved.uniqueID
         let frame: Frame
         do { frame = try delivered.unpackedCSI2() } catch { throw PhotoCaptureError(.imaging(error), uniqueID: id) }
-        let bits = frame.format.bitsPerSample
         let date = Self.captureDate(of: frame)
-        var exif = metadata(for: resolved, frame: frame, size: frame.size, date: date, cameraName: cameraName)
-        exif.orientation = raw.writtenOrientation
-        exif.pixelSize = nil  // EXIF does not allow PixelX/YDimension in TIFF-based files
-        if let exposure { exif.record(exposure) }
-        var dng = DNGMetadata(exif: exif, uniqueCameraModel: cameraName)
-        dng.colorMatrix = calibration.colorMatrix
-        dng.calibrationIlluminant = calibration.calibrationIlluminant
-        dng.asShotNeutral = calibration.asShotNeutral
-        dng.blackLevel = calibration.blackLevel(bits: bits)
-        dng.xmp = RawOrientationRecord(mounting: resolved.sensorMounting, rotationAngle: resolved.rotationAngle)
-            .xmp(adding: resolved.metadata.xmp.map { XMPOrientation.setting($0, to: raw.writtenOrientation) })
-
-        let bytes: [UInt8], thumbnail: RGBImage, preview: RGBImage?
-        var development = Duration.zero, encoding = Duration.zero
-        do {
-            (thumbnail, development) = try Self.timed {
-                try RAWDeveloper.preview(of: frame, metadata: dng, fitting: raw.embeddedThumbnailDimensions)
-            }
-            // A RAW photo alone carries the preview; with a processed photo that one does.
-            let previewBox = resolved.format == .dng ? resolved.previewDimensions : nil
-            let (reduced, previewTime) = try Self.timed {
-                try previewBox.map { try RAWDeveloper.preview(of: frame, metadata: dng, fitting: $0) }
-            }
-            (preview, development) = (reduced, development + previewTime)
-            dng.thumbnail = thumbnail
-            (bytes, encoding) = try Self.timed { try DNGFile.encode(frame, metadata: dng) }
-        } catch {
-            throw PhotoCaptureError(encodingFailure: error, uniqueID: id)
-        }
+        let exif = rawEXIF(frame, resolved: resolved, cameraName: cameraName, date: date, exposure: exposure)
+        var dng = rawDescription(frame, exif: exif, resolved: resolved, cameraName: cameraName, calibration: calibration)
+        let encoded = try encodeRaw(frame, describing: &dng, resolved: resolved)
         let pixels: PlanarImage, previewPixels: PlanarImage?
         do {
-            pixels = try thumbnail.planarImage()
-            previewPixels = try preview?.planarImage()
+            pixels = try encoded.thumbnail.planarImage()
+            previewPixels = try encoded.preview?.planarImage()
         } catch {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
         }
+        let bits = frame.format.bitsPerSample
         let details = RawPhotoDetails(
             frame: delivered, cfaPattern: frame.format.bayerPattern!, bitsPerSample: bits,
             storedBitsPerSample: bits == 8 ? 8 : 16, blackLevel: dng.blackLevel, whiteLevel: (1 << bits) - 1,
-            calibration: calibration, writtenOrientation: raw.writtenOrientation, thumbnailDimensions: thumbnail.size)
-        var timings = ProcessingTimings(conversion: 0, scaling: 0, encoding: encoding.seconds)
-        timings.development = development.seconds
+            calibration: calibration, writtenOrientation: raw.writtenOrientation, thumbnailDimensions: encoded.thumbnail.size)
+        var timings = ProcessingTimings(conversion: 0, scaling: 0, encoding: encoded.encoding.seconds)
+        timings.development = encoded.development.seconds
         let written = Self.written(exif)
         let photo = CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
             captureDate: date, pixelBuffer: PixelBuffer(image: pixels), previewPixelBuffer: previewPixels.map(PixelBuffer.init),
-            embeddedThumbnailDimensions: thumbnail.size, metadata: written?.entries ?? [:],
+            embeddedThumbnailDimensions: encoded.thumbnail.size, metadata: written?.entries ?? [:],
             exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
             isSensorOrientationCompensationApplied: false, writtenOrientation: raw.writtenOrientation,
-            timings: timings, encodingRoute: .dng, fileData: Data(bytes), isRawPhoto: true, rawDetails: details)
-        return (photo, bytes)
+            timings: timings, encodingRoute: .dng, fileData: Data(encoded.bytes), isRawPhoto: true, rawDetails: details)
+        return (photo, encoded.bytes)
+    }
+
+    /// The describe stage of a RAW photo, its EXIF part: the whole orientation correction in the
+    /// Orientation tag, no pixel dimensions (EXIF does not allow PixelX/YDimension in TIFF-based
+    /// files), and a bracket member's exposure.
+    private func rawEXIF(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String, date: Date,
+                         exposure: AppliedExposure?) -> EXIFMetadata {
+        var exif = metadata(for: resolved, frame: frame, size: frame.size, date: date, cameraName: cameraName)
+        exif.orientation = resolved.rawPhoto!.writtenOrientation
+        exif.pixelSize = nil
+        if let exposure { exif.record(exposure) }
+        return exif
+    }
+
+    /// The describe stage of a RAW photo, its DNG part: `exif`, the device's calibration, and
+    /// the orientation split in XMP beside the app's packet.
+    private func rawDescription(_ frame: Frame, exif: EXIFMetadata, resolved: ResolvedPhotoSettings, cameraName: String,
+                                calibration: RawCalibration) -> DNGMetadata {
+        var dng = DNGMetadata(exif: exif, uniqueCameraModel: cameraName)
+        dng.colorMatrix = calibration.colorMatrix
+        dng.calibrationIlluminant = calibration.calibrationIlluminant
+        dng.asShotNeutral = calibration.asShotNeutral
+        dng.blackLevel = calibration.blackLevel(bits: frame.format.bitsPerSample)
+        dng.xmp = RawOrientationRecord(mounting: resolved.sensorMounting, rotationAngle: resolved.rotationAngle)
+            .xmp(adding: resolved.metadata.xmp.map { XMPOrientation.setting($0, to: resolved.rawPhoto!.writtenOrientation) })
+        return dng
+    }
+
+    /// The encode stage of a RAW photo: the developed thumbnail (stored in `dng`) and, for a RAW
+    /// photo alone, the preview, then the DNG of the samples as delivered.
+    private func encodeRaw(_ frame: Frame, describing dng: inout DNGMetadata, resolved: ResolvedPhotoSettings)
+        throws(PhotoCaptureError) -> (bytes: [UInt8], thumbnail: RGBImage, preview: RGBImage?, development: Duration, encoding: Duration) {
+        do {
+            let (thumbnail, thumbnailTime) = try Self.timed { [dng] () throws in
+                try RAWDeveloper.preview(of: frame, metadata: dng, fitting: resolved.rawPhoto!.embeddedThumbnailDimensions)
+            }
+            // A RAW photo alone carries the preview; with a processed photo that one does.
+            let previewBox = resolved.format == .dng ? resolved.previewDimensions : nil
+            let (preview, previewTime) = try Self.timed { [dng] () throws in
+                try previewBox.map { try RAWDeveloper.preview(of: frame, metadata: dng, fitting: $0) }
+            }
+            dng.thumbnail = thumbnail
+            let (bytes, encoding) = try Self.timed { [dng] () throws in try DNGFile.encode(frame, metadata: dng) }
+            return (bytes, thumbnail, preview, thumbnailTime + previewTime, encoding)
+        } catch {
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: resolved.uniqueID)
+        }
     }
 
     /// `dng` developed by LibRaw (as stored, not turned), and how long that took.

@@ -1,0 +1,87 @@
+import Codecs
+import FoundationEssentials
+import Imaging
+
+extension PhotoProcessor {
+    /// The encode stage, with the reductions and the EXIF block made beside it: the MJPEG route
+    /// inserts metadata into the kept camera JPEG; a JPEG is encoded in strips that convert their
+    /// own bands; HEIC and TIFF are encoded from the converted planes.
+    func encode(_ converted: ConvertedFrame, described: PhotoDescription,
+                resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) -> EncodedPhoto {
+        do {
+            if resolved.format == .jpeg, let kept = converted.keptJPEG {
+                return try keep(kept, pixels: converted.pixels, described: described, resolved: resolved)
+            } else if resolved.format == .jpeg {
+                return try encodeJPEG(converted, described: described, resolved: resolved)
+            }
+            return try encodeFile(converted.pixels, described: described, resolved: resolved)
+        } catch {
+            throw PhotoCaptureError(encodingFailure: error, uniqueID: resolved.uniqueID)
+        }
+    }
+
+    /// The MJPEG route's encode: no encode, the kept camera JPEG with EXIF (and thumbnail) and
+    /// XMP inserted.
+    private func keep(_ kept: ConvertedFrame.KeptJPEG, pixels: PixelBuffer, described: PhotoDescription,
+                      resolved: ResolvedPhotoSettings) throws -> EncodedPhoto {
+        let ((reductions, exifBlock), scaling) = try Self.timed { () throws -> (PhotoReductions, [UInt8]) in
+            let reductions = try PhotoReductions(scaling: pixels, for: resolved)
+            return (reductions, try described.jpegEXIFBlock(thumbnail: reductions.thumbnail, encoders: encoders))
+        }
+        let fileData = try described.insertingXMP(into: try JPEGFile.insertingEXIF(exifBlock, into: kept.bytes))
+        return EncodedPhoto(fileData: fileData, exifBlock: exifBlock, reductions: reductions, scaling: scaling, encoding: .zero)
+    }
+
+    /// A JPEG's encode in strips on every core, each strip converting its own bands
+    /// (``BandConversion``); the reduce and describe stages run beside it on the same threads
+    /// (``JPEGSideWork``; not in a second concurrentPerform around it: nested, the strips would
+    /// be encoded one after another), and their EXIF and XMP segments go in as the strips are
+    /// joined: one copy of the photo.
+    private func encodeJPEG(_ converted: ConvertedFrame, described: PhotoDescription,
+                            resolved: ResolvedPhotoSettings) throws -> EncodedPhoto {
+        let pixels = converted.pixels, strips = Self.jpegStrips(for: pixels.size)
+        let thumbnail = try converted.inEncode == nil || resolved.previewDimensions != nil ? nil
+            : resolved.embeddedThumbnailDimensions.flatMap { (size) throws(ImagingError) in
+                try BandedReduction(from: pixels.size, to: size, parts: JPEGEncoder.stripRows(for: pixels.size, strips: strips))
+            }
+        let bands = BandConversion(conversion: converted.inEncode, thumbnail: thumbnail)
+        let side = JPEGSideWork(pixels: pixels, resolved: resolved, described: described, thumbnail: thumbnail, encoders: encoders)
+        let (jpeg, encoding) = try Self.timed { () throws(CodecError) in try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
+            if converted.deferredPlanes {
+                return try encoder.encodeInStrips(size: pixels.size, quality: resolved.quality, strips: strips,
+                                                  converting: bands.convert, alongside: side.reduceAndDescribe,
+                                                  segments: side.markerSegments, whole: { pixels.image })
+            }
+            let image = pixels.image
+            return try encoder.encodeInStrips(image, quality: resolved.quality, strips: strips,
+                                              preparing: bands.conversion == nil ? nil : { (rows) throws(CodecError) in
+                                                  try bands.convert(rows, into: image, firstRow: 0)
+                                              }, alongside: side.reduceAndDescribe, segments: side.markerSegments)
+        } }
+        let (reductions, exifBlock, scaling) = try side.result()
+        return EncodedPhoto(fileData: jpeg, exifBlock: exifBlock, reductions: reductions, scaling: scaling, encoding: encoding)
+    }
+
+    /// A HEIC's or a TIFF's encode from the converted planes, after the reductions; an
+    /// uncompressed photo has no file.
+    private func encodeFile(_ pixels: PixelBuffer, described: PhotoDescription,
+                            resolved: ResolvedPhotoSettings) throws -> EncodedPhoto {
+        let (reductions, scaling) = try Self.timed { () throws(ImagingError) in try PhotoReductions(scaling: pixels, for: resolved) }
+        let started = ContinuousClock.now
+        let exifBlock = try described.exifBlock()
+        let fileData: Data?
+        switch resolved.format {
+        case .heic:
+            let encoder = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
+            fileData = Data(try encoder.encode(pixels.image, quality: resolved.quality, orientation: resolved.writtenOrientation,
+                                               thumbnail: reductions.thumbnail, exif: exifBlock, xmp: described.xmp))
+        case .tiff:
+            fileData = Data(try TIFFFile.encode(rgb: try pixels.image.rgbBytes(), size: pixels.size, metadata: described.exif,
+                                                xmp: described.xmp))
+        default:
+            fileData = nil
+        }
+        return EncodedPhoto(fileData: fileData, exifBlock: exifBlock, reductions: reductions, scaling: scaling,
+                            encoding: ContinuousClock.now - started)
+    }
+}
