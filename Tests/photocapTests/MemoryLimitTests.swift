@@ -98,4 +98,53 @@ import TestSupport
         let chosen = try group.photocap(["compare", file, file, "--max-pixels", "1000"])
         #expect(chosen.status == 2 && chosen.stderr.contains("more than the pixel budget of 1000"), "\(chosen.stderr)")
     }
+
+    /// A 16384x16384 colour JPEG (4:2:0, a few MB: flat 64-pixel blocks) with Orientation 6 in
+    /// `folder`, made by cjpeg from rows piped to it (the 805 MB picture is never stored whole).
+    static func hugeJPEG(in folder: TemporaryDirectory) throws -> String {
+        let path = folder.url.appendingPathComponent("huge.jpg").path
+        let side = 16384
+        let cjpeg = Process()
+        cjpeg.executableURL = URL(fileURLWithPath: try ExternalTool.path(of: "cjpeg"))
+        cjpeg.arguments = ["-quality", "85", "-outfile", path]
+        let input = Pipe()
+        cjpeg.standardInput = input
+        cjpeg.standardError = FileHandle.nullDevice
+        try cjpeg.run()
+        let writer = input.fileHandleForWriting
+        writer.write(Data("P6\n\(side) \(side)\n255\n".utf8))
+        var row = [UInt8](repeating: 0, count: side * 3)
+        for y in 0..<side {
+            if y % 64 == 0 {
+                let shift = y / 64 * 13
+                for x in 0..<side {
+                    let block = x / 64
+                    row[3 * x] = UInt8(truncatingIfNeeded: block * 37 + shift)
+                    row[3 * x + 1] = UInt8(truncatingIfNeeded: block * 11 + 2 * shift)
+                    row[3 * x + 2] = UInt8(truncatingIfNeeded: block * 5 + 3 * shift)
+                }
+            }
+            writer.write(Data(row))
+        }
+        try writer.close()
+        cjpeg.waitUntilExit()
+        try #require(cjpeg.terminationStatus == 0)
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", path])
+        return path
+    }
+
+    @Test("orient turns a 16384x16384 JPEG with Orientation 6 within about one decoded picture: ≤ 1.2 GB, ≤ 20 s")
+    func orientHugeJPEG() throws {
+        let folder = try TemporaryDirectory("photocap-huge")
+        let file = try Self.hugeJPEG(in: folder)
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", file, "--output", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        // One 8-bit RGB picture of this size is 805 MB; its 4:2:0 planes are half that.
+        #expect(run.peakBytes <= 1_200_000_000, "peak \(run.peakBytes / 1_000_000) MB")
+        #expect(run.seconds <= 20, "took \(run.seconds) s")
+        let tags = try ExternalTool.run("exiftool", ["-s3", "-Orientation#", "-ImageSize", output.appendingPathComponent("huge.jpg").path])
+        #expect(tags.text.split(separator: "\n") == ["1", "16384x16384"], "\(tags.text)")
+    }
 }
