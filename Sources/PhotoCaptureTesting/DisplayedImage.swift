@@ -88,6 +88,8 @@ extension ImageDecodingError {
         case .unsupportedFormat(let reason): .unsupportedFormat(reason: reason)
         case .damaged(let error): error
         case .tooManyPixels(let size, let limit): .pixelBudgetExceeded(format: "image", size: size, limit: limit)
+        case .tooLittleMemory(let size, let needed, let allowance):
+            .memoryExceeded(format: "image", size: size, bytesNeeded: needed, allowance: allowance)
         }
     }
 }

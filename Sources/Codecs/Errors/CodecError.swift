@@ -28,6 +28,9 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file's header declares a picture larger than ``PixelBudget/maximumPixels``; nothing
     /// was allocated for it.
     case pixelBudgetExceeded(format: String, size: PixelSize, limit: Int)
+    /// Decoding the picture the file's header declares would take more memory than the process
+    /// may use (``PixelBudget/memory``); nothing was allocated for it.
+    case memoryExceeded(format: String, size: PixelSize, bytesNeeded: Int, allowance: MemoryAllowance)
     /// The file ends before its data does: `bytes` is its length.
     case truncated(format: String, bytes: Int)
     /// The file could not be read at all.
@@ -61,6 +64,9 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pixelBudgetExceeded(let format, let size, let limit):
             return "the \(format) file declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
                 + "more than the pixel budget of \(limit) pixels (\(PixelBudget.megapixels(limit, 1))); nothing was decoded"
+        case .memoryExceeded(let format, let size, let needed, let allowance):
+            return "the \(format) file declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
+                + PixelBudget.memorySentence(size: size, needed: needed, allowance: allowance) + "; nothing was decoded"
         case .truncated(let format, let bytes):
             return "the \(format) file is truncated at byte \(bytes) (its data goes on past the end)"
         case .file(let error):

@@ -16,6 +16,9 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case notBayer(FramePixelFormat)
     /// A picture declares more pixels than ``PixelBudget/maximumPixels`` allows.
     case pixelBudgetExceeded(size: PixelSize, limit: Int)
+    /// Decoding the declared picture would take more memory than the process may use
+    /// (``PixelBudget/memory``); nothing was allocated.
+    case memoryExceeded(size: PixelSize, bytesNeeded: Int, allowance: MemoryAllowance)
     /// A size computed from a width, height and layout does not fit in memory addresses.
     case sizeOverflow(PixelSize, format: FramePixelFormat)
 
@@ -37,6 +40,9 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .pixelBudgetExceeded(let size, let limit):
             return "the picture declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
                 + "more than the pixel budget of \(limit) pixels (\(PixelBudget.megapixels(limit, 1)))"
+        case .memoryExceeded(let size, let needed, let allowance):
+            return "the picture declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
+                + PixelBudget.memorySentence(size: size, needed: needed, allowance: allowance)
         case .sizeOverflow(let size, let format):
             return "a \(size) \(format) frame is too large to address (its byte count overflows)"
         case .libyuvFailed(let function, let code):

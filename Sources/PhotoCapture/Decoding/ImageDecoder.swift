@@ -26,7 +26,8 @@ public struct ImageDecoder: Sendable {
     /// default) or the pixels are kept as stored.
     public var appliesOrientation: Bool
     /// The largest picture decoded, in pixels (width × height of the stored picture), checked
-    /// before allocating. The process-wide ``PixelBudget/maximumPixels`` applies as well.
+    /// before allocating. The process-wide ``PixelBudget/maximumPixels`` and
+    /// ``PixelBudget/memory`` apply as well.
     public var maximumPixelCount: Int
 
     /// A decoder that applies the file's orientation unless `appliesOrientation` is false, and
@@ -107,6 +108,14 @@ public struct ImageDecoder: Sendable {
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard !overflow, pixels <= maximumPixelCount else {
             throw ImageDecodingError(.tooManyPixels(size: size, limit: maximumPixelCount), name: name)
+        }
+        do { try PixelBudget.check(size) } catch {
+            switch error {
+            case .pixelBudgetExceeded(_, let limit): throw ImageDecodingError(.tooManyPixels(size: size, limit: limit), name: name)
+            case .memoryExceeded(_, let needed, let allowance):
+                throw ImageDecodingError(.tooLittleMemory(size: size, bytesNeeded: needed, allowance: allowance), name: name)
+            default: break  // an empty size is the format decoder's to name
+            }
         }
     }
 

@@ -13,6 +13,9 @@ public struct ImageDecodingError: Error, Sendable, Equatable, CustomStringConver
         case damaged(CodecError)
         /// The file declares a picture of more pixels than the limit; nothing was allocated.
         case tooManyPixels(size: PixelSize, limit: Int)
+        /// Decoding the declared picture would take more memory than the process may use
+        /// (``PixelBudget/memory``); nothing was allocated.
+        case tooLittleMemory(size: PixelSize, bytesNeeded: Int, allowance: MemoryAllowance)
     }
 
     /// What went wrong.
@@ -32,6 +35,8 @@ public struct ImageDecodingError: Error, Sendable, Equatable, CustomStringConver
             self.init(.unsupportedFormat(reason: reason), name: name)
         case .pixelBudgetExceeded(_, let size, let limit):
             self.init(.tooManyPixels(size: size, limit: limit), name: name)
+        case .memoryExceeded(_, let size, let needed, let allowance):
+            self.init(.tooLittleMemory(size: size, bytesNeeded: needed, allowance: allowance), name: name)
         case .file(let error):
             self.init(.unreadable(error), name: name)
         default:
@@ -48,6 +53,9 @@ public struct ImageDecodingError: Error, Sendable, Equatable, CustomStringConver
         case .tooManyPixels(let size, let limit):
             "\(name): declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), more than the limit of "
                 + "\(limit) pixels (\(PixelBudget.megapixels(limit, 1))); nothing was decoded"
+        case .tooLittleMemory(let size, let needed, let allowance):
+            "\(name): declares \(size) pixels (\(PixelBudget.megapixels(size.width, size.height))), "
+                + PixelBudget.memorySentence(size: size, needed: needed, allowance: allowance) + "; nothing was decoded"
         }
     }
 }

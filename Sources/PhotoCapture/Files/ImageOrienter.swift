@@ -216,15 +216,26 @@ public struct ImageOrienter: Sendable {
     /// Decoded, turned as a whole image (odd sizes kept), re-encoded at ``quality``; EXIF rewritten,
     /// XMP (orientation 1), ICC profile, comments and other descriptive segments carried over.
     private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        let decoded = try JPEGDecoder().decodeRGB(data, acceptingTruncation: truncated)
-        // The whole-image transform keeps odd sizes; the camera's strip converter works on even
-        // 4:2:0 crops and would drop an odd last row or column.
-        let planar = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
+        let planar = try Self.uprightPlanes(data, orientation, truncated: truncated)
         let encoded = try JPEGEncoder().encode(planar, quality: quality)
         let withEXIF = try withEditedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
         let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF))
         let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
         return (try MPFIndex.rebasing(carried + JPEGFile.trailer(of: data), from: data), planar.size, warnings)
+    }
+
+    /// The picture upright as 4:2:0 planes, holding about one decoded picture: an even-sized
+    /// 4:2:0 JPEG is decoded into its planes and they are turned (its 2×2 chroma blocks land on
+    /// 2×2 blocks, so nothing is resampled), never an RGB picture beside them. Odd sizes are
+    /// turned as RGB, which keeps the odd last row or column that turned planes would lose; a
+    /// file cut short needs the RGB decoder, which fills what its data does not reach.
+    private static func uprightPlanes(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws -> PlanarImage {
+        let header = try JPEGDecoder().header(data)
+        if !truncated, header.subsampling == "4:2:0", header.size.width % 2 == 0, header.size.height % 2 == 0 {
+            return try JPEGDecoder().decodePlanar(data).transformed(by: orientation)
+        }
+        let decoded = try JPEGDecoder().decodeRGB(data, acceptingTruncation: truncated)
+        return try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
     }
 
     /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF and XMP rewritten.

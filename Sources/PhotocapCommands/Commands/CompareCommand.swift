@@ -44,6 +44,8 @@ struct CompareCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @OptionGroup var pixelBudget: PixelBudgetOptions
+
     struct Report: Encodable {
         let file: String
         let golden: String
@@ -78,6 +80,7 @@ struct CompareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        pixelBudget.limitMemory(.compare)
         let limits = GoldenTolerance(meanAbsoluteDifference: tolerance, maximumAbsoluteDifference: maxDifference, minimumPSNR: minPsnr)
         let shown: RGBImage
         do { shown = try DisplayedImage(fileAt: file).picture } catch { throw failure("\(error)") }

@@ -44,6 +44,7 @@ struct DevelopCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        pixelBudget.limitMemory(.develop)
         do {
             try develop()
         } catch {

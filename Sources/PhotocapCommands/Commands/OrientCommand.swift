@@ -81,6 +81,7 @@ struct OrientCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        pixelBudget.limitMemory(.orient)
         if let output, !FileManager.default.fileExists(atPath: output) {
             do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
                 throw fail("cannot make the folder \(output): \(error.fileErrorReason)")

@@ -154,6 +154,7 @@ package struct ShootCommand: AsyncParsableCommand {
     }
 
     package func run() async throws {
+        pixelBudget.limitMemory(.capture)
         // --smart-framing needs OpenCV: from here on this is photocap-vision (see VisionSupport).
         let vision = smartFraming ? try VisionSupport.implementation(for: "shoot --smart-framing") : nil
         do {

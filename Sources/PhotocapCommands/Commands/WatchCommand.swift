@@ -48,6 +48,8 @@ package struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON line per second, and one per new recommendation.")
     package var json = false
 
+    @OptionGroup var pixelBudget: PixelBudgetOptions
+
     package func validate() throws {
         if let duration, duration < 1 { throw ValidationError("--duration must be at least 1 second, got \(duration)") }
         if previewSize.width < 16 || previewSize.height < 16 { throw ValidationError("--preview-size must be at least 16x16") }
@@ -57,6 +59,7 @@ package struct WatchCommand: AsyncParsableCommand {
     }
 
     package func run() async throws {
+        pixelBudget.limitMemory(.capture)
         // The live session and its report need OpenCV only with --faces or --smart-framing, but
         // a watch runs for seconds to hours: it always runs in photocap-vision.
         try await VisionSupport.implementation(for: "watch").watch(self)

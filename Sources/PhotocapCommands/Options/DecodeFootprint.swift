@@ -1,0 +1,14 @@
+/// What each command holds in memory per pixel of the largest picture it decodes, stated in
+/// one place: with the default `--max-pixels`, a picture whose decode times this does not fit
+/// in the memory the process may use is refused from its header (``PixelBudgetOptions``).
+enum DecodeFootprint: Int {
+    /// The picture and the golden as 8-bit RGB (3 + 3) and, for a file with an orientation, the
+    /// stored picture while its turned copy is made (3).
+    case compare = 9
+    /// The decoded picture and its turned copy (3 + 3).
+    case orient = 6
+    /// LibRaw's 16-bit four-channel image (8), the developed RGB (3) and the encoder's planes (1).
+    case develop = 12
+    /// A frame, its upright copy (3 + 3) and the encoder's planes (2).
+    case capture = 8
+}

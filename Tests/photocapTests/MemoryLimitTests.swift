@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// `--max-pixels` on compare, and the default budget's respect for the memory the process may
+/// use: photocap run inside a memory-limited cgroup refuses, from the header, a picture whose
+/// decode cannot fit, naming the figures and where the limit came from.
+@Suite(.serialized) struct MemoryLimitTests {
+    static func photocap(_ arguments: [String]) throws -> MeasuredRun {
+        try MeasuredRun.run(TestPaths.photocap, arguments, deadline: 60)
+    }
+
+    @Test("compare --max-pixels: a picture past a lowered budget is refused (exit 2), let through once it is raised")
+    func compareBudget() throws {
+        let seeds = try HostileSeeds(size: 512)  // 262144 pixels
+        for format in ["jpeg", "tiff"] {
+            let file = seeds.paths[format]!
+            let refused = try Self.photocap(["compare", file, file, "--max-pixels", "200000"])
+            #expect(refused.status == 2 && refused.stderr.contains("512x512 pixels (0.3 MP), more than the pixel budget of 200000"),
+                    "\(format): \(refused.stderr)")
+            let raised = try Self.photocap(["compare", file, file, "--max-pixels", "262144"])
+            #expect(raised.status == 0 && String(decoding: raised.stdout, as: UTF8.self).contains("matches the golden"),
+                    "\(format): \(raised.stderr)")
+        }
+    }
+
+    /// A child of this process's memory cgroup (v2 `memory.max` or v1 `memory.limit_in_bytes`)
+    /// limited to `bytes`, removed on deinit; nil where cgroups cannot be made (not root, no
+    /// memory controller).
+    final class LimitedGroup {
+        let folder: String
+        let procs: String
+        let limitFile: String
+
+        init?(bytes: Int) {
+            guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return nil }
+            var candidates: [(mount: String, path: String, file: String)] = []
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+                guard fields.count == 3 else { continue }
+                if fields[1].split(separator: ",").contains("memory") {
+                    candidates.append(("/sys/fs/cgroup/memory", String(fields[2]), "memory.limit_in_bytes"))
+                } else if fields[0] == "0" && fields[1].isEmpty {
+                    candidates.append(("/sys/fs/cgroup", String(fields[2]), "memory.max"))
+                }
+            }
+            for candidate in candidates {
+                let folder = candidate.mount + candidate.path + "/photocap-memory-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                guard mkdir(folder, 0o755) == 0 else { continue }
+                let limitFile = folder + "/" + candidate.file
+                guard FileManager.default.fileExists(atPath: limitFile),
+                      (try? "\(bytes)\n".write(toFile: limitFile, atomically: false, encoding: .utf8)) != nil else {
+                    rmdir(folder)
+                    continue
+                }
+                (self.folder, self.procs, self.limitFile) = (folder, folder + "/cgroup.procs", limitFile)
+                return
+            }
+            return nil
+        }
+
+        deinit { rmdir(folder) }
+
+        /// photocap with `arguments`, moved into the group before it starts.
+        func photocap(_ arguments: [String]) throws -> MeasuredRun {
+            try MeasuredRun.run("/bin/sh", ["-c", "echo $$ > \"$0\" && exec \"$@\"", procs, TestPaths.photocap] + arguments,
+                                deadline: 60)
+        }
+    }
+
+    @Test("in a cgroup limited to 512 MB, compare and orient refuse a 16384x16384 picture from its header, with the figures")
+    func refusedInACgroup() throws {
+        let limit = 512 * 1024 * 1024
+        guard let group = LimitedGroup(bytes: limit) else {
+            print("skipped: no memory cgroup can be made here")
+            return
+        }
+        let seeds = try HostileSeeds()
+        let folder = try TemporaryDirectory("photocap-memory")
+        let file = try folder.write(HostileSeeds.jpeg(try seeds.bytes("jpeg"), declaring: 16384, 16384), named: "big.jpg")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let pixels = 16384 * 16384
+        for (command, status, perPixel) in [(["compare", file, file], Int32(2), 9), (["orient", file, "--output", output.path], 1, 6)] {
+            let run = try group.photocap(command)
+            #expect(run.status == status, "\(command[0]): \(run.stderr)")
+            #expect(run.stderr.contains("declares 16384x16384 pixels (268.4 MP)"), "\(run.stderr)")
+            #expect(run.stderr.contains("needs \(pixels * perPixel) bytes"), "\(command[0]): \(run.stderr)")
+            #expect(run.stderr.contains("more than the \(limit) bytes (0.5 GB) this process may use"), "\(run.stderr)")
+            #expect(run.stderr.contains("the memory limit of cgroup ") && run.stderr.contains(group.limitFile), "\(run.stderr)")
+            #expect(run.peakBytes < 200 * 1024 * 1024, "peak \(run.peakBytes / 1_048_576) MB")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+        // A budget given on purpose is the user's: the memory check steps aside, the pixel check stays.
+        let chosen = try group.photocap(["compare", file, file, "--max-pixels", "1000"])
+        #expect(chosen.status == 2 && chosen.stderr.contains("more than the pixel budget of 1000"), "\(chosen.stderr)")
+    }
+
+    /// A 16384x16384 colour JPEG (4:2:0, a few MB: flat 64-pixel blocks) with Orientation 6 in
+    /// `folder`, made by cjpeg from rows piped to it (the 805 MB picture is never stored whole).
+    static func hugeJPEG(in folder: TemporaryDirectory) throws -> String {
+        let path = folder.url.appendingPathComponent("huge.jpg").path
+        let side = 16384
+        let cjpeg = Process()
+        cjpeg.executableURL = URL(fileURLWithPath: try ExternalTool.path(of: "cjpeg"))
+        cjpeg.arguments = ["-quality", "85", "-outfile", path]
+        let input = Pipe()
+        cjpeg.standardInput = input
+        cjpeg.standardError = FileHandle.nullDevice
+        try cjpeg.run()
+        let writer = input.fileHandleForWriting
+        writer.write(Data("P6\n\(side) \(side)\n255\n".utf8))
+        var row = [UInt8](repeating: 0, count: side * 3)
+        for y in 0..<side {
+            if y % 64 == 0 {
+                let shift = y / 64 * 13
+                for x in 0..<side {
+                    let block = x / 64
+                    row[3 * x] = UInt8(truncatingIfNeeded: block * 37 + shift)
+                    row[3 * x + 1] = UInt8(truncatingIfNeeded: block * 11 + 2 * shift)
+                    row[3 * x + 2] = UInt8(truncatingIfNeeded: block * 5 + 3 * shift)
+                }
+            }
+            writer.write(Data(row))
+        }
+        try writer.close()
+        cjpeg.waitUntilExit()
+        try #require(cjpeg.terminationStatus == 0)
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", path])
+        return path
+    }
+
+    @Test("orient turns a 16384x16384 JPEG with Orientation 6 within about one decoded picture: ≤ 1.2 GB, ≤ 20 s")
+    func orientHugeJPEG() throws {
+        let folder = try TemporaryDirectory("photocap-huge")
+        let file = try Self.hugeJPEG(in: folder)
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", file, "--output", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        // One 8-bit RGB picture of this size is 805 MB; its 4:2:0 planes are half that.
+        #expect(run.peakBytes <= 1_200_000_000, "peak \(run.peakBytes / 1_000_000) MB")
+        #expect(run.seconds <= 20, "took \(run.seconds) s")
+        let tags = try ExternalTool.run("exiftool", ["-s3", "-Orientation#", "-ImageSize", output.appendingPathComponent("huge.jpg").path])
+        #expect(tags.text.split(separator: "\n") == ["1", "16384x16384"], "\(tags.text)")
+    }
+}
