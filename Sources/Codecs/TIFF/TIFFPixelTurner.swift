@@ -36,7 +36,7 @@ package enum TIFFPixelTurner {
         try editor.setIntegers(Tag.width, [size.width])
         try editor.setIntegers(Tag.height, [size.height])
         try editor.setIntegers(Tag.orientation, [1])
-        if orientation.swapsDimensions { editor.swapValues(Tag.xResolution, Tag.yResolution) }
+        if orientation.swapsDimensions { try editor.swapValues(Tag.xResolution, Tag.yResolution) }
         if let xmp = editor.entry(Tag.xmp), let upright = editor.valueBytes(Tag.xmp).flatMap({ XMPOrientation.upright(bytes: $0) }) {
             try editor.setValues(Tag.xmp, type: xmp.type, count: upright.count, upright)
         }
