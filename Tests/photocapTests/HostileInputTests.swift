@@ -236,6 +236,27 @@ import TestSupport
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == tiff, "the file was changed", sourceLocation: sourceLocation)
     }
 
+    @Test("a TIFF whose next directory (IFD1) lies in its strip data is refused by name, not written over")
+    func nextDirectoryInStripData() throws {
+        var tiff = try HostileSeeds().bytes("tiff")
+        try #require(tiff[0] == 0x49)
+        // A valid IFD1 (a copy of IFD0, ending the chain) put at the start of strip 0, and linked.
+        let directory = Self.integer(tiff, 4, 4)
+        let length = 2 + Self.integer(tiff, directory, 2) * 12
+        let (offsetAt, offsetSize) = try Self.value(ofTag: 273, in: tiff).values
+        let (lengthAt, lengthSize) = try Self.value(ofTag: 279, in: tiff).values
+        let strip = Self.integer(tiff, offsetAt, offsetSize)
+        try #require(Self.integer(tiff, lengthAt, lengthSize) >= length + 4 && strip % 2 == 0)
+        tiff.replaceSubrange(strip..<(strip + length + 4), with: tiff[directory..<(directory + length)] + [0, 0, 0, 0])
+        tiff.replaceSubrange((directory + length)..<(directory + length + 4), with: (0..<4).map { UInt8(truncatingIfNeeded: strip >> (8 * $0)) })
+        let folder = try TemporaryDirectory("photocap-tiff-ifd1")
+        let file = try folder.write(tiff, named: "ifd1.tif")
+        let run = try Self.photocap(["orient", file, "--in-place"])
+        #expect(run.status == 1, "status \(String(describing: run.status)): \(run.stderr)")
+        #expect(run.stderr.contains("strip 0 (bytes \(strip)..<") && run.stderr.contains("overlaps IFD1's directory"), "\(run.stderr)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == tiff, "the file was changed")
+    }
+
     @Test("a TIFF whose EXIF directory link leads outside the file or to nothing is refused, not copied into the result",
           arguments: [0, 0xFFFF_FFFF])
     func exifDirectoryLinkDamaged(_ offset: Int) throws {

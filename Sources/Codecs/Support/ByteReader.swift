@@ -17,7 +17,7 @@ struct ByteReader {
     /// The range of `length` bytes at `offset`, which must lie inside `bounds` (a box's payload,
     /// a segment) as well as the bytes.
     func range(at offset: Int, length: Int, within bounds: Range<Int>, _ structure: @autoclosure () -> String) throws(CodecError) -> Range<Int> {
-        let end = try Self.sum(offset, length, structure())
+        let end = try Self.sum(offset, length, format: format, structure())
         guard offset >= max(0, bounds.lowerBound), length >= 0, end <= min(bounds.upperBound, bytes.count) else {
             let limit = min(bounds.upperBound, bytes.count)
             throw .corruptFile(format: format, reason: "\(structure()) (\(length) bytes at byte \(offset)) lies outside bytes 0..<\(limit)")
@@ -47,17 +47,10 @@ struct ByteReader {
         bytes[try range(at: offset, length: length, structure())]
     }
 
-    /// `a + b`, an error naming `structure` when it overflows.
-    static func sum(_ a: Int, _ b: Int, _ structure: @autoclosure () -> String) throws(CodecError) -> Int {
+    /// `a + b`, an error naming `structure` of a `format` file when it overflows.
+    static func sum(_ a: Int, _ b: Int, format: String, _ structure: @autoclosure () -> String) throws(CodecError) -> Int {
         let (value, overflow) = a.addingReportingOverflow(b)
-        guard !overflow else { throw .corruptFile(format: "file", reason: "\(structure()): \(a) + \(b) overflows") }
-        return value
-    }
-
-    /// `a * b`, an error naming `structure` when it overflows.
-    static func product(_ a: Int, _ b: Int, _ structure: @autoclosure () -> String) throws(CodecError) -> Int {
-        let (value, overflow) = a.multipliedReportingOverflow(by: b)
-        guard !overflow else { throw .corruptFile(format: "file", reason: "\(structure()): \(a) × \(b) overflows") }
+        guard !overflow else { throw .corruptFile(format: format, reason: "\(structure()): \(a) + \(b) overflows") }
         return value
     }
 }

@@ -44,7 +44,8 @@ struct TIFFDirectoryEditor {
 
     /// The byte ranges of the file's structures that the directory reaches, named as an error
     /// names them: the header, the directory with its next-IFD link, each value stored outside
-    /// its entry, and the EXIF, GPS and interoperability directories it points to.
+    /// its entry, the EXIF, GPS and interoperability directories and sub-IFDs it points to, and
+    /// the next directory of the chain (IFD1).
     var structures: [(name: String, range: Range<Int>)] {
         let count = entries.count
         var found: [(name: String, range: Range<Int>)] = [
@@ -53,9 +54,17 @@ struct TIFFDirectoryEditor {
         for entry in entries where entry.length > 4 {
             found.append(("the values of IFD0's tag \(entry.tag)", entry.valuesAt..<(entry.valuesAt + entry.length)))
         }
-        for (tag, name) in [(34665, "the EXIF directory"), (34853, "the GPS directory"), (40965, "the interoperability directory")] {
-            guard let offset = integers(tag)?.first, offset >= 8, offset < bytes.count,
-                  let end = TIFFHeader.directoryEnd(bytes, at: offset), end > offset else { continue }
+        var directories: [(name: String, offset: Int)] = [(34665, "the EXIF directory"), (34853, "the GPS directory"),
+                                                            (40965, "the interoperability directory")].compactMap { tag, name in
+            integers(tag)?.first.map { (name, $0) }
+        }
+        directories += (integers(330) ?? []).enumerated().map { ("sub-IFD \($0.offset)", $0.element) }
+        let link = directory + 2 + count * 12
+        if let next = try? TIFFHeader.integer(bytes, at: link, count: 4, littleEndian: littleEndian, "IFD0's next-IFD link") {
+            directories.append(("IFD1's directory", next))
+        }
+        for (name, offset) in directories {
+            guard offset >= 8, offset < bytes.count, let end = TIFFHeader.directoryEnd(bytes, at: offset), end > offset else { continue }
             found.append((name, offset..<min(end, bytes.count)))
         }
         return found
