@@ -8,8 +8,9 @@ import TestSupport
 /// MJPEG frame replay. Every run must end with status 0 or 1 (no signal, no hang), a failure
 /// must be one line, JSON must parse, and nothing but the expected result may be left behind.
 ///
-/// Bounded by `PHOTOCAP_FUZZ_SECONDS` (default 45) of runs; `PHOTOCAP_FUZZ_SEED` replays a
-/// campaign. The figures (runs, outcomes, peak memory) are printed for the CI log.
+/// Each campaign (random bytes, structures) is bounded by `PHOTOCAP_FUZZ_SECONDS` (default 45)
+/// of runs; `PHOTOCAP_FUZZ_SEED` replays them. The figures (runs, outcomes, results read back,
+/// peak memory) are printed for the CI log.
 @Suite struct FuzzTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seconds = Double(environment["PHOTOCAP_FUZZ_SECONDS"] ?? "") ?? 45
@@ -53,9 +54,32 @@ import TestSupport
 
     @Test("mutated JPEG, TIFF, HEIC and DNG files: no crash, hang or leftover in any reader")
     func fuzz() throws {
+        let originals = try Self.originals()
+        try Self.campaign("fuzz", formats: Self.formats, seed: Self.seed) { format, random in
+            Self.mutated(originals[format]!, &random)
+        }
+    }
+
+    /// Fields that locate and size structures, rewritten to point into other structures, past
+    /// the end, or around in loops (``StructureMutator``): TIFF and DNG directories, the EXIF
+    /// block of JPEG and HEIC, and HEIF boxes. Every TIFF and JPEG `orient` writes is read back
+    /// by libtiff, ImageMagick or libjpeg, as in the campaign of random mutations.
+    @Test("structures pointed into each other, counts past the end, links looping: no crash, every result readable")
+    func structureFuzz() throws {
+        let originals = try Self.originals()
+        let mutators = originals.mapValues(StructureMutator.init)
+        // The turned TIFF twice: its directory is the one a turn rewrites.
+        let formats = ["tiff-turned", "jpeg", "tiff-turned", "heic-exif", "dng", "tiff", "heic"]
+        try Self.campaign("structure fuzz", formats: formats, seed: Self.seed ^ 0x57AC_7E0F) { format, random in
+            mutators[format]!.mutated(originals[format]!, &random)
+        }
+    }
+
+    static let formats = ["jpeg", "tiff", "heic", "dng", "heic-exif", "tiff-turned"]
+
+    /// The seeds by format.
+    static func originals() throws -> [String: [UInt8]] {
         let seeds = try HostileSeeds()
-        var random = SeededGenerator(seed: Self.seed)
-        let formats = ["jpeg", "tiff", "heic", "dng", "heic-exif", "tiff-turned"]
         var originals = try Dictionary(uniqueKeysWithValues: formats.prefix(4).map { ($0, try seeds.bytes($0)) })
         // Seeds with an Orientation of 6 in IFD0, so their turns run: a HEIC oriented only by its
         // EXIF (irot none), which --from-exif writes into ipco/ipma/iloc; a TIFF, turned strip by strip.
@@ -65,14 +89,39 @@ import TestSupport
             try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", path]).checked()
             originals[name] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         }
-        var runs = 0, failures = 0, problems: [String] = []
+        return originals
+    }
+
+    /// Why an independent reader rejects a file photocap wrote with exit 0, nil when it takes
+    /// it: libtiff's `tiffinfo` and ImageMagick's `identify` for a TIFF, `djpeg` for a JPEG
+    /// (its warnings, exit 2, are corrupt data carried over from the input, not refusals).
+    static func rejection(of path: String) throws -> String? {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "tif", "tiff":
+            for (tool, arguments) in [("tiffinfo", [path]), ("identify", [path])] {
+                let run = try ExternalTool.run(tool, arguments)
+                if run.status != 0 { return "\(tool) rejects it (status \(run.status)): \(run.stderr)" }
+            }
+        case "jpg", "jpeg":
+            let run = try ExternalTool.run("djpeg", ["-outfile", "/dev/null", path])
+            if run.status != 0 && run.status != 2 { return "djpeg rejects it (status \(run.status)): \(run.stderr)" }
+        default: break
+        }
+        return nil
+    }
+
+    /// Runs readers on mutations of the seeds for ``seconds``, cycling through `formats`.
+    static func campaign(_ title: String, formats: [String], seed: UInt64,
+                         mutate: (String, inout SeededGenerator) -> [UInt8]) throws {
+        var random = SeededGenerator(seed: seed)
+        var runs = 0, failures = 0, checked = 0, problems: [String] = []
         var peak = (bytes: 0, command: "")
         var slowest = 0.0
         let started = Date()
         while Date().timeIntervalSince(started) < Self.seconds, problems.count < 10 {
             let format = formats[runs % formats.count]
             let reader = Self.readers(for: format).randomElement(using: &random)!
-            let bytes = Self.mutated(originals[format]!, &random)
+            let bytes = mutate(format, &random)
             let folder = try TemporaryDirectory("photocap-fuzz")
             let output = folder.url.appendingPathComponent("out")
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
@@ -94,10 +143,11 @@ import TestSupport
             runs += 1
             slowest = max(slowest, run.seconds)
             if run.peakBytes > peak.bytes { peak = (run.peakBytes, arguments.first!) }
-            let name = "run \(runs) (\(format), \(reader), \(bytes.count) bytes, seed \(Self.seed))"
+            let name = "\(title) run \(runs) (\(format), \(reader), \(bytes.count) bytes, seed \(seed))"
             func problem(_ text: String) {
                 problems.append("\(name): \(text)")
-                let kept = FileManager.default.temporaryDirectory.appendingPathComponent("photocap-fuzz-failure-\(runs).\(format)")
+                let kept = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("photocap-\(title.replacingOccurrences(of: " ", with: "-"))-failure-\(runs).\(format)")
                 try? Data(bytes).write(to: kept)
             }
             if run.timedOut { problem("hang: killed after \(Self.hangSeconds) s"); continue }
@@ -122,10 +172,19 @@ import TestSupport
             if reader == .inPlace, run.status == 1, try Data(contentsOf: URL(fileURLWithPath: file)) != Data(bytes) {
                 problem("a failed --in-place changed the file")
             }
+            // What orient wrote with exit 0 must be a file other readers take (issue 37, item 5).
+            if run.status == 0, [.orient, .lossless, .inPlace, .acceptTruncated].contains(reader), format != "dng" {
+                let written = reader == .inPlace ? [file] : outputs.map { output.appendingPathComponent($0).path }
+                // A picture already upright is copied as it is: its damage is the input's.
+                for path in written where try Data(contentsOf: URL(fileURLWithPath: path)) != Data(bytes) {
+                    checked += 1
+                    if let rejection = try Self.rejection(of: path) { problem("the result is unreadable: \(rejection)") }
+                }
+            }
         }
         let elapsed = Date().timeIntervalSince(started)
-        print("fuzz: \(runs) runs in \(Int(elapsed)) s (seed \(Self.seed)): \(runs - failures) accepted, \(failures) refused "
-              + "with one error line, \(problems.count) problems; peak memory \(peak.bytes / 1_048_576) MB (photocap "
+        print("\(title): \(runs) runs in \(Int(elapsed)) s (seed \(seed)): \(runs - failures) accepted, \(failures) refused "
+              + "with one error line, \(checked) results read back, \(problems.count) problems; peak memory \(peak.bytes / 1_048_576) MB (photocap "
               + "\(peak.command)), slowest run \(String(format: "%.2f", slowest)) s")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         #expect(runs >= 20, "only \(runs) runs in \(Self.seconds) s")

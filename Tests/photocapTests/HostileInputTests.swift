@@ -160,15 +160,9 @@ import TestSupport
         // move strip 0 (StripOffsets' first value, tag 273) to end with the file, so it runs
         // over IFD0's directory or the values behind it, as the file did.
         try #require(tiff[0] == 0x49)
-        func integer(_ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(tiff[at + $1]) << (8 * $1) } }
-        func value(ofTag tag: Int) throws -> (at: Int, size: Int) {
-            let directory = integer(4, 4)
-            let entry = try #require((0..<integer(directory, 2)).map { directory + 2 + $0 * 12 }.first { integer($0, 2) == tag })
-            let size = integer(entry + 2, 2) == 3 ? 2 : 4
-            return (integer(entry + 4, 4) * size <= 4 ? entry + 8 : integer(entry + 8, 4), size)
-        }
-        let (offsetAt, offsetSize) = try value(ofTag: 273)
-        let (lengthAt, lengthSize) = try value(ofTag: 279)
+        func integer(_ at: Int, _ count: Int) -> Int { Self.integer(tiff, at, count) }
+        let (offsetAt, offsetSize) = try Self.value(ofTag: 273, in: tiff).values
+        let (lengthAt, lengthSize) = try Self.value(ofTag: 279, in: tiff).values
         let moved = tiff.count - integer(lengthAt, lengthSize)
         try #require(moved >= 8 && integer(4, 4) > integer(offsetAt, offsetSize))
         for byte in 0..<offsetSize { tiff[offsetAt + byte] = UInt8(truncatingIfNeeded: moved >> (8 * byte)) }
@@ -209,6 +203,96 @@ import TestSupport
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.url.path) == [])
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == tiff, "the file was changed")
+    }
+
+    /// A little-endian integer of a test file.
+    static func integer(_ bytes: [UInt8], _ at: Int, _ count: Int) -> Int {
+        (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
+    }
+
+    /// Where IFD0's entry for `tag` is in a little-endian TIFF, and where its values are and the
+    /// size of each (SHORT or LONG).
+    static func value(ofTag tag: Int, in tiff: [UInt8]) throws -> (entry: Int, values: (at: Int, size: Int)) {
+        let directory = integer(tiff, 4, 4)
+        let entry = try #require((0..<integer(tiff, directory, 2)).map { directory + 2 + $0 * 12 }.first { integer(tiff, $0, 2) == tag })
+        let size = integer(tiff, entry + 2, 2) == 3 ? 2 : 4
+        return (entry, (integer(tiff, entry + 4, 4) * size <= 4 ? entry + 8 : integer(tiff, entry + 8, 4), size))
+    }
+
+    /// Expects `orient` (to a folder and in place) to refuse `tiff`, which ImageMagick rejects,
+    /// with an error that says `reason`, writing nothing and leaving the file as it was.
+    static func expectRefused(_ tiff: [UInt8], _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = try TemporaryDirectory("photocap-tiff-damaged")
+        let file = try folder.write(tiff, named: "damaged.tif")
+        // The damage is real to a third-party reader.
+        #expect(try ExternalTool.run("identify", [file]).status != 0, sourceLocation: sourceLocation)
+        let output = try TemporaryDirectory("photocap-tiff-damaged-out")
+        for arguments in [["orient", file, "--output", output.url.path], ["orient", file, "--in-place"]] {
+            let run = try photocap(arguments)
+            #expect(run.status == 1, "\(arguments.last!): status \(String(describing: run.status)): \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(run.stderr.contains(reason) && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)", sourceLocation: sourceLocation)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.url.path) == [], sourceLocation: sourceLocation)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == tiff, "the file was changed", sourceLocation: sourceLocation)
+    }
+
+    @Test("a TIFF whose next directory (IFD1) lies in its strip data is refused by name, not written over")
+    func nextDirectoryInStripData() throws {
+        var tiff = try HostileSeeds().bytes("tiff")
+        try #require(tiff[0] == 0x49)
+        // A valid IFD1 (a copy of IFD0, ending the chain) put at the start of strip 0, and linked.
+        let directory = Self.integer(tiff, 4, 4)
+        let length = 2 + Self.integer(tiff, directory, 2) * 12
+        let (offsetAt, offsetSize) = try Self.value(ofTag: 273, in: tiff).values
+        let (lengthAt, lengthSize) = try Self.value(ofTag: 279, in: tiff).values
+        let strip = Self.integer(tiff, offsetAt, offsetSize)
+        try #require(Self.integer(tiff, lengthAt, lengthSize) >= length + 4 && strip % 2 == 0)
+        tiff.replaceSubrange(strip..<(strip + length + 4), with: tiff[directory..<(directory + length)] + [0, 0, 0, 0])
+        tiff.replaceSubrange((directory + length)..<(directory + length + 4), with: (0..<4).map { UInt8(truncatingIfNeeded: strip >> (8 * $0)) })
+        let folder = try TemporaryDirectory("photocap-tiff-ifd1")
+        let file = try folder.write(tiff, named: "ifd1.tif")
+        let run = try Self.photocap(["orient", file, "--in-place"])
+        #expect(run.status == 1, "status \(String(describing: run.status)): \(run.stderr)")
+        #expect(run.stderr.contains("strip 0 (bytes \(strip)..<") && run.stderr.contains("overlaps IFD1's directory"), "\(run.stderr)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == tiff, "the file was changed")
+    }
+
+    @Test("a TIFF whose EXIF directory link leads outside the file or to nothing is refused, not copied into the result",
+          arguments: [0, 0xFFFF_FFFF])
+    func exifDirectoryLinkDamaged(_ offset: Int) throws {
+        var tiff = try HostileSeeds().bytes("tiff")
+        try #require(tiff[0] == 0x49)
+        // The shape the structure fuzz found: IFD0's ExifIFD (34665) pointing at byte 0 or past the end.
+        let link = try Self.value(ofTag: 34665, in: tiff).values.at
+        for byte in 0..<4 { tiff[link + byte] = UInt8(truncatingIfNeeded: offset >> (8 * byte)) }
+        try Self.expectRefused(tiff, "the EXIF directory at byte \(offset)")
+    }
+
+    @Test("a TIFF whose PhotometricInterpretation libtiff ignores (type or count changed) is refused, not turned",
+          arguments: [(type: 16, count: 1), (type: 15, count: 1), (type: 3, count: 2)])
+    func photometricDamaged(_ damage: (type: Int, count: Int)) throws {
+        var tiff = try HostileSeeds().bytes("tiff")
+        try #require(tiff[0] == 0x49)
+        // The shapes the structure fuzz found: the entry's type or count rewritten, its value 2 (RGB) kept.
+        let entry = try Self.value(ofTag: 262, in: tiff).entry
+        tiff.replaceSubrange((entry + 2)..<(entry + 8), with: [UInt8(damage.type), 0, UInt8(damage.count), 0, 0, 0])
+        try Self.expectRefused(tiff, "PhotometricInterpretation is missing or damaged")
+    }
+
+    @Test("a HEIF box whose 64-bit size overflows any offset is refused with one error line, not a trap",
+          arguments: [UInt64(Int.max) - 7, UInt64(Int.max), UInt64.max])
+    func overflowingBoxSize(_ size: UInt64) throws {
+        // A trailing free box (which libheif reads past) of size 1 with the 64-bit size after its type.
+        let heic = try HostileSeeds().bytes("heic") + [0, 0, 0, 1] + Array("free".utf8)
+            + (0..<8).map { UInt8(truncatingIfNeeded: size >> (8 * (7 - $0))) } + [UInt8](repeating: 0, count: 8)
+        let folder = try TemporaryDirectory("photocap-heif-size")
+        let file = try folder.write(heic, named: "size.heic")
+        let output = try TemporaryDirectory("photocap-heif-size-out")
+        for arguments in [["info", file], ["orient", file, "--output", output.url.path, "--from-exif", "--pixels"], ["orient", file, "--in-place"]] {
+            let run = try Self.photocap(arguments)
+            #expect(run.status == 1 && run.stderr.hasPrefix("photocap: error: ") && run.stderr.split(separator: "\n").count == 1,
+                    "\(arguments): status \(String(describing: run.status)), signal \(String(describing: run.signal)): \(run.stderr)")
+        }
     }
 
     /// `info --json` of the seed JPEG whose EXIF Make, "photocap", starts with `bytes` instead

@@ -15,14 +15,7 @@ package struct EXIFBlockEditor {
     private let littleEndian: Bool
 
     /// One directory entry: where it is and what it says.
-    private struct Entry {
-        let position: Int
-        let tag: Int
-        let type: Int
-        let count: Int
-        /// The value field's 4 bytes (the value itself when it fits, else an offset).
-        let valueField: Int
-    }
+    private typealias Entry = TIFFDirectory.Entry
 
     private enum Tag {
         static let orientation = 0x0112
@@ -45,41 +38,28 @@ package struct EXIFBlockEditor {
         }
     }
 
-    private func integer(at offset: Int, count: Int) -> Int {
-        TIFFHeader.integer(block, at: offset, count: count, littleEndian: littleEndian)
-    }
-
     private mutating func set(_ value: Int, at offset: Int, count: Int) {
         block.replaceSubrange(offset..<(offset + count), with: TIFFHeader.bytes(of: value, count: count, littleEndian: littleEndian))
     }
 
-    private var ifd0Offset: Int { TIFFHeader.integer(block, at: 4, count: 4, littleEndian: littleEndian) }
+    private var ifd0Offset: Int { TIFFHeader(block)?.firstIFDOffset ?? 0 }
 
     /// The entries of the directory at `offset`, nil when it lies outside the block.
     private func entries(at offset: Int) -> [Entry]? {
-        guard offset >= 8, offset + 2 <= block.count else { return nil }
-        let count = integer(at: offset, count: 2)
-        guard offset + 2 + count * 12 <= block.count else { return nil }
-        return (0..<count).map { index in
-            let position = offset + 2 + index * 12
-            return Entry(position: position, tag: integer(at: position, count: 2), type: integer(at: position + 2, count: 2),
-                         count: integer(at: position + 4, count: 4), valueField: position + 8)
-        }
+        guard offset >= 8 else { return nil }
+        return try? TIFFDirectory(block, at: offset, format: "EXIF").entries
     }
 
     /// Offset of IFD1 (the link after IFD0), nil when there is none.
     private var ifd1Offset: Int? {
-        let offset = ifd0Offset
-        let count = integer(at: offset, count: 2)
-        let link = offset + 2 + count * 12
-        guard link + 4 <= block.count else { return nil }
-        let next = integer(at: link, count: 4)
+        guard let ifd0 = try? TIFFDirectory(block, at: ifd0Offset, format: "EXIF"),
+              let next = try? TIFFHeader.integer(block, at: ifd0.end - 4, count: 4, littleEndian: littleEndian) else { return nil }
         return entries(at: next) == nil ? nil : next
     }
 
     private var exifIFDOffset: Int? {
         guard let pointer = entries(at: ifd0Offset)?.first(where: { $0.tag == Tag.exifIFD }) else { return nil }
-        let offset = integer(at: pointer.valueField, count: 4)
+        guard let offset = try? pointer.inlineInteger() else { return nil }
         return entries(at: offset) == nil ? nil : offset
     }
 
@@ -89,8 +69,8 @@ package struct EXIFBlockEditor {
     private mutating func setInteger(_ tag: Int, in directory: Int?, to value: Int) -> Bool {
         guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == tag }), entry.count == 1 else { return false }
         switch entry.type {
-        case 3 where value <= 0xFFFF: set(value, at: entry.valueField, count: 2)
-        case 4: set(value, at: entry.valueField, count: 4)
+        case 3 where value <= 0xFFFF: set(value, at: entry.position + 8, count: 2)
+        case 4: set(value, at: entry.position + 8, count: 4)
         default: return false
         }
         return true
@@ -98,11 +78,7 @@ package struct EXIFBlockEditor {
 
     private func integerValue(_ tag: Int, in directory: Int?) -> Int? {
         guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == tag }), entry.count == 1 else { return nil }
-        switch entry.type {
-        case 3: return integer(at: entry.valueField, count: 2)
-        case 4: return integer(at: entry.valueField, count: 4)
-        default: return nil
-        }
+        return [3, 4].contains(entry.type) ? try? entry.inlineInteger() : nil
     }
 
     /// IFD0 `Orientation`, nil when absent.
@@ -129,7 +105,7 @@ package struct EXIFBlockEditor {
                 if !setInteger(tag, in: exif, to: value),
                    let entry = entries(at: exif)?.first(where: { $0.tag == tag && $0.type == 3 && $0.count == 1 }) {
                     set(4, at: entry.position + 2, count: 2)
-                    set(value, at: entry.valueField, count: 4)
+                    set(value, at: entry.position + 8, count: 4)
                 }
             }
         }

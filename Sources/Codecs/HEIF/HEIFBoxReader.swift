@@ -20,7 +20,7 @@ struct HEIFBoxReader {
         var position = range.lowerBound
         while position + 8 <= range.upperBound {
             var size = try integer(at: position, size: 4, within: range)
-            let type = String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self)
+            let type = String(decoding: try reader.slice(at: position + 4, length: 4, "a box type"), as: UTF8.self)
             var header = 8
             if size == 1 {
                 size = try integer(at: position + 8, size: 8, within: range)
@@ -28,7 +28,7 @@ struct HEIFBoxReader {
             } else if size == 0 {
                 size = range.upperBound - position  // extends to the end
             }
-            guard size >= header, position + size <= range.upperBound else {
+            guard size >= header, size <= range.upperBound - position else {
                 throw .corruptFile(format: "HEIF", reason: "box '\(type)' at byte \(position) has an invalid size \(size)")
             }
             result.append(Box(type: type, start: position, payload: (position + header)..<(position + size)))
@@ -48,11 +48,8 @@ struct HEIFBoxReader {
 
     /// A big-endian unsigned integer of `size` bytes at `offset`, which must lie inside `bounds`.
     func integer(at offset: Int, size: Int, within bounds: Range<Int>) throws(CodecError) -> Int {
-        guard offset >= bounds.lowerBound, offset + size <= bounds.upperBound else {
-            throw .corruptFile(format: "HEIF", reason: "a box ends early (byte \(offset))")
-        }
-        var value = 0
-        for byte in bytes[offset..<(offset + size)] { value = value << 8 | Int(byte) }
-        return value
+        try reader.integer(at: offset, count: size, littleEndian: false, within: bounds, "a box ends early: a field")
     }
+
+    private var reader: ByteReader { ByteReader(bytes: bytes, format: "HEIF") }
 }

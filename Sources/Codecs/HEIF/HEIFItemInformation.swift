@@ -33,7 +33,8 @@ struct HEIFItemInformation {
         boxes = try HEIFBoxReader(bytes: data, range: (start + 4 + countSize)..<iinf.payload.upperBound).boxes()
         var entries: [Entry] = []
         for box in boxes where box.type == "infe" {
-            let version = try reader.integer(at: box.payload.lowerBound, size: 1, within: box.payload)
+            // Version and flags: the grid writers edit the flags' last byte (``Entry/flagsByte``).
+            let version = try reader.integer(at: box.payload.lowerBound, size: 4, within: box.payload) >> 24
             guard version >= 2 else {
                 entries.append(Entry(box: box, version: version, item: nil, typeOffset: nil))
                 continue

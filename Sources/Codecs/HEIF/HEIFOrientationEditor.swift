@@ -165,16 +165,22 @@ package enum HEIFOrientationEditor {
             }
             // Only file offsets (method 0) in this file (reference 0) move.
             guard method == 0, dataReference == 0 else { continue }
-            let absolute = extents.map { base + $0.offset }
+            var absolute: [Int] = []
+            for extent in extents {
+                absolute.append(try ByteReader.sum(base, extent.offset, format: "HEIF", "the offset of item \(item)'s extent"))
+            }
             if absolute.allSatisfy({ $0 < meta.lowerBound }) { continue }
             guard absolute.allSatisfy({ $0 >= meta.upperBound }) else {
                 throw .unsupportedFormat(reason: "item \(item) stored inside or across the meta box")
             }
             if baseSize > 0, base >= meta.upperBound {
-                try write(base + distance, at: baseField, size: baseSize, into: &bytes)
+                try write(try ByteReader.sum(base, distance, format: "HEIF", "item \(item)'s base offset"), at: baseField, size: baseSize, into: &bytes)
             } else {
                 guard offsetSize > 0 else { throw .unsupportedFormat(reason: "item \(item) with no offset field to move") }
-                for extent in extents { try write(extent.offset + distance, at: extent.field, size: offsetSize, into: &bytes) }
+                for extent in extents {
+                    let moved = try ByteReader.sum(extent.offset, distance, format: "HEIF", "item \(item)'s offset")
+                    try write(moved, at: extent.field, size: offsetSize, into: &bytes)
+                }
             }
         }
         return bytes

@@ -16,7 +16,9 @@ package enum MPFIndex {
         let distance = (new.mainEnd - new.header) - (old.mainEnd - old.header)
         var bytes = jpeg
         let little = new.littleEndian
-        func integer(_ offset: Int) -> Int { TIFFHeader.integer(bytes, at: offset, count: 4, littleEndian: little) }
+        func integer(_ offset: Int) throws(CodecError) -> Int {
+            try ByteReader(bytes: bytes, format: "MPF").integer(at: offset, count: 4, littleEndian: little, "an MP entry")
+        }
         func put(_ value: Int, at offset: Int) {
             bytes.replaceSubrange(offset..<(offset + 4), with: TIFFHeader.bytes(of: value, count: 4, littleEndian: little))
         }
@@ -24,10 +26,10 @@ package enum MPFIndex {
             let field = new.entries + entry * 16
             if entry == 0 {
                 put(new.mainEnd, at: field + 4)  // the primary image: SOI to EOI
-            } else if integer(field + 8) != 0 {
+            } else if try integer(field + 8) != 0 {
                 // An offset that did not point past the main image was wrong already: left as it was.
-                let moved = integer(field + 8) + distance
-                if integer(field + 8) >= old.mainEnd - old.header, (0...Int(UInt32.max)).contains(moved) { put(moved, at: field + 8) }
+                let moved = try integer(field + 8) + distance
+                if try integer(field + 8) >= old.mainEnd - old.header, (0...Int(UInt32.max)).contains(moved) { put(moved, at: field + 8) }
             }
         }
         return bytes

@@ -11,18 +11,10 @@ struct TIFFDirectoryEditor {
     let directory: Int
 
     /// One 12-byte directory entry.
-    struct Entry {
-        let position: Int
-        let tag: Int
-        let type: Int
-        let count: Int
-        /// Bytes per value of the type.
-        let typeSize: Int
-        var length: Int { count * typeSize }
-        /// Where the values are: in the entry's value field when they fit 4 bytes, else at the
-        /// offset that field holds.
-        let valuesAt: Int
-    }
+    typealias Entry = TIFFDirectory.Entry
+
+    /// The directory's entries, in file order, read again after every edit.
+    private(set) var entries: [Entry]
 
     /// The directory at `offset` of `bytes`; every entry and its values must lie in the file.
     init(_ bytes: [UInt8], directoryAt offset: Int) throws(CodecError) {
@@ -35,46 +27,44 @@ struct TIFFDirectoryEditor {
         guard offset >= 8, offset + 2 <= bytes.count else {
             throw .corruptFile(format: "TIFF", reason: "the directory at byte \(offset) lies outside the file")
         }
-        let count = integer(at: offset, size: 2)
-        guard offset + 2 + count * 12 + 4 <= bytes.count else {
+        let read = try TIFFDirectory(bytes, at: offset)
+        guard read.end <= bytes.count else {
             throw .corruptFile(format: "TIFF", reason: "the directory at byte \(offset) runs past the end of the file")
         }
-        for entry in entries {
-            guard entry.valuesAt >= 0, entry.valuesAt + entry.length <= bytes.count else {
-                throw .corruptFile(format: "TIFF", reason: "the values of tag \(entry.tag) lie outside the file")
-            }
-        }
+        entries = read.entries
+        for entry in entries { _ = try entry.valueRange() }
     }
 
-    /// The directory's entries, in file order.
-    var entries: [Entry] {
-        (0..<integer(at: directory, size: 2)).map { index in
-            let position = directory + 2 + index * 12
-            let type = integer(at: position + 2, size: 2)
-            let typeSize = TIFFHeader.typeSizes[type] ?? 1
-            let count = integer(at: position + 4, size: 4)
-            let inline = count * typeSize <= 4
-            return Entry(position: position, tag: integer(at: position, size: 2), type: type, count: count, typeSize: typeSize,
-                         valuesAt: inline ? position + 8 : integer(at: position + 8, size: 4))
-        }
+    /// Reads the entries again after an edit of the bytes.
+    private mutating func reread() throws(CodecError) {
+        entries = try TIFFDirectory(bytes, at: directory).entries
     }
 
     func entry(_ tag: Int) -> Entry? { entries.first { $0.tag == tag } }
 
     /// The byte ranges of the file's structures that the directory reaches, named as an error
     /// names them: the header, the directory with its next-IFD link, each value stored outside
-    /// its entry, and the EXIF, GPS and interoperability directories it points to.
+    /// its entry, the EXIF, GPS and interoperability directories and sub-IFDs it points to, and
+    /// the next directory of the chain (IFD1).
     var structures: [(name: String, range: Range<Int>)] {
-        let count = integer(at: directory, size: 2)
+        let count = entries.count
         var found: [(name: String, range: Range<Int>)] = [
             ("the TIFF header", 0..<8), ("IFD0's directory", directory..<(directory + 2 + count * 12 + 4)),
         ]
         for entry in entries where entry.length > 4 {
             found.append(("the values of IFD0's tag \(entry.tag)", entry.valuesAt..<(entry.valuesAt + entry.length)))
         }
-        for (tag, name) in [(34665, "the EXIF directory"), (34853, "the GPS directory"), (40965, "the interoperability directory")] {
-            guard let offset = integers(tag)?.first, offset >= 8, offset < bytes.count,
-                  let end = TIFFHeader.directoryEnd(bytes, at: offset), end > offset else { continue }
+        var directories: [(name: String, offset: Int)] = [(34665, "the EXIF directory"), (34853, "the GPS directory"),
+                                                            (40965, "the interoperability directory")].compactMap { tag, name in
+            integers(tag)?.first.map { (name, $0) }
+        }
+        directories += (integers(330) ?? []).enumerated().map { ("sub-IFD \($0.offset)", $0.element) }
+        let link = directory + 2 + count * 12
+        if let next = try? TIFFHeader.integer(bytes, at: link, count: 4, littleEndian: littleEndian, "IFD0's next-IFD link") {
+            directories.append(("IFD1's directory", next))
+        }
+        for (name, offset) in directories {
+            guard offset >= 8, offset < bytes.count, let end = TIFFHeader.directoryEnd(bytes, at: offset), end > offset else { continue }
             found.append((name, offset..<min(end, bytes.count)))
         }
         return found
@@ -83,12 +73,13 @@ struct TIFFDirectoryEditor {
     /// The values of a BYTE, SHORT or LONG entry; nil when absent or of another type.
     func integers(_ tag: Int) -> [Int]? {
         guard let entry = entry(tag), [1, 3, 4].contains(entry.type) else { return nil }
-        return (0..<entry.count).map { integer(at: entry.valuesAt + $0 * entry.typeSize, size: entry.typeSize) }
+        return try? entry.integers()
     }
 
     /// The raw value bytes of an entry, as stored.
     func valueBytes(_ tag: Int) -> [UInt8]? {
-        entry(tag).map { Array(bytes[$0.valuesAt..<($0.valuesAt + $0.length)]) }
+        guard let range = try? entry(tag)?.valueRange() else { return nil }
+        return Array(bytes[range])
     }
 
     /// Sets `tag`'s values: SHORT when the entry was SHORT and every value fits, else LONG.
@@ -116,15 +107,17 @@ struct TIFFDirectoryEditor {
         } else {
             put(try append(values), at: entry.position + 8, size: 4)
         }
+        try reread()
     }
 
     /// Exchanges the type, count and values of two entries (XResolution and YResolution when a
     /// picture is turned a quarter).
-    mutating func swapValues(_ first: Int, _ second: Int) {
+    mutating func swapValues(_ first: Int, _ second: Int) throws(CodecError) {
         guard let a = entry(first), let b = entry(second) else { return }
         let saved = Array(bytes[(a.position + 2)..<(a.position + 12)])
         bytes.replaceSubrange((a.position + 2)..<(a.position + 12), with: bytes[(b.position + 2)..<(b.position + 12)])
         bytes.replaceSubrange((b.position + 2)..<(b.position + 12), with: saved)
+        try reread()
     }
 
     /// Writes `data` over `range` (which it must fit), the rest of the range zeroed.
@@ -143,10 +136,6 @@ struct TIFFDirectoryEditor {
         guard offset + data.count <= Int(UInt32.max) else { throw .invalidArgument("the TIFF file would pass 4 GiB") }
         bytes += data
         return offset
-    }
-
-    private func integer(at offset: Int, size: Int) -> Int {
-        TIFFHeader.integer(bytes, at: offset, count: size, littleEndian: littleEndian)
     }
 
     private mutating func put(_ value: Int, at offset: Int, size: Int) {

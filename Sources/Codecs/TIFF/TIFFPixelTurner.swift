@@ -36,7 +36,7 @@ package enum TIFFPixelTurner {
         try editor.setIntegers(Tag.width, [size.width])
         try editor.setIntegers(Tag.height, [size.height])
         try editor.setIntegers(Tag.orientation, [1])
-        if orientation.swapsDimensions { editor.swapValues(Tag.xResolution, Tag.yResolution) }
+        if orientation.swapsDimensions { try editor.swapValues(Tag.xResolution, Tag.yResolution) }
         if let xmp = editor.entry(Tag.xmp), let upright = editor.valueBytes(Tag.xmp).flatMap({ XMPOrientation.upright(bytes: $0) }) {
             try editor.setValues(Tag.xmp, type: xmp.type, count: upright.count, upright)
         }
@@ -51,19 +51,29 @@ package enum TIFFPixelTurner {
     }
 
     /// Refuses a file in which libtiff cannot read every directory of the chain (a next-IFD
-    /// link into other data, a directory cut short): readers such as ImageMagick read them all
-    /// and reject the whole file.
+    /// link into other data, a directory cut short) or IFD0's EXIF and GPS directories: readers
+    /// such as ImageMagick read them all and reject the whole file.
     private static func checkDirectoryChain(_ bytes: [UInt8], _ problem: String) throws(CodecError) {
         let stream = TIFFMemoryStream(bytes: bytes)
         let file = try stream.open(mode: "rm")
         defer { file.close() }
+        func refuse(_ directory: String) -> CodecError {
+            .corruptFile(format: "TIFF", reason: "\(problem): \(stream.lastError) (\(directory)); it is left as it is")
+        }
+        var subdirectories: [(name: String, offset: UInt64)] = []
+        for (tag, name) in [(TIFFTAG_EXIFIFD, "the EXIF directory"), (TIFFTAG_GPSIFD, "the GPS directory")] {
+            var offset: UInt64 = 0
+            if withUnsafeMutablePointer(to: &offset, { file.get(UInt32(tag), $0) }) { subdirectories.append((name, offset)) }
+        }
         var directories = 1
         while stream.errors.isEmpty, libtiff.ReadDirectory(file.tiff) != 0 {
             directories += 1
             guard directories <= 65_536 else { break }  // libtiff stops at a loop of links itself
         }
-        guard stream.errors.isEmpty else {
-            throw .corruptFile(format: "TIFF", reason: "\(problem): \(stream.lastError) (directory \(directories + 1)); it is left as it is")
+        guard stream.errors.isEmpty else { throw refuse("directory \(directories + 1)") }
+        for (name, offset) in subdirectories {
+            let read = name == "the GPS directory" ? libtiff.ReadGPSDirectory(file.tiff, offset) : libtiff.ReadEXIFDirectory(file.tiff, offset)
+            guard read != 0, stream.errors.isEmpty else { throw refuse("\(name) at byte \(offset)") }
         }
     }
 
@@ -101,6 +111,11 @@ package enum TIFFPixelTurner {
             if (editor.integers(Tag.planarConfiguration)?.first ?? 1) != 1 { throw refuse("a TIFF with separate colour planes") }
             if [6, 7, 34892].contains(compression) { throw refuse("a JPEG-compressed TIFF") }
             if photometric == 6 { throw refuse("a YCbCr TIFF") }
+            // libtiff ignores a PhotometricInterpretation of another type or count and decodes;
+            // the result would carry the damage, which ImageMagick refuses.
+            guard let entry = editor.entry(Tag.photometric), entry.type == 3, entry.count == 1 else {
+                throw .corruptFile(format: "TIFF", reason: "IFD0's PhotometricInterpretation is missing or damaged; the file is left as it is")
+            }
             if Tag.geoTIFF.contains(where: { editor.entry($0) != nil }) {
                 throw refuse("a georeferenced TIFF (its GeoTIFF tie points refer to pixel positions a turn moves)")
             }
