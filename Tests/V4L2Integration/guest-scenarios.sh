@@ -190,7 +190,7 @@ while IFS= read -r line; do
     name=$(sed -E 's/^. Test ([^ ]+\(.*\)).*/\1/' <<<"$line")
     if [[ $line == *" passed after "* ]]; then pass "library: $name"; else fail "library: $name" "$line"; fi
 done < <(grep -E "^. Test [^ ]+\(.*\) .*(passed|failed) after" swift-tests.txt)
-grep -E "recorded an issue|^shutter lag" swift-tests.txt | head -40
+grep -E "recorded an issue|^shutter lag|^dropped buffers" swift-tests.txt | head -40
 grep -q "Test run with" swift-tests.txt || fail "library tests" "the test binary did not finish: $(tail -5 swift-tests.txt)"
 
 echo "vivid scenarios: $passed passed, $failed failed"
