@@ -26,7 +26,6 @@ let package = Package(
         // C libraries, one seam each.
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CExif", pkgConfig: "libexif", apt: "libexif-dev"),
-        systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CYUV", pkgConfig: nil, apt: "libyuv-dev"),
         .target(name: "CImagingKernels"),
         // Loading a library with dlopen on first use instead of linking it (for the seams below
@@ -38,6 +37,8 @@ let package = Package(
         .target(name: "CTIFF", dependencies: ["CLibraryLoading"]),
         // LibRaw's thread-safe build (libraw-dev's libraw_r), loaded when RAW data is first read.
         .target(name: "CRaw", dependencies: ["CLibraryLoading"]),
+        // libpng (libpng-dev): whole pictures, and rows one at a time (its errors jump, in C).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // libjpeg's coefficient API (libjpeg-turbo's libjpeg.so): lossless turns in strips.
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         // libv4l2 and the VIDIOC_* ioctls (function-like macros Swift cannot call).

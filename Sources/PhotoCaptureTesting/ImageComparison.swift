@@ -43,17 +43,35 @@ public struct ImageComparison: Sendable, Equatable, CustomStringConvertible {
 
     /// Compares `actual` (what a viewer shows) with `golden`.
     public init(actual: RGBImage, golden: RGBImage, tolerance: GoldenTolerance = GoldenTolerance()) {
-        actualSize = actual.size
-        goldenSize = golden.size
+        self.init(actualSize: actual.size, goldenSize: golden.size,
+                  statistics: actual.size == golden.size ? actual.differenceStatistics(to: golden) : nil,
+                  tolerance: tolerance) { () -> [Orientation: Double] in
+            // Judged at full resolution: scaling before turning is not exact (a box filter's
+            // grid is not symmetric), and this runs only when the comparison already failed.
+            var scores: [Orientation: Double] = [:]
+            for candidate in Orientation.allCases where candidate.apply(to: golden.size) == actual.size {
+                scores[candidate] = golden.transformed(by: candidate).differenceStatistics(to: actual).mean
+            }
+            return scores
+        }
+    }
+
+    /// The comparison of pictures of `actualSize` and `goldenSize` whose differences are
+    /// `statistics` (nil when the sizes differ); `turnScores` (the mean difference of the golden
+    /// turned by each orientation that gives the picture's size) is asked only when they do not
+    /// match as they are.
+    init<Failure: Error>(actualSize: PixelSize, goldenSize: PixelSize, statistics: DifferenceStatistics?, tolerance: GoldenTolerance,
+                         turnScores: () throws(Failure) -> [Orientation: Double]) throws(Failure) {
+        self.actualSize = actualSize
+        self.goldenSize = goldenSize
         self.tolerance = tolerance
-        guard actual.size == golden.size else {
+        guard let statistics else {
             meanAbsoluteDifference = nil
             maximumAbsoluteDifference = nil
             psnr = nil
-            verdict = Self.turn(from: golden, to: actual, tolerance: tolerance).map(Verdict.orientationDiffers) ?? .sizeDiffers
+            verdict = Self.turn(scores: try turnScores(), tolerance: tolerance).map(Verdict.orientationDiffers) ?? .sizeDiffers
             return
         }
-        let statistics = actual.differenceStatistics(to: golden)
         meanAbsoluteDifference = statistics.mean
         maximumAbsoluteDifference = statistics.maximum
         let psnr = statistics.meanSquared == 0 ? Double.infinity : 10 * log10(255 * 255 / statistics.meanSquared)
@@ -64,18 +82,13 @@ public struct ImageComparison: Sendable, Equatable, CustomStringConvertible {
         if within {
             verdict = .match
         } else {
-            verdict = Self.turn(from: golden, to: actual, tolerance: tolerance).map(Verdict.orientationDiffers) ?? .pixelsDiffer
+            verdict = Self.turn(scores: try turnScores(), tolerance: tolerance).map(Verdict.orientationDiffers) ?? .pixelsDiffer
         }
     }
 
-    /// The turn or mirror that makes `golden` look like `actual`, when one clearly does and it
-    /// is not `.up`. Judged at full resolution: scaling before turning is not exact (a box
-    /// filter's grid is not symmetric), and this runs only when the comparison already failed.
-    static func turn(from golden: RGBImage, to actual: RGBImage, tolerance: GoldenTolerance) -> Orientation? {
-        var scores: [Orientation: Double] = [:]
-        for candidate in Orientation.allCases where candidate.apply(to: golden.size) == actual.size {
-            scores[candidate] = golden.transformed(by: candidate).differenceStatistics(to: actual).mean
-        }
+    /// The turn or mirror that makes the golden look like the picture, when one clearly does
+    /// and it is not `.up`, from the mean difference each turn leaves.
+    static func turn(scores: [Orientation: Double], tolerance: GoldenTolerance) -> Orientation? {
         guard let best = scores.min(by: { $0.value < $1.value }), best.key != .up else { return nil }
         // Clearly better than leaving it as it is, and close to the golden on its own (other
         // encodes of one scene, with their own labels, stay within a few times the tolerance).

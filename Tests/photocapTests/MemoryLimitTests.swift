@@ -147,4 +147,38 @@ import TestSupport
         let tags = try ExternalTool.run("exiftool", ["-s3", "-Orientation#", "-ImageSize", output.appendingPathComponent("huge.jpg").path])
         #expect(tags.text.split(separator: "\n") == ["1", "16384x16384"], "\(tags.text)")
     }
+
+    /// A 16384x16384 1-bit grey PNG in `folder` (67 KB: stripes), written by Python's zlib a
+    /// row at a time.
+    static func hugeBilevelPNG(in folder: TemporaryDirectory) throws -> String {
+        let path = folder.url.appendingPathComponent("huge.png").path
+        let script = """
+            import struct, sys, zlib
+            def chunk(kind, data):
+                return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
+            side = 16384
+            rows = [b'\\x00' + bytes([0xF0]) * (side // 8), b'\\x00' + bytes([0x0F]) * (side // 8)]
+            packer = zlib.compressobj(9)
+            data = b''.join(packer.compress(rows[(y // 4) % 2]) for y in range(side)) + packer.flush()
+            with open(sys.argv[1], 'wb') as out:
+                out.write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', side, side, 1, 0, 0, 0, 0)))
+                out.write(chunk(b'IDAT', data) + chunk(b'IEND', b''))
+            """
+        try ExternalTool.run("python3", ["-c", script, path]).checked()
+        return path
+    }
+
+    @Test("compare holds one picture: 16384x16384 PNG and JPEG (Orientation 6) against themselves, each ≤ 1.2 GB, ≤ 20 s")
+    func compareHugePictures() throws {
+        let folder = try TemporaryDirectory("photocap-huge-compare")
+        for file in [try Self.hugeBilevelPNG(in: folder), try Self.hugeJPEG(in: folder)] {
+            let run = try Self.photocap(["compare", file, file])
+            #expect(run.status == 0, "\(file): \(run.stderr)")
+            #expect(String(decoding: run.stdout, as: UTF8.self).contains("matches the golden (16384x16384, mean difference 0"),
+                    "\(file): \(String(decoding: run.stdout, as: UTF8.self))")
+            // Two RGB pictures of this size would be 1.6 GB; one is 805 MB.
+            #expect(run.peakBytes <= 1_200_000_000, "\(file): peak \(run.peakBytes / 1_000_000) MB")
+            #expect(run.seconds <= 20, "\(file): took \(run.seconds) s")
+        }
+    }
 }

@@ -115,3 +115,13 @@ void pc_box_reduce_row(const uint16_t *sums, const int32_t *column_starts, int o
 /// run on, then lets it run on all of them again; returns the processor it was moved to, or -1
 /// (nothing changed) when it may run on one processor only or the call fails.
 int pc_thread_move(int index);
+
+/// Pictures too large to hold twice are turned a band of rows at a time. A band is `rows`
+/// stored rows of `width` packed RGB pixels, stored row `first_row` first; an orientation sends
+/// the stored pixel (x, y) to linear index `origin + x · dx + y · dy` of `image` (the turned
+/// picture). pc_place_band writes the band's pixels there; pc_gather_band reads the pixels
+/// there into a band. Both walk `image` along its rows, whichever way the turn runs.
+void pc_place_band(uint8_t *image, long origin, long dx, long dy, long first_row, long rows, long width,
+                   const uint8_t *band);
+void pc_gather_band(const uint8_t *image, long origin, long dx, long dy, long first_row, long rows, long width,
+                    uint8_t *band);

@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "pc_jpeg_raw.h"
+#include "pc_jpeg_rows.h"
 
 /// A JPEG whose DCT coefficients have been read (libjpeg's `jpeg_read_coefficients`) and are
 /// turned, strip by strip, into new JPEGs without decoding to pixels. Opaque.

@@ -1,22 +1,30 @@
 extension Orientation {
+    /// Where this transform sends the pixels of an image of `size`, as linear pixel indices in
+    /// the output (its width is `apply(to: size).width`): the pixel at (x, y) lands at
+    /// `origin + x · dx + y · dy`. Every orientation is such an affine map, which is what lets
+    /// a picture be turned a band of rows at a time.
+    package func linearMap(of size: PixelSize) -> (origin: Int, dx: Int, dy: Int) {
+        let width = apply(to: size).width
+        let origin = apply(toPoint: (0, 0), in: size)
+        let stepX = apply(toPoint: (min(1, size.width - 1), 0), in: size)
+        let stepY = apply(toPoint: (0, min(1, size.height - 1)), in: size)
+        return (origin.y * width + origin.x,
+                (stepX.x - origin.x) + (stepX.y - origin.y) * width,
+                (stepY.x - origin.x) + (stepY.y - origin.y) * width)
+    }
+
     /// Packed pixels of `bytesPerPixel` bytes each (rows without padding) of an image of `size`,
     /// with this orientation applied, as a viewer shows a file that carries it. Any pixel size:
     /// RGB, 16-bit grey, 64-bit RGBA, or sub-byte pixels unpacked by the caller.
     package func apply(toPixels source: [UInt8], of size: PixelSize, bytesPerPixel: Int) -> [UInt8] {
         precondition(source.count == size.area * bytesPerPixel, "\(source.count) bytes are not \(size) pixels of \(bytesPerPixel) bytes")
         guard self != .up else { return source }
-        let output = apply(to: size)
         var result = [UInt8](repeating: 0, count: source.count)
-        // Where source (0,0) lands and how the destination moves per source step in x and in y.
-        let origin = apply(toPoint: (0, 0), in: size)
-        let stepX = apply(toPoint: (min(1, size.width - 1), 0), in: size)
-        let stepY = apply(toPoint: (0, min(1, size.height - 1)), in: size)
-        let dx = (stepX.x - origin.x) + (stepX.y - origin.y) * output.width
-        let dy = (stepY.x - origin.x) + (stepY.y - origin.y) * output.width
+        let (origin, dx, dy) = linearMap(of: size)
         source.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { target in
                 for y in 0..<size.height {
-                    var t = (origin.y * output.width + origin.x + y * dy) * bytesPerPixel
+                    var t = (origin + y * dy) * bytesPerPixel
                     var s = y * size.width * bytesPerPixel
                     for _ in 0..<size.width {
                         for byte in 0..<bytesPerPixel { target[t + byte] = source[s + byte] }

@@ -85,6 +85,11 @@ public struct ImageDecoder: Sendable {
         switch info.format {
         case .jpeg:
             try checkPixelCount(info.storedSize, name: name)
+            // Decoded a band at a time into the turned picture: a turned copy of the whole
+            // decode would double the memory a large picture takes.
+            if appliesOrientation, info.orientation != .up, let turned = try RGBRowReader.readTurned(data, by: info.orientation) {
+                return DecodedImage(format: .jpeg, image: turned, fileOrientation: info.orientation, isOriented: true)
+            }
             let decoded = try JPEGDecoder().decodeRGB(data)
             return oriented(RGBImage(size: decoded.size, pixels: decoded.rgb), format: .jpeg, orientation: info.orientation)
         case .tiff:

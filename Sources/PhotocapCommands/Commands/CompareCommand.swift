@@ -92,16 +92,30 @@ struct CompareCommand: AsyncParsableCommand {
                               maximumAbsoluteDifference: nil, psnr: nil, identical: false, tolerance: Tolerance(limits), diff: nil, diffKind: nil))
             return
         }
-        let goldenPicture: RGBImage
-        do { goldenPicture = try DisplayedImage(fileAt: golden).picture } catch { throw failure("\(error)") }
-        let comparison = ImageComparison(actual: shown, golden: goldenPicture, tolerance: limits)
+        // PNG and JPEG goldens are read a band of rows at a time against the picture: one
+        // picture in memory, not two. Others, and a side-by-side image, need the golden whole.
+        var goldenRows: GoldenRows?
+        var streamed: ImageComparison?
+        do {
+            goldenRows = try GoldenRows(fileAt: golden)
+            streamed = try goldenRows?.compare(shown, tolerance: limits)
+        } catch {
+            throw failure("\(error)")
+        }
+        var goldenPicture: RGBImage?
+        if streamed == nil {
+            do { goldenPicture = try DisplayedImage(fileAt: golden).picture } catch { throw failure("\(error)") }
+        }
+        let comparison = streamed ?? ImageComparison(actual: shown, golden: goldenPicture!, tolerance: limits)
         var diffWritten: String?
         var diffKind: String?
         if let diff {
-            let difference = ImageComparison.differenceImage(actual: shown, golden: goldenPicture)
-            let image = difference ?? ImageComparison.sideBySideImage(actual: shown, golden: goldenPicture)
+            let image: RGBImage
+            do { image = try differencePicture(consume shown, golden: goldenPicture, rows: goldenRows, comparison: comparison) } catch {
+                throw failure("\(error)")
+            }
             do { try image.writePNG(to: diff, overwrite: overwrite) } catch { throw failure("\(error)") }
-            (diffWritten, diffKind) = (diff, difference == nil ? "side by side" : "difference")
+            (diffWritten, diffKind) = (diff, comparison.actualSize == comparison.goldenSize ? "difference" : "side by side")
         }
         let turn: String? = if case .orientationDiffers(let turn) = comparison.verdict { ImageComparison.phrase(turn) } else { nil }
         let verdict = switch comparison.verdict {
@@ -117,6 +131,16 @@ struct CompareCommand: AsyncParsableCommand {
             psnr: comparison.psnr.flatMap { $0.isFinite ? $0 : nil }, identical: comparison.psnr == .infinity,
             tolerance: Tolerance(limits), diff: diffWritten, diffKind: diffKind))
         if !comparison.isWithinTolerance { throw ExitCode(1) }
+    }
+
+    /// Where `shown` differs from the golden when the sizes agree (made in `shown`'s own
+    /// memory when the golden is read by rows), else the two side by side.
+    private func differencePicture(_ shown: consuming RGBImage, golden: RGBImage?, rows: GoldenRows?,
+                                   comparison: ImageComparison) throws(GoldenImageError) -> RGBImage {
+        var shown = shown
+        if comparison.actualSize == comparison.goldenSize, let rows, try rows.markDifferences(in: &shown) { return shown }
+        let golden = if let golden { golden } else { try DisplayedImage(fileAt: self.golden).picture }
+        return ImageComparison.differenceImage(actual: shown, golden: golden) ?? ImageComparison.sideBySideImage(actual: shown, golden: golden)
     }
 
     private func report(_ report: Report) throws {

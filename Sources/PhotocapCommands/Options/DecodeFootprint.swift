@@ -2,8 +2,9 @@
 /// one place: with the default `--max-pixels`, a picture whose decode times this does not fit
 /// in the memory the process may use is refused from its header (``PixelBudgetOptions``).
 enum DecodeFootprint: Int {
-    /// The picture and the golden as 8-bit RGB (3 + 3) and, for a file with an orientation, the
-    /// stored picture while its turned copy is made (3).
+    /// The picture as 8-bit RGB (3); the golden decoded whole (3) when it is not a PNG or JPEG
+    /// read by rows, and a TIFF's stored picture while its turned copy is made (3). Judged from
+    /// the header, before the golden's kind is known: the most it may take.
     case compare = 9
     /// The decoded picture and its turned copy (3 + 3).
     case orient = 6

@@ -1,0 +1,106 @@
+import CJPEGCoefficients
+import CPNG
+import Imaging
+
+/// A picture read one row of 8-bit RGB at a time, top to bottom as stored (no orientation
+/// applied), so that it can be compared with another without both being held whole: a
+/// 16384×16384 picture is 805 MB of RGB, its rows 48 KB each.
+///
+/// Only files whose rows are exactly the bytes the whole decode gives are read this way: PNG
+/// without alpha, 16-bit samples, interlacing or a gamma other than sRGB's (libpng's simplified
+/// API would convert those), and JPEG in Y'CbCr, grey or RGB (decoded by the same libjpeg-turbo
+/// with TurboJPEG's settings). Anything else reads as `nil`, for the caller to decode whole.
+package enum RGBRowReader {
+    /// Calls `body` with the size and then each row (`y`, `width × 3` bytes valid during the
+    /// call) of the PNG or JPEG `data`, in order; nil, with no call, when the file is not one
+    /// read by rows. The size is checked against ``PixelBudget`` before anything is allocated.
+    package static func read(_ data: [UInt8],
+                             _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
+        if data.starts(with: PNGFile.signature) { return try readPNG(data, body) }
+        if data.starts(with: [0xFF, 0xD8]) { return try readJPEG(data, body) }
+        return nil
+    }
+
+    /// The picture of the PNG or JPEG `data` turned by `orientation`, decoded a band of rows
+    /// at a time into the turned picture (one picture's memory, not two); nil when the file is
+    /// not one read by rows.
+    package static func readTurned(_ data: [UInt8], by orientation: Orientation) throws(CodecError) -> RGBImage? {
+        var bands: RowBands?
+        var turn: RowBands.Turn?
+        var turned: RGBImage?
+        let size = try read(data) { size, _, row in
+            if bands == nil {
+                (bands, turn) = (RowBands(size: size), RowBands.Turn(size: size, orientation: orientation))
+                turned = RGBImage(size: orientation.apply(to: size), pixels: [UInt8](repeating: 0, count: size.area * 3))
+            }
+            bands!.add(row) { band in turn!.place(band, in: &turned!) }
+        }
+        return size == nil ? nil : turned
+    }
+
+    private static func readPNG(_ data: [UInt8],
+                                _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
+        try readRows(data, format: "PNG", body, notStreamable: Int32(PC_PNG_ROWS_NOT_STREAMABLE),
+                     failure: { _, message in .corruptFile(format: "PNG", reason: message) },
+                     open: { bytes, width, height, status, message in
+                         pc_png_rows_open(bytes.baseAddress, bytes.count, width, height, status, message, 256)
+                     },
+                     read: { rows, row, message in pc_png_rows_read(rows, row, message, 256) },
+                     finish: { rows, message in pc_png_rows_finish(rows, message, 256) },
+                     close: { pc_png_rows_close($0) })
+    }
+
+    private static func readJPEG(_ data: [UInt8],
+                                 _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
+        try readRows(data, format: "JPEG", body, notStreamable: Int32(PC_JPEG_ROWS_NOT_STREAMABLE),
+                     failure: { step, message in
+                         .libjpeg(function: step == "open" ? "jpeg_read_header" : "jpeg_read_scanlines", message: message)
+                     },
+                     open: { bytes, width, height, status, message in
+                         pc_jpeg_rows_open(bytes.baseAddress, bytes.count, width, height, status, message)
+                     },
+                     read: { rows, row, message in pc_jpeg_rows_read(rows, row, message) },
+                     finish: { _, _ in 0 },
+                     close: { pc_jpeg_rows_close($0) })
+    }
+
+    /// One C row reader driven: `open` (size, a status that may be `notStreamable`), the size
+    /// checked against the budget, `read` for each row (0, or -1 with a message of at most 256
+    /// bytes), `finish` and `close`; `failure` makes the error of a step ("open", "read",
+    /// "finish") from libjpeg's or libpng's message.
+    private static func readRows(
+        _ data: [UInt8], format: String, _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void, notStreamable: Int32,
+        failure: (String, String) -> CodecError,
+        open: (UnsafeBufferPointer<UInt8>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<Int32>,
+               UnsafeMutablePointer<CChar>) -> OpaquePointer?,
+        read: (OpaquePointer, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<CChar>) -> Int32,
+        finish: (OpaquePointer, UnsafeMutablePointer<CChar>) -> Int32,
+        close: (OpaquePointer) -> Void
+    ) throws(CodecError) -> PixelSize? {
+        var message = [CChar](repeating: 0, count: 256)
+        let result = data.withUnsafeBufferPointer { bytes -> Result<PixelSize?, CodecError> in
+            var (width, height, status): (UInt32, UInt32, Int32) = (0, 0, 0)
+            guard let rows = open(bytes, &width, &height, &status, &message) else {
+                return status == notStreamable ? .success(nil) : .failure(failure("open", text(message)))
+            }
+            defer { close(rows) }
+            let size = PixelSize(width: Int(width), height: Int(height))
+            return Result { () throws(CodecError) in
+                try PixelBudget.check(size, declaredBy: format)
+                var row = [UInt8](repeating: 0, count: size.width * 3)
+                for y in 0..<size.height {
+                    let status = row.withUnsafeMutableBufferPointer { read(rows, $0.baseAddress!, &message) }
+                    guard status == 0 else { throw failure("read", text(message)) }
+                    row.withUnsafeBufferPointer { body(size, y, $0) }
+                }
+                guard finish(rows, &message) == 0 else { throw failure("finish", text(message)) }
+                return size
+            }
+        }
+        return try result.get()
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

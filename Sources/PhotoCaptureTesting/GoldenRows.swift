@@ -1,0 +1,94 @@
+import Codecs
+import Imaging
+import PhotoCapture
+
+/// A golden file compared with a picture in memory a band of rows at a time, as it is decoded,
+/// so that a comparison holds one picture, not two (a 16384×16384 picture is 805 MB of RGB).
+///
+/// Read this way: PNG and JPEG files whose rows decode to the bytes a whole decode gives
+/// (``RGBRowReader``), shown with their own orientation (a JPEG's EXIF `Orientation`) as
+/// ``DisplayedImage`` shows them. Other files are nil, for the caller to decode whole.
+package struct GoldenRows {
+    /// What errors call the file.
+    package let path: String
+    private let data: [UInt8]
+    /// The file's own orientation, which a viewer applies.
+    private let orientation: Orientation
+
+    /// The golden at `path`; nil when it is not a file read by rows.
+    package init?(fileAt path: String) throws(GoldenImageError) {
+        let data = try DisplayedImage.contents(of: path)
+        if data.starts(with: PNGFile.signature) {
+            orientation = .up
+        } else if data.starts(with: [0xFF, 0xD8]) {
+            do { orientation = try ImageFileInfo(data: data).orientation } catch { throw GoldenImageError(.undecodable(error), path: path) }
+        } else {
+            return nil
+        }
+        (self.path, self.data) = (path, data)
+    }
+
+    /// `actual` compared with the golden as a viewer shows it, judged against `tolerance`;
+    /// nil when the file's rows cannot be read exactly (then decode it whole). A picture that
+    /// does not match reads the golden again, once, to see whether a turn explains it.
+    package func compare(_ actual: RGBImage, tolerance: GoldenTolerance) throws(GoldenImageError) -> ImageComparison? {
+        guard let (stored, sums) = try differences(from: actual, turns: { shown in shown == actual.size ? [.up] : [] }) else {
+            return nil
+        }
+        let shown = orientation.apply(to: stored)
+        return try ImageComparison(actualSize: actual.size, goldenSize: shown, statistics: sums[.up]?.statistics,
+                                   tolerance: tolerance) { () throws(GoldenImageError) -> [Orientation: Double] in
+            let fitting = { (shown: PixelSize) in Orientation.allCases.filter { $0.apply(to: shown) == actual.size } }
+            return try differences(from: actual, turns: fitting)?.sums.mapValues(\.statistics.mean) ?? [:]
+        }
+    }
+
+    /// The sums of the differences between `actual` and the golden shown and then turned by
+    /// each of the turns `turns` picks for the shown size, with the stored size; nil when the
+    /// file is not read by rows.
+    private func differences(from actual: RGBImage, turns: (PixelSize) -> [Orientation])
+        throws(GoldenImageError) -> (stored: PixelSize, sums: [Orientation: DifferenceSums])? {
+        var bands: RowBands?
+        var mappings: [(Orientation, RowBands.Turn)] = []
+        var sums: [Orientation: DifferenceSums] = [:]
+        var scratch: [UInt8] = []
+        let stored: PixelSize?
+        do {
+            stored = try RGBRowReader.read(data) { size, _, row in
+                if bands == nil {
+                    bands = RowBands(size: size)
+                    // The golden's stored pixels, shown (its orientation) and then turned.
+                    mappings = turns(orientation.apply(to: size)).map { ($0, RowBands.Turn(size: size, orientation: orientation.followed(by: $0))) }
+                }
+                bands!.add(row) { band in
+                    for (turn, mapping) in mappings {
+                        mapping.addDifferences(of: band, against: actual, to: &sums[turn, default: DifferenceSums()], scratch: &scratch)
+                    }
+                }
+            }
+        } catch {
+            throw GoldenImageError(.undecodable(error), path: path)
+        }
+        return stored.map { ($0, sums) }
+    }
+
+    /// Turns `actual` (the size of the golden as shown) into the picture of where it differs
+    /// from the golden (``ImageComparison/differenceImage(actual:golden:)``), band by band;
+    /// false, with `actual` unchanged, when the file is not read by rows.
+    package func markDifferences(in actual: inout RGBImage) throws(GoldenImageError) -> Bool {
+        var bands: RowBands?
+        var mapping: RowBands.Turn?
+        var scratch: [UInt8] = []
+        do {
+            return try RGBRowReader.read(data) { size, _, row in
+                if bands == nil {
+                    (bands, mapping) = (RowBands(size: size), RowBands.Turn(size: size, orientation: orientation))
+                    precondition(orientation.apply(to: size) == actual.size, "a difference image needs pictures of one size")
+                }
+                bands!.add(row) { band in mapping!.markDifferences(of: band, in: &actual, scratch: &scratch) }
+            } != nil
+        } catch {
+            throw GoldenImageError(.undecodable(error), path: path)
+        }
+    }
+}
