@@ -13,8 +13,6 @@ public typealias CodecError = Codecs.CodecError
 public typealias V4L2Error = V4L2.V4L2Error
 /// A V4L2 system call or ioctl, as ``V4L2Error`` names it.
 public typealias V4L2Call = V4L2.V4L2Call
-/// A POSIX error number with its name.
-public typealias Errno = V4L2.Errno
 /// What an image file holds: format, stored and displayed size, orientation, thumbnail, EXIF.
 public typealias ImageFileInfo = Codecs.ImageFileInfo
 /// The image file formats photocap reads.
