@@ -1,5 +1,4 @@
 import Imaging
-import V4L2
 
 /// Where a device's frames come from: a backend (V4L2, synthetic, frame file). Implementations
 /// stream once started and hand out the first frame whose exposure began after a given instant;
@@ -26,15 +25,18 @@ protocol FrameSource: Sendable {
     var exposureControls: (any ExposureControls)? { get }
     /// A lens's focus controls.
     var focusControls: (any FocusControls)? { get }
-    /// The V4L2 node whose camera controls the device lists and sets.
-    var controlDevice: V4L2Device? { get }
+    /// The camera's own controls, which the device lists and sets.
+    var cameraControls: (any CameraControls)? { get }
+    /// The device node the frames come from (e.g. `/dev/video0`), named in logs and errors.
+    var devicePath: String? { get }
 }
 
 extension FrameSource {
     var hardwareCropping: (any HardwareCroppingSource)? { nil }
     var exposureControls: (any ExposureControls)? { nil }
     var focusControls: (any FocusControls)? { nil }
-    var controlDevice: V4L2Device? { nil }
+    var cameraControls: (any CameraControls)? { nil }
+    var devicePath: String? { nil }
 }
 
 /// A frame and how the source found it.

@@ -1,7 +1,6 @@
 import Imaging
 import Logging
 import Synchronization
-import V4L2
 
 /// Keeps a backend's frames flowing from the first start to the stop: a pump task, on a thread
 /// of its own (``ThreadTaskExecutor``), takes every
@@ -24,7 +23,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// The backend.
     let backend: any FrameSource
     /// Named in errors.
-    var deviceName: String { backend.controlDevice?.path ?? "camera" }
+    var deviceName: String { backend.devicePath ?? "camera" }
 
     /// How a photo request picks its frame.
     enum Rule: Sendable {
@@ -129,7 +128,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     var hardwareCropping: (any HardwareCroppingSource)? { backend.hardwareCropping == nil ? nil : self }
     var exposureControls: (any ExposureControls)? { backend.exposureControls }
     var focusControls: (any FocusControls)? { backend.focusControls }
-    var controlDevice: V4L2Device? { backend.controlDevice }
+    var cameraControls: (any CameraControls)? { backend.cameraControls }
+    var devicePath: String? { backend.devicePath }
 
     // MARK: Starting and stopping
 
