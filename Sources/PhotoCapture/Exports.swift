@@ -5,7 +5,9 @@ import Codecs
 import V4L2
 
 // The lower layers' error types that ``PhotoCaptureError`` carries, nameable with
-// `import PhotoCapture` alone (the rest of those layers stays out of the API).
+// `import PhotoCapture` alone (the rest of those layers stays out of the API). Apart from the
+// V4L2 backend (Backends/V4L2/), this is the one file of the module that imports V4L2: the rest
+// names V4L2Error through these aliases.
 /// An error of the codec layer (TurboJPEG, libheif, libexif, libtiff, LibRaw), as
 /// ``PhotoCaptureError/underlyingError`` carries it.
 public typealias CodecError = Codecs.CodecError
@@ -13,8 +15,6 @@ public typealias CodecError = Codecs.CodecError
 public typealias V4L2Error = V4L2.V4L2Error
 /// A V4L2 system call or ioctl, as ``V4L2Error`` names it.
 public typealias V4L2Call = V4L2.V4L2Call
-/// A POSIX error number with its name.
-public typealias Errno = V4L2.Errno
 /// What an image file holds: format, stored and displayed size, orientation, thumbnail, EXIF.
 public typealias ImageFileInfo = Codecs.ImageFileInfo
 /// The image file formats photocap reads.

@@ -36,6 +36,30 @@ import V4L2Testing
         #expect(try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver()).focusCapabilities == nil)
     }
 
+    /// The controls a V4L2 camera lists and sets come out in the capture layer's own terms: the
+    /// fake's four focus controls, by the types and flags its table declares.
+    @Test func theControlsAreListedAndSetInNeutralKinds() throws {
+        let fake = FakeV4L2Driver(lens: .init(minimum: 10, maximum: 250, step: 5, position: 40))
+        let device = try CaptureDevice.v4l2(path: "/dev/fake0", driver: fake)
+        let controls = Dictionary(uniqueKeysWithValues: try device.controls().map { ($0.key, $0) })
+        let position = try #require(controls["focus_absolute"])
+        #expect(position.controlKind == .integer && position.isVolatile && !position.isReadOnly)
+        #expect(position.minimum == 10 && position.maximum == 250 && position.step == 5 && position.value == 40)
+        #expect(controls["focus_automatic_continuous"]?.controlKind == .boolean)
+        let start = try #require(controls["auto_focus_start"])
+        #expect(start.controlKind == .button && start.value == nil)
+        let status = try #require(controls["auto_focus_status"])
+        #expect(status.controlKind == .bitmask && status.isReadOnly)
+
+        #expect(try device.setControl("focus_absolute", to: "82").value == 80, "the fake rounds to its step")
+        let pressed = try device.setControl("auto_focus_start", to: "")
+        #expect(pressed.controlKind == .button && pressed.value == nil)
+        #expect(fake.record.controlWrites == [.init(id: Self.focusAbsolute, value: 80), .init(id: Self.autoFocusStart, value: 1)])
+        #expect(throws: PhotoCaptureError(.invalidControl("auto_focus_status is read-only"))) {
+            try device.setControl("auto_focus_status", to: "1")
+        }
+    }
+
     @Test func aCameraWithoutFocusControlsRejectsFocusBeforeCapture() async throws {
         let fake = FakeV4L2Driver()
         let (session, output, _) = try await Self.session(fake)

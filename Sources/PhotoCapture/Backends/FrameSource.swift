@@ -1,5 +1,4 @@
 import Imaging
-import V4L2
 
 /// Where a device's frames come from: a backend (V4L2, synthetic, frame file). Implementations
 /// stream once started and hand out the first frame whose exposure began after a given instant;
@@ -26,15 +25,18 @@ protocol FrameSource: Sendable {
     var exposureControls: (any ExposureControls)? { get }
     /// A lens's focus controls.
     var focusControls: (any FocusControls)? { get }
-    /// The V4L2 node whose camera controls the device lists and sets.
-    var controlDevice: V4L2Device? { get }
+    /// The camera's own controls, which the device lists and sets.
+    var cameraControls: (any CameraControls)? { get }
+    /// The device node the frames come from (e.g. `/dev/video0`), named in logs and errors.
+    var devicePath: String? { get }
 }
 
 extension FrameSource {
     var hardwareCropping: (any HardwareCroppingSource)? { nil }
     var exposureControls: (any ExposureControls)? { nil }
     var focusControls: (any FocusControls)? { nil }
-    var controlDevice: V4L2Device? { nil }
+    var cameraControls: (any CameraControls)? { nil }
+    var devicePath: String? { nil }
 }
 
 /// A frame and how the source found it.
@@ -46,16 +48,18 @@ struct DeliveredFrame: Sendable {
 /// How the frame of a photo was chosen: the evidence for shutter lag and for faults the camera
 /// recovered from.
 public struct FrameDelivery: Sendable, Equatable {
+    /// The faults behind the four counts below, as the backend and the live stream count them.
+    var faults = StreamFaults()
     /// Frames that began before the request and were skipped (0 or 1 on a running stream: the
     /// photo is the next frame).
-    public var staleFramesSkipped = 0
+    public var staleFramesSkipped: Int { get { faults.staleFrames } set { faults.staleFrames = newValue } }
     /// Frames the driver flagged as corrupt (V4L2_BUF_FLAG_ERROR) or delivered short, skipped
     /// since the previous photo (the live stream reports each fault with the first photo after it).
-    public var corruptFramesSkipped = 0
+    public var corruptFramesSkipped: Int { get { faults.corruptFrames } set { faults.corruptFrames = newValue } }
     /// Frames the driver dropped (sequence gaps) since the previous photo.
-    public var droppedFrames = 0
+    public var droppedFrames: Int { get { faults.droppedFrames } set { faults.droppedFrames = newValue } }
     /// Stream restarts after a fatal streaming error or a failed start, since the previous photo.
-    public var streamRestarts = 0
+    public var streamRestarts: Int { get { faults.restarts } set { faults.restarts = newValue } }
     /// Nanoseconds from the request to the start of the frame's exposure; 0 when the exposure
     /// began before the request (zero shutter lag), see ``exposureStartOffsetNanoseconds``.
     public var requestToExposureNanoseconds: UInt64 = 0

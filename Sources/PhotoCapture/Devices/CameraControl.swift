@@ -1,46 +1,83 @@
 import FoundationEssentials
-import V4L2
 
 /// A camera control (brightness, gain, exposure...) with its range and current value.
 public struct CameraControl: Sendable, Equatable {
-    /// The name as `photocap controls` spells it: `gain`, `sensor_flipped_horizontally`.
-    public var key: String { raw.key }
-    /// The driver's name, e.g. `Gain`.
-    public var name: String { raw.name }
-    /// `integer`, `integer64`, `boolean`, `menu`, `integer-menu`, `button`, `bitmask`,
-    /// `string`, `class` or `other`.
-    public var kind: String {
-        switch raw.kind {
-        case .integerMenu: return "integer-menu"
-        case .controlClass: return "class"
-        default: return raw.kind.rawValue
-        }
+    /// What a control holds, as the camera describes it.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A signed integer in a range.
+        case integer
+        /// A 64-bit integer.
+        case integer64
+        /// On or off.
+        case boolean
+        /// One of named entries.
+        case menu
+        /// One of numbered entries.
+        case integerMenu = "integer-menu"
+        /// An action with no value: any value presses it.
+        case button
+        /// A bit mask.
+        case bitmask
+        /// Text.
+        case string
+        /// A heading for the controls that follow, not a control.
+        case controlClass = "class"
+        /// A compound or other kind photocap does not handle.
+        case other
     }
-    /// The V4L2 control ID.
-    public var id: UInt32 { raw.id }
+
+    /// An entry of a menu control.
+    struct MenuEntry: Sendable, Equatable {
+        let value: Int64
+        let label: String
+    }
+
+    /// The name as `photocap controls` spells it: `gain`, `sensor_flipped_horizontally`.
+    public let key: String
+    /// The driver's name, e.g. `Gain`.
+    public let name: String
+    /// What the control holds.
+    public let controlKind: Kind
+    /// `integer`, `integer64`, `boolean`, `menu`, `integer-menu`, `button`, `bitmask`,
+    /// `string`, `class` or `other`: ``controlKind``'s raw value.
+    @available(*, deprecated, message: "use controlKind (its rawValue is this name)")
+    public var kind: String { controlKind.rawValue }
+    /// The camera's ID for the control (a V4L2 control ID).
+    public let id: UInt32
     /// Lowest value.
-    public var minimum: Int64 { raw.minimum }
+    public let minimum: Int64
     /// Highest value.
-    public var maximum: Int64 { raw.maximum }
+    public let maximum: Int64
     /// Step between values.
-    public var step: UInt64 { raw.step }
+    public let step: UInt64
     /// Value after reset.
-    public var defaultValue: Int64 { raw.defaultValue }
+    public let defaultValue: Int64
     /// The current value, when it is a readable integer.
     public let value: Int64?
+    private let menuEntries: [MenuEntry]
     /// Menu entries as (value, label).
-    public var menu: [(value: Int64, label: String)] { raw.menuItems.map { ($0.value, $0.label) } }
+    public var menu: [(value: Int64, label: String)] { menuEntries.map { ($0.value, $0.label) } }
     /// The value cannot be set.
-    public var isReadOnly: Bool { raw.isReadOnly }
+    public let isReadOnly: Bool
     /// The control has no effect right now (e.g. manual exposure under auto exposure).
-    public var isInactive: Bool { raw.isInactive }
+    public let isInactive: Bool
     /// The value changes by itself (an auto algorithm's result).
-    public var isVolatile: Bool { raw.isVolatile }
-    let raw: V4L2Control
+    public let isVolatile: Bool
 
-    init(_ control: V4L2Control, value: Int64?) {
-        raw = control
-        self.value = value
+    /// A control as a backend describes it; `value` is nil where it has no readable integer.
+    init(key: String, name: String, kind: Kind, id: UInt32, minimum: Int64, maximum: Int64, step: UInt64,
+         defaultValue: Int64, value: Int64?, menu: [MenuEntry], isReadOnly: Bool, isInactive: Bool, isVolatile: Bool) {
+        (self.key, self.name, controlKind, self.id) = (key, name, kind, id)
+        (self.minimum, self.maximum, self.step, self.defaultValue, self.value) = (minimum, maximum, step, defaultValue, value)
+        menuEntries = menu
+        (self.isReadOnly, self.isInactive, self.isVolatile) = (isReadOnly, isInactive, isVolatile)
+    }
+
+    /// This control holding `value` instead.
+    func with(value: Int64?) -> CameraControl {
+        CameraControl(key: key, name: name, kind: controlKind, id: id, minimum: minimum, maximum: maximum, step: step,
+                      defaultValue: defaultValue, value: value, menu: menuEntries, isReadOnly: isReadOnly,
+                      isInactive: isInactive, isVolatile: isVolatile)
     }
 
     /// The menu label of the current value, for menu controls.
@@ -54,11 +91,11 @@ public struct CameraControl: Sendable, Equatable {
         if isReadOnly { throw PhotoCaptureError(.invalidControl("\(key) is read-only")) }
         let trimmed = text.trimmingWhitespace
         var value: Int64?
-        if kind == "button" {
+        if controlKind == .button {
             value = 1
         } else if let number = Int64(trimmed) {
             value = number
-        } else if kind == "boolean" {
+        } else if controlKind == .boolean {
             value = ["true", "on", "yes"].contains(trimmed.lowercased()) ? 1
                 : ["false", "off", "no"].contains(trimmed.lowercased()) ? 0 : nil
         } else {
@@ -69,7 +106,7 @@ public struct CameraControl: Sendable, Equatable {
                 : menu.map { "\($0.value) (\($0.label))" }.joined(separator: ", ")
             throw PhotoCaptureError(.invalidControl("'\(text)' is not a value of \(key): use \(choices)"))
         }
-        guard kind == "button" || kind == "bitmask" || (minimum...maximum).contains(value) else {
+        guard controlKind == .button || controlKind == .bitmask || (minimum...maximum).contains(value) else {
             throw PhotoCaptureError(.invalidControl("\(key) must be from \(minimum) to \(maximum), got \(value)"))
         }
         if !menu.isEmpty, !menu.contains(where: { $0.value == value }) {

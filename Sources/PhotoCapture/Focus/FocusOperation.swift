@@ -1,5 +1,3 @@
-import V4L2
-
 /// Focuses a camera for one request; ``restore()`` puts back every focus control it changed,
 /// latest change first (so a manual lens position goes back before continuous autofocus is
 /// switched on again), as a bracket puts back exposure. A one-shot scan moves the lens too, so
@@ -51,9 +49,10 @@ struct FocusOperation {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
-            let status = try read(.status)
-            if status & V4L2AutoFocusStatus.busy == 0 {
-                return status & V4L2AutoFocusStatus.reached != 0 ? .reached : .failed
+            switch try asking(.status, { () throws(PhotoCaptureError) in try controls.scanStatus() }) {
+            case .busy: break
+            case .reached: return .reached
+            case .failed, .idle: return .failed
             }
             guard clock.now < deadline else { return .timedOut }
             try? await Task.sleep(for: Self.pollInterval)
@@ -86,8 +85,13 @@ struct FocusOperation {
     }
 
     private func read(_ control: FocusControl) throws(PhotoCaptureError) -> Int64 {
+        try asking(control) { () throws(PhotoCaptureError) in try controls.value(of: control) }
+    }
+
+    /// What `body` reads from `control`; a refusal names it.
+    private func asking<Value>(_ control: FocusControl, _ body: () throws(PhotoCaptureError) -> Value) throws(PhotoCaptureError) -> Value {
         do {
-            return try controls.value(of: control)
+            return try body()
         } catch {
             throw PhotoCaptureError(.focus(.controlRefused(device: device, control: control.rawValue, reason: error.description)))
         }

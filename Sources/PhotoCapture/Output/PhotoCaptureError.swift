@@ -1,6 +1,5 @@
 import Codecs
 import Imaging
-import V4L2
 
 /// Why a request was rejected or a capture failed.
 ///

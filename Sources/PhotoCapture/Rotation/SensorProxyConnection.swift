@@ -1,6 +1,5 @@
 import CSensorProxy
 import Imaging
-import V4L2
 
 /// A D-Bus connection to iio-sensor-proxy (through CSensorProxy's sd-bus seam).
 ///

@@ -22,9 +22,7 @@ extension CaptureSession {
             // ring moves on at the camera's pace.
             skipped += delivered.frame.sequence > previous ? Int(delivered.frame.sequence - previous) : 1
             let next = delivered.delivery
-            delivery.corruptFramesSkipped += next.corruptFramesSkipped
-            delivery.droppedFrames += next.droppedFrames
-            delivery.streamRestarts += next.streamRestarts
+            delivery.faults.carry(next.faults)
             // A restarted stream numbers its frames from 0 again: count the settling anew.
             if next.streamRestarts > 0 || delivered.frame.sequence <= previous {
                 target = delivered.frame.sequence + UInt64(max(0, settling))

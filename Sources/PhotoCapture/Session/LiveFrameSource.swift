@@ -1,7 +1,6 @@
 import Imaging
 import Logging
 import Synchronization
-import V4L2
 
 /// Keeps a backend's frames flowing from the first start to the stop: a pump task, on a thread
 /// of its own (``ThreadTaskExecutor``), takes every
@@ -24,7 +23,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// The backend.
     let backend: any FrameSource
     /// Named in errors.
-    var deviceName: String { backend.controlDevice?.path ?? "camera" }
+    var deviceName: String { backend.devicePath ?? "camera" }
 
     /// How a photo request picks its frame.
     enum Rule: Sendable {
@@ -42,28 +41,6 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     }
 
     private typealias Waiting = CheckedContinuation<Result<Entry, PhotoCaptureError>, Never>
-
-    /// The stream's faults as photos report them: the first photo after a fault carries it, so a
-    /// fault is counted once, by the photo that was taken after it, whichever frame the pump
-    /// found it with.
-    struct Faults {
-        var corruptFrames = 0
-        var droppedFrames = 0
-        var restarts = 0
-
-        mutating func add(_ delivery: FrameDelivery) {
-            corruptFrames += delivery.corruptFramesSkipped
-            droppedFrames += delivery.droppedFrames
-            restarts += delivery.streamRestarts
-        }
-
-        mutating func move(into delivery: inout FrameDelivery) {
-            delivery.corruptFramesSkipped = corruptFrames
-            delivery.droppedFrames = droppedFrames
-            delivery.streamRestarts = restarts
-            self = Faults()
-        }
-    }
 
     private struct Waiter {
         let rule: Rule
@@ -108,14 +85,19 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         var consumers: [FrameConsumerSlot] = []
         var photoFrames = 0
         var sceneMonitor: SceneMonitor?
-        /// Faults of the stream (corrupt and dropped frames, restarts) since the last photo.
-        var unreported = Faults()
+        /// Faults of the stream (corrupt and dropped frames, restarts) since the last photo: the
+        /// first photo after a fault carries it, so a fault is counted once, by the photo that
+        /// was taken after it, whichever frame the pump found it with.
+        var unreported = StreamFaults()
 
         /// `entry` for a photo, carrying the faults no photo has reported yet.
         mutating func handOut(_ entry: Entry) -> Entry {
             photoFrames += 1
             var delivered = entry.delivered
-            unreported.move(into: &delivered.delivery)
+            let stale = delivered.delivery.faults.staleFrames
+            delivered.delivery.faults = unreported
+            delivered.delivery.faults.staleFrames = stale
+            unreported = StreamFaults()
             return Entry(delivered: delivered, arrival: entry.arrival)
         }
         var framesPumped = 0
@@ -146,7 +128,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     var hardwareCropping: (any HardwareCroppingSource)? { backend.hardwareCropping == nil ? nil : self }
     var exposureControls: (any ExposureControls)? { backend.exposureControls }
     var focusControls: (any FocusControls)? { backend.focusControls }
-    var controlDevice: V4L2Device? { backend.controlDevice }
+    var cameraControls: (any CameraControls)? { backend.cameraControls }
+    var devicePath: String? { backend.devicePath }
 
     // MARK: Starting and stopping
 
@@ -258,7 +241,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             guard state.generation == generation else {
                 // A frame of a stream being replaced goes to nobody, but its faults (such as the
                 // retried start that began that stream) happened: the next photo reports them.
-                state.unreported.add(entry.delivered.delivery)
+                state.unreported.carry(entry.delivered.delivery.faults)
                 return []
             }
             if let last = state.ring.last, entry.delivered.frame.timestampNanoseconds > last.delivered.frame.timestampNanoseconds {
@@ -278,7 +261,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             state.ring.append(entry)
             if state.ring.count > Self.ringCapacity { state.ring.removeFirst(state.ring.count - Self.ringCapacity) }
             state.framesPumped += 1
-            state.unreported.add(entry.delivered.delivery)
+            state.unreported.carry(entry.delivered.delivery.faults)
             for (id, waiter) in state.waiters where waiter.outcome == nil {
                 if let found = Self.pick(waiter.rule, in: state.ring, interval: state.interval) {
                     let picked = state.handOut(found)

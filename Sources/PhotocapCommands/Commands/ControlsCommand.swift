@@ -39,7 +39,7 @@ struct ControlsCommand: AsyncParsableCommand {
                 let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
                 shown.append(try camera.setControl(parts[0], to: parts.count > 1 ? parts[1] : ""))
             }
-            if assignments.isEmpty { shown = try camera.controls().filter { $0.kind != "class" } }
+            if assignments.isEmpty { shown = try camera.controls().filter { $0.controlKind != .controlClass } }
             let entries = shown.map(ControlEntry.init)
             if json {
                 print(try jsonText(entries, pretty: true))

@@ -117,7 +117,7 @@ struct ControlEntry: Encodable {
     init(_ control: CameraControl) {
         key = control.key
         name = control.name
-        kind = control.kind
+        kind = control.controlKind.rawValue
         id = String(printf: "0x%08x", control.id)
         minimum = control.minimum
         maximum = control.maximum

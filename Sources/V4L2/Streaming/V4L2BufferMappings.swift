@@ -1,4 +1,5 @@
 import CV4L2
+import Imaging
 
 /// The mmap'ed buffers of one stream start. Frames borrow these bytes, so the mappings live
 /// until the last frame that reads them is released, even after the stream stopped (drivers

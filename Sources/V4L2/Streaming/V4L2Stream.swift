@@ -123,7 +123,7 @@ package final class V4L2Stream: @unchecked Sendable {
             return try attemptStart(format, size: size, crop: crop, discard: discard)
         } catch let error where Self.isRetryableStartFailure(error) {
             stopOnQueue()
-            counters.restarts += 1
+            counters.faults.restarts += 1
             unreportedRestarts += 1
             return try attemptStartAfterFailure(format, size: size, crop: crop, discard: discard)
         } catch {
@@ -246,7 +246,7 @@ package final class V4L2Stream: @unchecked Sendable {
                 // EIO/EPIPE: the driver declared the stream broken (vb2_queue_error). Restart once.
                 if fatalRestarts == 0, result == -EIO || result == -EPIPE {
                     fatalRestarts += 1
-                    counters.restarts += 1
+                    counters.faults.restarts += 1
                     unreportedRestarts += 1
                     let (format, size, crop) = (active.pixelFormat, active.format.size, active.crop)
                     stopOnQueue()
@@ -260,8 +260,8 @@ package final class V4L2Stream: @unchecked Sendable {
             let sequence = buffer.sequence
             if let last = lastSequence, sequence > last &+ 1 {
                 let gap = Int(sequence &- last &- 1)
-                counters.droppedFrames += gap
-                report.droppedFrames += gap
+                counters.faults.droppedFrames += gap
+                report.faults.droppedFrames += gap
             }
             lastSequence = sequence
             counters.framesDequeued += 1
@@ -273,8 +273,8 @@ package final class V4L2Stream: @unchecked Sendable {
             let used = Int(buffer.bytesused)
             let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
             if flagged || used < expected || (format.isCompressed && used == 0) {
-                counters.corruptFrames += 1
-                report.corruptFramesSkipped += 1
+                counters.faults.corruptFrames += 1
+                report.faults.corruptFrames += 1
                 consecutiveCorrupt += 1
                 requeue(index, generation: active.generation)
                 if consecutiveCorrupt >= maximumConsecutiveCorruptFrames {
@@ -290,8 +290,8 @@ package final class V4L2Stream: @unchecked Sendable {
 
             let start = exposureStart(of: buffer, interval: active.frameInterval)
             guard start > instant else {
-                counters.staleFrames += 1
-                report.staleFramesSkipped += 1
+                counters.faults.staleFrames += 1
+                report.faults.staleFrames += 1
                 requeue(index, generation: active.generation)
                 continue
             }
@@ -315,13 +315,13 @@ package final class V4L2Stream: @unchecked Sendable {
                 report.dequeuedNanoseconds = monotonicNanoseconds()
                 // Restarts go with a frame actually returned: a wait that times out keeps them
                 // for the next one.
-                report.restarts = unreportedRestarts
+                report.faults.restarts = unreportedRestarts
                 unreportedRestarts = 0
                 return V4L2CapturedFrame(frame: frame, report: report)
             } catch {
                 // The buffer is too small for the format the driver reported: count it as corrupt.
-                counters.corruptFrames += 1
-                report.corruptFramesSkipped += 1
+                counters.faults.corruptFrames += 1
+                report.faults.corruptFrames += 1
                 continue
             }
         }
@@ -362,14 +362,10 @@ package struct V4L2CapturedFrame: Sendable {
 
 /// What one wait for a frame skipped: the evidence for shutter lag and fault handling.
 package struct V4L2FrameReport: Sendable, Equatable {
-    /// Frames that started before the request and were handed back unread.
-    package var staleFramesSkipped = 0
-    /// Frames flagged V4L2_BUF_FLAG_ERROR (or short) that were skipped.
-    package var corruptFramesSkipped = 0
-    /// Frames the driver dropped (gaps in the sequence numbers).
-    package var droppedFrames = 0
-    /// Stream restarts after a fatal streaming error.
-    package var restarts = 0
+    /// What the wait skipped: frames that started before the request (handed back unread),
+    /// frames flagged V4L2_BUF_FLAG_ERROR or short, sequence gaps, and the restarts after a
+    /// failed start or a fatal streaming error that no earlier frame reported.
+    package var faults = StreamFaults()
     /// When the delivered frame's exposure began (CLOCK_MONOTONIC nanoseconds).
     package var exposureStartNanoseconds: UInt64 = 0
     /// When the delivered frame was dequeued (CLOCK_MONOTONIC nanoseconds).
@@ -383,18 +379,14 @@ package struct V4L2StreamStatistics: Sendable, Equatable {
     /// Stops: VIDIOC_STREAMOFF calls (each followed by REQBUFS 0). A stream that keeps running
     /// while its consumers change crop or aspect ratio shows none.
     package var stops = 0
-    /// Restarts after a failed start or a fatal streaming error.
-    package var restarts = 0
     /// Buffers dequeued.
     package var framesDequeued = 0
     /// Frames handed to the app.
     package var framesDelivered = 0
-    /// Frames skipped because they began before the request.
-    package var staleFrames = 0
-    /// Frames skipped because the driver flagged them or they were short.
-    package var corruptFrames = 0
-    /// Sequence gaps: frames the driver dropped.
-    package var droppedFrames = 0
+    /// Every fault so far: frames skipped because they began before the request, because the
+    /// driver flagged them or they were short, sequence gaps, and restarts after a failed start
+    /// or a fatal streaming error.
+    package var faults = StreamFaults()
 }
 
 /// CLOCK_MONOTONIC, the clock V4L2 stamps buffers with.

@@ -3,7 +3,6 @@ import FoundationEssentials
 import Glibc
 #endif
 import Synchronization
-import V4L2
 
 extension CaptureDevice {
     /// The synthetic camera's exposure model: which controls it has, how late it applies them,
@@ -64,6 +63,12 @@ final class SyntheticExposureControls: PerFrameExposureControls {
     static let biasRange = ExposureControlRange(control: "auto_exposure_bias", minimum: -4, maximum: 4, step: 0)
     static let durationRange = ExposureControlRange(control: "exposure_time_absolute", minimum: 100e-6, maximum: 1, step: 100e-6)
     static let isoRange = ExposureControlRange(control: "iso", minimum: 25, maximum: 6400, step: 1)
+    /// The values the model reports for `auto_exposure`, numbered as a V4L2 camera's menu
+    /// (V4L2_EXPOSURE_AUTO, V4L2_EXPOSURE_MANUAL), so its applied controls read like one's.
+    private enum AutoExposure: Int64 {
+        case automatic = 0
+        case manual = 1
+    }
 
     /// The simulated controls.
     private struct Values: Equatable {
@@ -213,7 +218,7 @@ final class SyntheticExposureControls: PerFrameExposureControls {
         func add(_ key: String, _ value: Int64) { reading.controls.append(AppliedExposure.ControlValue(key: key, value: value)) }
         if capabilities.exposureTargetBias != nil { add("auto_exposure_bias", Int64((values.bias * 1000).rounded())) }
         if capabilities.exposureDuration != nil {
-            add("auto_exposure", (values.automaticExposure ? V4L2ExposureMode.auto : .manual).rawValue)
+            add("auto_exposure", (values.automaticExposure ? AutoExposure.automatic : .manual).rawValue)
             add("exposure_time_absolute", Int64((values.exposureDuration / 100e-6).rounded()))
         }
         if capabilities.iso != nil {

@@ -1,9 +1,8 @@
 import FoundationEssentials
 import Synchronization
-import V4L2
 
 /// The synthetic camera's lens (see ``CaptureDevice/SyntheticLensConfiguration``): the four
-/// focus controls of a V4L2 autofocus camera over a simulated lens.
+/// focus controls of an autofocus camera (as a V4L2 one has them) over a simulated lens.
 ///
 /// Like the exposure model, a change reaches the frames that start after it takes effect: a
 /// manual position `controlDelayFrames` frames after it is set; an autofocus scan (one-shot, or
@@ -54,16 +53,24 @@ final class SyntheticLens: FocusControls {
 
     func value(of control: FocusControl) throws(PhotoCaptureError) -> Int64 {
         let now = MonotonicClock.now()
-        return state.withLock { state in
+        return try state.withLock { (state) throws(PhotoCaptureError) in
             finishScan(&state, at: now)
             switch control {
             case .continuous: return state.continuous ? 1 : 0
             case .lensPosition: return state.position
             case .start: return 0
             case .status:
-                if state.scanEndsAt != nil { return V4L2AutoFocusStatus.busy }
-                return state.lastScanReached.map { $0 ? V4L2AutoFocusStatus.reached : V4L2AutoFocusStatus.failed } ?? 0
+                throw PhotoCaptureError(.invalidControl("auto_focus_status is read as a scan status"))
             }
+        }
+    }
+
+    func scanStatus() throws(PhotoCaptureError) -> FocusScanStatus {
+        let now = MonotonicClock.now()
+        return state.withLock { state in
+            finishScan(&state, at: now)
+            if state.scanEndsAt != nil { return .busy }
+            return state.lastScanReached.map { $0 ? .reached : .failed } ?? .idle
         }
     }
 

@@ -124,43 +124,6 @@ extension CaptureDevice {
         }
         return DeviceDiscovery(devices: devices + [synthetic()], problems: problems)
     }
-
-    // MARK: Controls
-
-    /// The camera's controls with their current values; empty for cameras without controls.
-    public func controls() throws(PhotoCaptureError) -> [CameraControl] {
-        guard let device = v4l2Device else { return [] }
-        do {
-            return try device.controls().map { control in
-                CameraControl(control, value: control.hasIntegerValue ? try? device.value(of: control.id) : nil)
-            }
-        } catch {
-            throw PhotoCaptureError(error)
-        }
-    }
-
-    /// Sets the control named `key` (as ``CameraControl/key`` spells it) to `text`: a number,
-    /// a menu label, or true/false, and returns the control as the driver left it (drivers
-    /// clamp). Read-only controls, unknown names and out-of-range values are refused.
-    @discardableResult
-    public func setControl(_ key: String, to text: String) throws(PhotoCaptureError) -> CameraControl {
-        guard let device = v4l2Device else { throw PhotoCaptureError(.invalidControl("\(localizedName) has no controls")) }
-        let all = try controls()
-        guard let control = all.first(where: { $0.key == key.lowercased() }) else {
-            let known = all.filter { $0.kind != "class" }.map(\.key).joined(separator: ", ")
-            throw PhotoCaptureError(.invalidControl("\(uniqueID) has no control '\(key)' (it has: \(known))"))
-        }
-        let value = try control.parse(text)
-        do {
-            let kept = try device.setValue(value, of: control.id)
-            return CameraControl(try device.controls().first { $0.id == control.id } ?? control.raw,
-                                 value: control.kind == "button" ? nil : kept)
-        } catch {
-            throw PhotoCaptureError(error)
-        }
-    }
-
-    private var v4l2Device: V4L2Device? { source.controlDevice }
 }
 
 extension CaptureDevice.FrameSizes {

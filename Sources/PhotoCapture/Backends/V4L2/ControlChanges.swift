@@ -52,7 +52,8 @@ extension CaptureDevice {
     ///
     /// When one is refused, those already set are put back before the error is thrown.
     public func setControls(_ assignments: [(key: String, value: String)]) throws(PhotoCaptureError) -> ControlChanges {
-        guard let device = source.controlDevice else { throw PhotoCaptureError(.invalidControl("\(localizedName) has no controls")) }
+        // The changes are restored through the node itself: only V4L2 cameras have controls.
+        guard let device = (source.cameraControls as? V4L2CameraControls)?.device else { throw PhotoCaptureError(.invalidControl("\(localizedName) has no controls")) }
         var saved: [(id: UInt32, key: String, value: Int64)] = []
         var applied: [CameraControl] = []
         for (key, value) in assignments {
@@ -60,7 +61,7 @@ extension CaptureDevice {
                 let before = try controls().first { $0.key == key.lowercased() }
                 let after = try setControl(key, to: value)
                 // Buttons have no value to restore.
-                if let before, let earlier = before.value, before.kind != "button" {
+                if let before, let earlier = before.value, before.controlKind != .button {
                     saved.append((before.id, before.key, earlier))
                 }
                 applied.append(after)

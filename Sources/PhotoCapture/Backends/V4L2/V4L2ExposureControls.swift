@@ -206,5 +206,6 @@ final class V4L2ExposureControls: ExposureControls {
 extension V4L2FrameSource {
     var exposureControls: (any ExposureControls)? { exposure }
     var hardwareCropping: (any HardwareCroppingSource)? { self }
-    var controlDevice: V4L2Device? { stream.device }
+    var cameraControls: (any CameraControls)? { V4L2CameraControls(device: stream.device) }
+    var devicePath: String? { stream.device.path }
 }

@@ -53,6 +53,10 @@ final class V4L2FocusControls: FocusControls {
         }
     }
 
+    func scanStatus() throws(PhotoCaptureError) -> FocusScanStatus {
+        FocusScanStatus(v4l2Bits: try value(of: .status))
+    }
+
     func set(_ control: FocusControl, to value: Int64) throws(PhotoCaptureError) {
         let id = try id(control)
         do {
@@ -65,6 +69,22 @@ final class V4L2FocusControls: FocusControls {
     private func id(_ control: FocusControl) throws(PhotoCaptureError) -> UInt32 {
         guard let id = ids[control] else { throw PhotoCaptureError(.focus(.noFocusControls(device: device.path))) }
         return id
+    }
+}
+
+extension FocusScanStatus {
+    /// The status that V4L2_CID_AUTO_FOCUS_STATUS's bits report: busy while the busy bit is set,
+    /// then reached or failed by their bits.
+    init(v4l2Bits bits: Int64) {
+        if bits & V4L2AutoFocusStatus.busy != 0 {
+            self = .busy
+        } else if bits & V4L2AutoFocusStatus.reached != 0 {
+            self = .reached
+        } else if bits & V4L2AutoFocusStatus.failed != 0 {
+            self = .failed
+        } else {
+            self = .idle
+        }
     }
 }
 

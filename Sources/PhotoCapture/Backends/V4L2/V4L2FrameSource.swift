@@ -41,10 +41,7 @@ final class V4L2FrameSource: FrameSource {
         }
         let report = captured.report
         var delivery = FrameDelivery()
-        delivery.staleFramesSkipped = report.staleFramesSkipped
-        delivery.corruptFramesSkipped = report.corruptFramesSkipped
-        delivery.droppedFrames = report.droppedFrames
-        delivery.streamRestarts = report.restarts
+        delivery.faults = report.faults
         delivery.requestToExposureNanoseconds = report.exposureStartNanoseconds - min(report.exposureStartNanoseconds, instant)
         delivery.requestToDeliveryNanoseconds = report.dequeuedNanoseconds - min(report.dequeuedNanoseconds, instant)
         return DeliveredFrame(frame: captured.frame, delivery: delivery)

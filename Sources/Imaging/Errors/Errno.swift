@@ -1,7 +1,8 @@
 import Glibc
 
 /// A POSIX error number with its name, as swift-system's `Errno`: compared by value, printed as
-/// the C library's message with the number.
+/// the C library's message with the number. Here, below every layer that makes system calls, so
+/// the V4L2 layer and the capture layer's D-Bus seam share one type.
 public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The C `errno` value.
     public let rawValue: Int32
