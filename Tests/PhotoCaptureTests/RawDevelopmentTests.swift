@@ -91,10 +91,14 @@ import TestSupport
             let error = #expect(throws: PhotoCaptureError.self) {
                 try RawDevelopment.developPhoto(fromDNG: Data(cut), settings: PhotoSettings(), name: "cut.dng")
             }
-            guard case .unreadableRaw(path: "cut.dng", _)? = error?.code else {
+            guard case .unreadableRaw(path: "cut.dng", let cause)? = error?.code else {
                 Issue.record("cut to \(cut.count): \(String(describing: error))")
                 continue
             }
+            // The DNG reader's error travels typed, and the message is still built from it.
+            #expect(error?.underlyingError as? CodecError == cause)
+            #expect(PhotoCaptureError(.unreadableRaw(path: "cut.dng", error: cause)).description
+                    == "cannot develop cut.dng: \(cause.description)")
         }
         let jpeg = try #require(try await output.capturePhoto(with: PhotoSettings(format: .jpeg)).fileDataRepresentation())
         let notDNG = #expect(throws: PhotoCaptureError.self) { try RawDevelopment.developPhoto(fromDNG: jpeg, settings: PhotoSettings()) }

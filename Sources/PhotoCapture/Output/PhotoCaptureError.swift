@@ -97,12 +97,16 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case corruptFrames(device: String, count: Int)
         /// A control name that the device does not have, or a value it refuses.
         case invalidControl(String)
+        /// ``ControlChanges/restore()`` could not set back `controls`; `error` is the first failed
+        /// V4L2 call's (the other controls were restored).
+        case controlsNotRestored(device: String, controls: [String], error: V4L2Error)
         /// A bracket was rejected, or the controls it changed could not be restored.
         case bracket(BracketProblem)
         /// A request's focus was rejected, or the focus controls it changed could not be restored.
         case focus(FocusProblem)
         /// The driver did not crop as asked; later photos of this device are cropped in software.
-        case hardwareCropRefused(device: String, reason: String)
+        /// `error` is the driver's refusal; nil when the camera has no driver crop at all.
+        case hardwareCropRefused(device: String, error: V4L2Error?)
 
         // Processing and files.
         /// Converting or scaling the frame failed.
@@ -115,8 +119,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case rawDevelopmentFailed(CodecError)
         /// LibRaw developed a picture of another size than the RAW frame.
         case developedSizeMismatch(developed: PixelSize, frame: PixelSize)
-        /// A file given for development is not a DNG, or is truncated or damaged.
-        case unreadableRaw(path: String, reason: String)
+        /// A file given for development is not a DNG, or is truncated or damaged (or, as
+        /// ``CodecError/file(_:)``, cannot be read at all).
+        case unreadableRaw(path: String, error: CodecError)
         /// Development makes processed photos (JPEG, HEIC, TIFF or uncompressed), not this format.
         case developmentFormatUnsupported(PhotoFormat)
         /// The target file exists and overwriting was not requested.
@@ -160,8 +165,10 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
     /// ``ImagingError``, typed, for an app that wants more than the message.
     public var underlyingError: (any Error & Sendable)? {
         switch code {
-        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error): return error
-        case .deviceFailure(let error), .deviceCallFailed(let error): return error
+        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error),
+             .unreadableRaw(_, let error): return error
+        case .deviceFailure(let error), .deviceCallFailed(let error), .controlsNotRestored(_, _, let error): return error
+        case .hardwareCropRefused(_, let error): return error
         case .imaging(let error): return error
         case .bracket(let problem): return problem
         case .focus(let problem): return problem
@@ -217,18 +224,22 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceCallFailed(let error): return error.description
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
+        case .controlsNotRestored(let device, let controls, let error):
+            return "\(device): could not restore \(controls.joined(separator: ", ")): \(error)"
         case .invalidMetadata(let text): return "invalid photo metadata: \(text)"
         case .bracket(let problem): return problem.description
         case .focus(let problem): return problem.description
-        case .hardwareCropRefused(let device, let reason):
-            return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"
+        case .hardwareCropRefused(let device, let error):
+            return "\(device) refused the hardware crop (\(error.map(\.description) ?? "this camera has no driver crop")); "
+                + "later photos are cropped in software"
         case .imaging(let error): return "image conversion failed: \(error)"
         case .encoding(let error): return "encoding failed: \(error)"
         case .noFileRepresentation(let format): return "encoding failed: \(format) photos have no file representation"
         case .rawDevelopmentFailed(let error): return "RAW development failed: \(error)"
         case .developedSizeMismatch(let developed, let frame):
             return "RAW development failed: LibRaw developed \(developed) from a \(frame) frame"
-        case .unreadableRaw(let path, let reason): return "cannot develop \(path): \(reason)"
+        case .unreadableRaw(let path, .file(let error)): return "cannot develop \(path): \(error.reason)"
+        case .unreadableRaw(let path, let error): return "cannot develop \(path): \(error)"
         case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"

@@ -24,7 +24,7 @@ public enum RawDevelopment {
     ///
     /// The DNG decides the rest: its size, and how the device was held (`rotationAngle` of
     /// `settings` is ignored). `name` names the file in errors. Throws
-    /// ``PhotoCaptureError/Code/unreadableRaw(path:reason:)`` for a file that is not a DNG or is
+    /// ``PhotoCaptureError/Code/unreadableRaw(path:error:)`` for a file that is not a DNG or is
     /// truncated, before anything is developed.
     public static func developPhoto(fromDNG dng: Data, settings: PhotoSettings,
                                     name: String = "DNG") throws(PhotoCaptureError) -> CapturePhoto {
@@ -69,7 +69,7 @@ public enum RawDevelopment {
     }
 
     /// Checks, without developing anything, that `dng` is a complete DNG file with a CFA image;
-    /// throws ``PhotoCaptureError/Code/unreadableRaw(path:reason:)`` naming `name` otherwise.
+    /// throws ``PhotoCaptureError/Code/unreadableRaw(path:error:)`` naming `name` otherwise.
     public static func validate(_ dng: Data, name: String = "DNG") throws(PhotoCaptureError) {
         _ = try dngInfo([UInt8](dng), name: name, uniqueID: nil)
     }
@@ -78,7 +78,7 @@ public enum RawDevelopment {
         do {
             return try DNGFileInfo(data: bytes)
         } catch {
-            throw PhotoCaptureError(.unreadableRaw(path: name, reason: "\(error)"), uniqueID: uniqueID)
+            throw PhotoCaptureError(.unreadableRaw(path: name, error: error), uniqueID: uniqueID)
         }
     }
 
