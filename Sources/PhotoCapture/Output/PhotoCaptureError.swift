@@ -78,7 +78,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case streamFormatChanged(expected: String, delivered: String)
         /// The capture finished without delivering a photo.
         case captureEndedWithoutPhoto
-        /// An error of a type photocap does not know (thrown by an app's own code, say).
+        /// An error of a type photocap does not know, in words: for an app's own code (photocap's
+        /// libraries never throw it; their errors keep their types).
         case unexpected(String)
         /// The camera was unplugged or unregistered (ENODEV); the session cannot use it again.
         case deviceDisconnected(device: String)
@@ -148,17 +149,6 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case hardLinked(path: String, links: Int)
         /// A value of ``PhotoSettings/metadata`` is out of range (a latitude beyond 90°, ...).
         case invalidMetadata(String)
-    }
-
-    /// The error for a failed encode: a codec or imaging error keeps its type; anything else
-    /// (which the codecs do not throw) is kept as its text.
-    init(encodingFailure error: any Error, uniqueID: Int64? = nil) {
-        switch error {
-        case let error as CodecError: self.init(.encoding(error), uniqueID: uniqueID)
-        case let error as ImagingError: self.init(.imaging(error), uniqueID: uniqueID)
-        case let error as PhotoCaptureError: self = uniqueID.map(error.attributed) ?? error
-        default: self.init(.unexpected("\(error)"), uniqueID: uniqueID)
-        }
     }
 
     /// The lower layer's error this one carries, if any: a ``CodecError``, a ``V4L2Error`` or an
