@@ -29,7 +29,7 @@ package enum JPEGLosslessTransform {
             if Self.needsWidth(orientation), size.width % mcu.width != 0 { needs.append("the width \(size.width) a multiple of \(mcu.width)") }
             if Self.needsHeight(orientation), size.height % mcu.height != 0 { needs.append("the height \(size.height) a multiple of \(mcu.height)") }
             return "lossless orientation \(orientation.exifValue) is not exact for \(size) with a \(mcu) MCU "
-                + "(it needs \(needs.joined(separator: " and "))); run without --lossless"
+                + "(it needs \(needs.joined(separator: " and ")))"
         }
         static func needsWidth(_ orientation: Orientation) -> Bool { [2, 3, 7, 8].contains(orientation.exifValue) }
         static func needsHeight(_ orientation: Orientation) -> Bool { [3, 4, 6, 7].contains(orientation.exifValue) }

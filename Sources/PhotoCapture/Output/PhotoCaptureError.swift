@@ -238,7 +238,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .imageFileUnreadable(let reason): return reason
         case .imageFileDamaged(let error): return error.description
         case .losslessRequiresJPEG(let format):
-            return "--lossless applies to JPEG files only; this is \(format.rawValue.uppercased())"
+            return "a lossless turn applies to JPEG files only; this is \(format.rawValue.uppercased())"
         case .losslessNotExact(let orientation, let size, let mcu):
             return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
         case .hardLinked(let path, let links):
