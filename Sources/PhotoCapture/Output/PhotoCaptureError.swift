@@ -121,7 +121,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         /// LibRaw developed a picture of another size than the RAW frame.
         case developedSizeMismatch(developed: PixelSize, frame: PixelSize)
         /// A file given for development is not a DNG, or is truncated or damaged (or, as
-        /// ``CodecError/file(_:)``, cannot be read at all).
+        /// `CodecError.file`, cannot be read at all).
         case unreadableRaw(path: String, error: CodecError)
         /// Development makes processed photos (JPEG, HEIC, TIFF or uncompressed), not this format.
         case developmentFormatUnsupported(PhotoFormat)
