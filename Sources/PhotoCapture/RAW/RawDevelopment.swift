@@ -36,7 +36,8 @@ public enum RawDevelopment {
         let info = try dngInfo(bytes, name: name, uniqueID: id)
         let processor = PhotoProcessor(encoders: EncoderPool())
         let developed = try processor.developed(bytes, uniqueID: id)
-        let record = RawOrientationRecord.of(xmp: info.xmp, orientation: info.orientation)
+        let written = info.xmp.flatMap(RawOrientationRecord.init(xmp:))
+        let record = RawOrientationRecord.of(written, orientation: info.orientation)
 
         // The developed image is a camera with one frame, mounted as the record says.
         let size = developed.image.size
@@ -55,7 +56,7 @@ public enum RawDevelopment {
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
         // Another tool's packet may be malformed or too large for photocap to write: left out
         // then, never a reason to refuse the development.
-        let carriedXMP = RawOrientationRecord.appPacket(in: info.xmp).flatMap { (packet) -> String? in
+        let carriedXMP = RawOrientationRecord.appPacket(in: info.xmp, without: written).flatMap { (packet) -> String? in
             (try? PhotoMetadata.validateXMP(packet)).map { packet }
         }
         request.metadata = settings.metadata.filling(from: info.suppliedMetadata, xmp: carriedXMP)
