@@ -34,14 +34,32 @@ typedef struct {
     const char *prefix;
 } xml_ns;
 
+struct xml_attribute;
+
 /// struct _xmlNode.
-typedef struct {
+typedef struct xml_node {
     void *private_data;
     int type;
     const char *name;
-    void *children, *last, *parent, *next, *prev, *doc;
+    struct xml_node *children, *last, *parent, *next, *prev;
+    void *doc;
     xml_ns *ns;
+    char *content;
+    struct xml_attribute *properties;
 } xml_node;
+
+/// struct _xmlAttr.
+typedef struct xml_attribute {
+    void *private_data;
+    int type;
+    const char *name;
+    xml_node *children, *last, *parent;
+    struct xml_attribute *next, *prev;
+    void *doc;
+    xml_ns *ns;
+} xml_attribute;
+
+enum { XML_TEXT_NODE = 3 };
 
 /// struct _xmlParserCtxt.
 typedef struct {
@@ -109,43 +127,122 @@ static int is_rdf(const xml_node *node, const char *rdf_namespace) {
            strcmp(node->ns->prefix, "rdf") == 0 && node->ns->href != NULL && strcmp(node->ns->href, rdf_namespace) == 0;
 }
 
-int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace, pc_xml_document_check *check) {
-    memset(check, 0, sizeof *check);
-    if (pc_xml_load(NULL, 0) != 0) return -1;
+/// The root if it is rdf:RDF, else the root's first child that is; NULL when neither is.
+static xml_node *rdf_element(xml_node *root, const char *rdf_namespace) {
+    if (is_rdf(root, rdf_namespace)) return root;
+    for (xml_node *child = xml.first_element_child(root); child != NULL; child = xml.next_element_sibling(child)) {
+        if (is_rdf(child, rdf_namespace)) return child;
+    }
+    return NULL;
+}
+
+/// Parses `size` bytes into a document (freed with xml.free_document), the first error recorded
+/// in `check`; NULL when libxml2 made none. Sets `*out_of_memory` when it could not start.
+static void *parse(const char *bytes, int size, pc_xml_document_check *check, int *out_of_memory) {
     // Errors go to this check, not to stderr; the thread's previous handler comes back after.
     xml_structured_error previous = *xml.structured_error();
     void *previous_context = *xml.structured_error_context();
     xml.set_structured_error(check, record_first_error);
     int head = size < 4 ? size : 4;
     xml_parser_context *context = xml.create_push(NULL, NULL, bytes, head, NULL);
-    int status = -1;
+    void *document = NULL;
+    *out_of_memory = context == NULL;
     if (context != NULL) {
         xml.use_options(context, XML_PARSE_NONET);
         xml.parse_chunk(context, bytes + head, size - head, 1);
-        void *document = context->document;
-        xml_node *root = document != NULL ? xml.root_element(document) : NULL;
-        if (root != NULL && root->name != NULL) {
-            const char *prefix = root->ns != NULL ? root->ns->prefix : NULL;
-            size_t length = strlen(root->name) + (prefix != NULL ? strlen(prefix) + 1 : 0) + 1;
-            check->root_name = malloc(length);
-            if (check->root_name != NULL) {
-                snprintf(check->root_name, length, "%s%s%s", prefix != NULL ? prefix : "", prefix != NULL ? ":" : "", root->name);
-            }
-            check->root_namespace = root->ns != NULL ? copy(root->ns->href) : NULL;
-            check->has_rdf = is_rdf(root, rdf_namespace);
-            for (xml_node *child = xml.first_element_child(root); child != NULL && !check->has_rdf;
-                 child = xml.next_element_sibling(child)) {
-                check->has_rdf = is_rdf(child, rdf_namespace);
-            }
-        }
-        int out_of_memory = root != NULL && root->name != NULL && check->root_name == NULL;
+        document = context->document;
         context->document = NULL;
-        if (document != NULL) xml.free_document(document);
         xml.free_context(context);
-        status = out_of_memory ? -1 : 0;
     }
     xml.set_structured_error(previous_context, previous);
-    return status;
+    return document;
+}
+
+int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace, pc_xml_document_check *check) {
+    memset(check, 0, sizeof *check);
+    if (pc_xml_load(NULL, 0) != 0) return -1;
+    int out_of_memory = 0;
+    void *document = parse(bytes, size, check, &out_of_memory);
+    if (out_of_memory) return -1;
+    xml_node *root = document != NULL ? xml.root_element(document) : NULL;
+    if (root != NULL && root->name != NULL) {
+        const char *prefix = root->ns != NULL ? root->ns->prefix : NULL;
+        size_t length = strlen(root->name) + (prefix != NULL ? strlen(prefix) + 1 : 0) + 1;
+        check->root_name = malloc(length);
+        if (check->root_name != NULL) {
+            snprintf(check->root_name, length, "%s%s%s", prefix != NULL ? prefix : "", prefix != NULL ? ":" : "", root->name);
+        }
+        check->root_namespace = root->ns != NULL ? copy(root->ns->href) : NULL;
+        xml_node *rdf = rdf_element(root, rdf_namespace);
+        check->has_rdf = rdf != NULL;
+        for (xml_node *child = rdf != NULL ? xml.first_element_child(rdf) : NULL; child != NULL; child = xml.next_element_sibling(child)) {
+            check->rdf_elements += 1;
+        }
+        out_of_memory = check->root_name == NULL;
+    }
+    if (document != NULL) xml.free_document(document);
+    return out_of_memory ? -1 : 0;
+}
+
+/// Whether `ns` is `namespace_href`.
+static int is_namespace(const xml_ns *ns, const char *namespace_href) {
+    return ns != NULL && ns->href != NULL && strcmp(ns->href, namespace_href) == 0;
+}
+
+/// The text of `children` when it is one text node (a plain value), else NULL.
+static const char *plain_text(const xml_node *children) {
+    if (children == NULL || children->type != XML_TEXT_NODE || children->next != NULL) return NULL;
+    return children->content;
+}
+
+/// Copies `text` into the slot of `names` that `name` is, unless that slot is filled; returns
+/// -1 when out of memory.
+static int keep_value(const char *name, const char *text, const char *const *names, int count, char **values) {
+    if (name == NULL || text == NULL) return 0;
+    for (int index = 0; index < count; index++) {
+        if (strcmp(name, names[index]) != 0 || values[index] != NULL) continue;
+        values[index] = copy(text);
+        return values[index] != NULL ? 0 : -1;
+    }
+    return 0;
+}
+
+int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_namespace, const char *attribute_namespace,
+                                 const char *const *names, int count, char **values) {
+    for (int index = 0; index < count; index++) values[index] = NULL;
+    if (pc_xml_load(NULL, 0) != 0) return -1;
+    pc_xml_document_check check;
+    memset(&check, 0, sizeof check);
+    int out_of_memory = 0;
+    void *document = parse(bytes, size, &check, &out_of_memory);
+    if (out_of_memory) return -1;
+    int found = 0;
+    xml_node *root = document != NULL && check.error_code == 0 ? xml.root_element(document) : NULL;
+    xml_node *rdf = root != NULL ? rdf_element(root, rdf_namespace) : NULL;
+    for (xml_node *child = rdf != NULL ? xml.first_element_child(rdf) : NULL; child != NULL && !found;
+         child = xml.next_element_sibling(child)) {
+        // RDF writes a simple property as an attribute (as photocap does) or as an element (as
+        // ExifTool rewrites it); a value that is not plain text (an entity reference) is not read.
+        for (xml_attribute *attribute = child->properties; attribute != NULL; attribute = attribute->next) {
+            if (!is_namespace(attribute->ns, attribute_namespace)) continue;
+            found = 1;
+            if (keep_value(attribute->name, plain_text(attribute->children), names, count, values) != 0) out_of_memory = 1;
+        }
+        for (xml_node *property = xml.first_element_child(child); property != NULL; property = xml.next_element_sibling(property)) {
+            if (!is_namespace(property->ns, attribute_namespace)) continue;
+            found = 1;
+            if (keep_value(property->name, plain_text(property->children), names, count, values) != 0) out_of_memory = 1;
+        }
+    }
+    if (document != NULL) xml.free_document(document);
+    if (out_of_memory) {
+        for (int index = 0; index < count; index++) {
+            free(values[index]);
+            values[index] = NULL;
+        }
+        return -1;
+    }
+    return found;
 }
 
 void pc_xml_release(pc_xml_document_check *check) {

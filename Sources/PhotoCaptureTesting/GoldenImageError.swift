@@ -11,6 +11,10 @@ public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConverti
         case undecodable(CodecError)
         /// A golden, displayed picture or difference image could not be written.
         case unwritable(reason: String)
+        /// A picture to be written could not be encoded as PNG; the codec error says why.
+        case unencodable(CodecError)
+        /// Writing a picture's file failed; photocap's error names the call.
+        case writeFailed(PhotoCaptureError)
         /// Goldens are recorded as PNG; the golden's path does not end in `.png`.
         case recordingNeedsPNG
         /// ``GoldenImage/verify(fileAt:)``: the picture did not match its golden (it
@@ -39,6 +43,8 @@ public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConverti
         case .unreadable(let reason): "\(path): \(reason)"
         case .undecodable(let error): "\(path): \(error)"
         case .unwritable(let reason): "cannot write \(path): \(reason)"
+        case .unencodable(let error): "cannot write \(path): \(error)"
+        case .writeFailed(let error): "cannot write \(path): \(error)"
         case .recordingNeedsPNG: "\(path): goldens are recorded as PNG; name the golden NAME.png"
         case .mismatch(let result): result.description
         case .inconsistentOrientation(let problems): "\(path): orientation metadata disagrees: \(problems.joined(separator: "; "))"

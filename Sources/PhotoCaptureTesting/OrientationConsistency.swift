@@ -29,14 +29,12 @@ public enum OrientationConsistency {
         let shown = try DisplayedImage(fileAt: path)
         do {
             return try problems(data, shown)
-        } catch let error as CodecError {
-            throw GoldenImageError(.undecodable(error), path: path)
         } catch {
-            throw GoldenImageError(.undecodable(.invalidArgument("\(error)")), path: path)
+            throw GoldenImageError(.undecodable(error), path: path)
         }
     }
 
-    private static func problems(_ data: [UInt8], _ shown: DisplayedImage) throws -> [String] {
+    private static func problems(_ data: [UInt8], _ shown: DisplayedImage) throws(CodecError) -> [String] {
         var problems: [String] = []
         var thumbnail: RGBImage?
         switch shown.format {
@@ -62,14 +60,18 @@ public enum OrientationConsistency {
         case .png, .tiff, .dng:
             break
         }
-        if let thumbnail, let problem = try thumbnailProblem(thumbnail, main: shown.picture) {
-            problems.append(problem)
+        if let thumbnail {
+            do {
+                if let problem = try thumbnailProblem(thumbnail, main: shown.picture) { problems.append(problem) }
+            } catch {
+                throw .imaging(error)
+            }
         }
         return problems
     }
 
     /// A sentence when the displayed thumbnail is the main picture turned or mirrored.
-    static func thumbnailProblem(_ thumbnail: RGBImage, main: RGBImage) throws -> String? {
+    static func thumbnailProblem(_ thumbnail: RGBImage, main: RGBImage) throws(ImagingError) -> String? {
         let small = try main.scaled(to: thumbnail.size)
         // Rotated thumbnails of a non-square picture have the other aspect ratio.
         let mainAspect = Double(main.size.width) / Double(main.size.height)

@@ -13,7 +13,7 @@ extension RGBImage {
     /// is replaced only with `overwrite`.
     public func writePNG(to path: String, overwrite: Bool) throws(GoldenImageError) {
         let data: Data
-        do { data = Data(try PNGFile.encode(self)) } catch { throw GoldenImageError(.unwritable(reason: "\(error)"), path: path) }
+        do { data = Data(try PNGFile.encode(self)) } catch { throw GoldenImageError(.unencodable(error), path: path) }
         do {
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
@@ -21,7 +21,7 @@ extension RGBImage {
             throw GoldenImageError(.unwritable(reason: error.fileErrorReason), path: path)
         }
         do { try AtomicFileWriter.write(data, to: path, overwrite: overwrite) } catch {
-            throw GoldenImageError(.unwritable(reason: "\(error)"), path: path)
+            throw GoldenImageError(.writeFailed(error), path: path)
         }
     }
 }

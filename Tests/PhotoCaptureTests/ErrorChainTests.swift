@@ -2,6 +2,7 @@ import Codecs
 import Foundation
 import PhotoCapture
 import Testing
+import V4L2Testing
 
 /// Errors of the lower layers travel inside ``PhotoCaptureError`` as typed values, and the one
 /// line a user reads stays what it was.
@@ -21,6 +22,27 @@ import Testing
         let error = PhotoCaptureError(.encoding(cause))
         #expect(error.description == "encoding failed: TurboJPEG tjCompressFromYUVPlanes failed: bad")
         #expect(error.underlyingError as? CodecError == cause)
+    }
+
+    /// A restore the driver refuses (the fake's control writes fail with EIO from then on): the
+    /// error names the device and the control, and carries the V4L2 call's error, not its text.
+    @Test func aRefusedRestoreCarriesTheDriversError() throws {
+        let fake = FakeV4L2Driver(lens: .init(position: 0))
+        let device = try CaptureDevice.v4l2(path: "/dev/fake0", driver: fake)
+        let changes = try device.setControls([(key: "focus_absolute", value: "100")])
+        fake.refuseControlWrites()
+        let error = #expect(throws: PhotoCaptureError.self) { try changes.restore() }
+        guard case .controlsNotRestored(let path, let controls, let cause)? = error?.code else {
+            Issue.record("not a refused restore: \(String(describing: error))")
+            return
+        }
+        #expect(path == "/dev/fake0" && controls == ["focus_absolute"])
+        #expect(cause.errno == .ioError, "\(cause)")
+        #expect(error?.underlyingError as? V4L2Error == cause)
+        #expect(error?.description.hasPrefix("/dev/fake0: could not restore focus_absolute: /dev/fake0: ") == true,
+                "\(String(describing: error))")
+        // A second restore has nothing left to write.
+        #expect(throws: Never.self) { try changes.restore() }
     }
 
     /// A real refusal from the library: an uncompressed photo has no file to write, and the error says which format.

@@ -91,6 +91,27 @@ import V4L2Testing
         #expect(fake.lens?.continuous == true)
     }
 
+    /// A driver that refuses every control write: the request ends with the refusal, which
+    /// carries photocap's error for the failed call (and through it the V4L2 error), not its text.
+    @Test func aRefusedFocusControlCarriesTheCallsError() async throws {
+        let fake = FakeV4L2Driver(lens: .init(inFocus: 120, position: 0, autoFocusMilliseconds: 60))
+        let (session, output, _) = try await Self.session(fake)
+        fake.refuseControlWrites()
+        let settings = Self.settings(.once())
+        let error = await #expect(throws: PhotoCaptureError.self) { try await output.capturePhoto(with: settings) }
+        await session.stopRunning()
+        guard case .focus(.controlRefused(let device, let control, let cause))? = error?.code else {
+            Issue.record("not a refused focus control: \(String(describing: error))")
+            return
+        }
+        #expect(device == "/dev/fake0" && ["focus_automatic_continuous", "auto_focus_start"].contains(control), "\(control)")
+        let carried = cause.underlyingError as? V4L2Error
+        let call = try #require(carried, "\(cause)")
+        #expect(call.errno == .ioError, "\(call)")
+        #expect(PhotoCaptureError(error!.code).description == "/dev/fake0 refused \(control): \(cause)")
+        #expect(fake.record.controlWrites.isEmpty)
+    }
+
     /// A one-shot scan: autofocus off, the start button pressed, the status read until it
     /// leaves BUSY; afterwards the lens goes back to where it was, then the autofocus switch.
     @Test func aOneShotScanIsWaitedForAndItsResultReported() async throws {

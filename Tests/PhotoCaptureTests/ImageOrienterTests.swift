@@ -36,6 +36,8 @@ import TestSupport
         #expect(throws: PhotoCaptureError(.losslessRequiresJPEG(.heic))) {
             try ImageOrienter(lossless: true).upright(fileAt: heic)
         }
+        // The library names no CLI option; `photocap orient` says --lossless itself.
+        #expect(PhotoCaptureError(.losslessRequiresJPEG(.heic)).description == "a lossless turn applies to JPEG files only; this is HEIC")
         let dng = try folder.write([0, 1, 2], named: "shot.dng")
         #expect(throws: PhotoCaptureError(.rawNotReoriented)) { try ImageOrienter().upright(fileAt: dng) }
         #expect(throws: PhotoCaptureError(.imageFileUnreadable(reason: "no such file"))) {

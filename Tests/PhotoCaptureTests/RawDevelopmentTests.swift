@@ -69,18 +69,45 @@ import TestSupport
     /// A record that no longer agrees with the Orientation tag (changed by another tool) is not
     /// trusted: the tag wins.
     @Test func anOrientationChangedByAnotherToolWins() async throws {
-        let (session, output) = try await RawCaptureTests.output(mounting: SensorMounting(rotation: 90))
-        defer { Task { await session.stopRunning() } }
-        let photo = try await output.capturePhoto(with: PhotoSettings(format: .dng))
         let folder = try TemporaryDirectory("raw-development")
-        let path = folder.url.appendingPathComponent("edited.dng").path
-        try photo.write(to: path)
+        let (photo, path) = try await Self.dngOfASensorTurnedAQuarter(in: folder, named: "edited.dng")
         #expect(photo.writtenOrientation == .left)
         try ExternalTool.run("exiftool", ["-overwrite_original", "-n", "-IFD0:Orientation=3", path]).checked()
         let developed = try RawDevelopment.developPhoto(fromDNG: try Data(contentsOf: URL(fileURLWithPath: path)),
                                                         settings: PhotoSettings(format: .jpeg))
         #expect(developed.resolvedSettings.pixelTransform == .up)
         #expect(developed.writtenOrientation == .down)
+    }
+
+    /// ExifTool rewrites a DNG's XMP in its own layout, photocap's properties as elements where
+    /// photocap wrote attributes: the record is read from the document all the same, so the
+    /// development still splits the Orientation as the capture did (the sensor's quarter turn
+    /// into the pixels), not as for a DNG from elsewhere (all of it left in the tag).
+    @Test func aRecordRewrittenByExifToolIsStillRead() async throws {
+        let folder = try TemporaryDirectory("raw-development-exiftool")
+        let (photo, path) = try await Self.dngOfASensorTurnedAQuarter(in: folder, named: "rewritten.dng")
+        try ExternalTool.run("exiftool", ["-overwrite_original", "-XMP-dc:Title=rewritten", path]).checked()
+        let packet = try ExternalTool.run("exiftool", ["-b", "-XMP", path]).checked().text
+        #expect(packet.contains("<photocap:SensorRotation>90</photocap:SensorRotation>"), "\(packet)")
+        #expect(!packet.contains("photocap:SensorRotation="), "ExifTool kept photocap's attribute spelling: \(packet)")
+
+        let asCaptured = try RawDevelopment.developPhoto(fromDNG: try #require(photo.fileDataRepresentation()),
+                                                         settings: PhotoSettings(format: .uncompressed))
+        let rewritten = try RawDevelopment.developPhoto(fromDNG: try Data(contentsOf: URL(fileURLWithPath: path)),
+                                                        settings: PhotoSettings(format: .uncompressed))
+        #expect(asCaptured.resolvedSettings.pixelTransform != .up && asCaptured.writtenOrientation == .up)
+        #expect(rewritten.resolvedSettings.pixelTransform == asCaptured.resolvedSettings.pixelTransform)
+        #expect(rewritten.writtenOrientation == asCaptured.writtenOrientation)
+    }
+
+    /// A DNG captured on a sensor mounted a quarter turn clockwise, written to `name` in `folder`.
+    static func dngOfASensorTurnedAQuarter(in folder: TemporaryDirectory, named name: String) async throws -> (CapturePhoto, String) {
+        let (session, output) = try await RawCaptureTests.output(mounting: SensorMounting(rotation: 90))
+        defer { Task { await session.stopRunning() } }
+        let photo = try await output.capturePhoto(with: PhotoSettings(format: .dng))
+        let path = folder.url.appendingPathComponent(name).path
+        try photo.write(to: path)
+        return (photo, path)
     }
 
     @Test func unreadableFilesAndRawTargetsAreRefused() async throws {
@@ -91,10 +118,14 @@ import TestSupport
             let error = #expect(throws: PhotoCaptureError.self) {
                 try RawDevelopment.developPhoto(fromDNG: Data(cut), settings: PhotoSettings(), name: "cut.dng")
             }
-            guard case .unreadableRaw(path: "cut.dng", _)? = error?.code else {
+            guard case .unreadableRaw(path: "cut.dng", let cause)? = error?.code else {
                 Issue.record("cut to \(cut.count): \(String(describing: error))")
                 continue
             }
+            // The DNG reader's error travels typed, and the message is still built from it.
+            #expect(error?.underlyingError as? CodecError == cause)
+            #expect(PhotoCaptureError(.unreadableRaw(path: "cut.dng", error: cause)).description
+                    == "cannot develop cut.dng: \(cause.description)")
         }
         let jpeg = try #require(try await output.capturePhoto(with: PhotoSettings(format: .jpeg)).fileDataRepresentation())
         let notDNG = #expect(throws: PhotoCaptureError.self) { try RawDevelopment.developPhoto(fromDNG: jpeg, settings: PhotoSettings()) }

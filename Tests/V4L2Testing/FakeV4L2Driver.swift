@@ -105,6 +105,8 @@ package final class FakeV4L2Driver: V4L2Driver {
         var completed: [Completed] = []
         var record = Record()
         var lens: Lens?
+        /// Whether every control write fails with EIO, as a driver whose hardware stopped answering.
+        var refusesControlWrites = false
         /// When the running autofocus scan started.
         var scanStartedAt: UInt64?
         /// How the last scan ended; nil before the first.
@@ -144,6 +146,11 @@ package final class FakeV4L2Driver: V4L2Driver {
 
     deinit {
         allocations.withLock { for address in $0 { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() } }
+    }
+
+    /// Makes every later control write fail with EIO.
+    package func refuseControlWrites() {
+        state.withLock { $0.refusesControlWrites = true }
     }
 
     /// Makes frame `number` (counted from 0 over the fake's life) fail as `fault` says.
@@ -478,6 +485,7 @@ package final class FakeV4L2Driver: V4L2Driver {
         let now = Self.now()
         return state.withLock { (state) -> Int32 in
             if state.gone { return -ENODEV }
+            if state.refusesControlWrites { return -EIO }
             finishScan(&state, at: now)
             guard var lens = state.lens else { return -EINVAL }
             var stored = value

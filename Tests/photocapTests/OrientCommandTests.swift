@@ -223,6 +223,17 @@ import TestSupport
         #expect(lines.count == 1)
         #expect(run.stderr.contains("photocap: error: \(input)"))
         #expect(run.stderr.contains("orientation \(orientation)") && run.stderr.contains(size) && run.stderr.contains("16x16"), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("; run without --lossless\n"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
+    /// --lossless on a HEIC is refused in the CLI's words (the library's error names no option).
+    @Test func losslessOnAHEICIsRefusedNamingTheOption() throws {
+        let input = Self.thirdParty.appendingPathComponent("pillow-heif/pillow_heif_arrow.heic").path
+        let folder = try TemporaryDirectory("orient-lossless-heic")
+        let run = try Self.photocap(["orient", "--lossless", "--output", folder.url.path, input])
+        #expect(run.status == 1)
+        #expect(run.stderr == "photocap: error: \(input): --lossless applies to JPEG files only; this is HEIC\n", "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 

@@ -168,6 +168,9 @@ import TestSupport
             #expect(run.stderr.hasPrefix("photocap: error: cannot develop \(file): ") && run.stderr.contains(message), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
+        // A file that cannot be read at all: the reason alone, not the reader's own sentence.
+        let missing = folder.url.appendingPathComponent("missing.dng").path
+        #expect(try Self.photocap(["develop", missing]).stderr == "photocap: error: cannot develop \(missing): no such file\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["cut.dng", "photo.jpg", "whole.dng"])
     }
 

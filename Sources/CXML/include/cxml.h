@@ -18,6 +18,8 @@ typedef struct {
     char *root_namespace;
     /// Whether an element named `rdf:RDF` in `rdf_namespace` is the root or the root's child.
     int has_rdf;
+    /// How many elements that rdf:RDF holds (its descriptions); 0 without one.
+    int rdf_elements;
 } pc_xml_document_check;
 
 /// Loads libxml2 ("libxml2.so.2") once per process, thread-safe. Returns 0 when it is usable;
@@ -29,6 +31,16 @@ int pc_xml_load(char *reason, size_t reason_size);
 /// loading external DTDs or substituting entities. Fills `check`; returns 0, or -1 when
 /// libxml2 is not loaded or out of memory.
 int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace, pc_xml_document_check *check);
+
+/// Parses `size` bytes as pc_xml_check_document does and, when the document is well-formed,
+/// copies from the first element of its rdf:RDF that has properties in `attribute_namespace`
+/// the plain values of that namespace's properties named `names[0..<count]` — attributes or
+/// child elements, both RDF spellings — into `values` (NULL where absent; the caller frees each
+/// with free). Returns 1 when such an element was
+/// found, 0 when not (or the document is not well-formed), -1 when libxml2 is not loaded or out
+/// of memory.
+int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_namespace, const char *attribute_namespace,
+                                 const char *const *names, int count, char **values);
 
 /// Frees the strings in `check`.
 void pc_xml_release(pc_xml_document_check *check);

@@ -33,19 +33,23 @@ package struct EXIFLocation: Sendable, Equatable {
 
     /// Throws ``CodecError/invalidArgument(_:)`` naming the first value out of range.
     package func validate() throws(CodecError) {
+        if let problem { throw .invalidArgument(problem) }
+    }
+
+    /// The first value out of range, in words; nil when every value is in range.
+    package var problem: String? {
         guard Self.processingMethods.contains(processingMethod) else {
-            throw .invalidArgument("GPS processing method \(processingMethod) is not one of \(Self.processingMethods)")
+            return "GPS processing method \(processingMethod) is not one of \(Self.processingMethods)"
         }
-        guard latitude.isFinite, abs(latitude) <= 90 else { throw .invalidArgument("latitude \(latitude) is outside −90...90") }
-        guard longitude.isFinite, abs(longitude) <= 180 else {
-            throw .invalidArgument("longitude \(longitude) is outside −180...180")
-        }
+        guard latitude.isFinite, abs(latitude) <= 90 else { return "latitude \(latitude) is outside −90...90" }
+        guard longitude.isFinite, abs(longitude) <= 180 else { return "longitude \(longitude) is outside −180...180" }
         if let altitude, !(altitude.isFinite && abs(altitude) < 1_000_000) {
-            throw .invalidArgument("altitude \(altitude) m is outside ±1000 km")
+            return "altitude \(altitude) m is outside ±1000 km"
         }
         if let horizontalAccuracy, !(horizontalAccuracy.isFinite && horizontalAccuracy >= 0 && horizontalAccuracy < 1_000_000) {
-            throw .invalidArgument("horizontal accuracy \(horizontalAccuracy) m is negative or too large")
+            return "horizontal accuracy \(horizontalAccuracy) m is negative or too large"
         }
+        return nil
     }
 
     /// `GPSLatitudeRef`: "N" or "S".

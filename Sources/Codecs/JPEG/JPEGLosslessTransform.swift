@@ -29,7 +29,7 @@ package enum JPEGLosslessTransform {
             if Self.needsWidth(orientation), size.width % mcu.width != 0 { needs.append("the width \(size.width) a multiple of \(mcu.width)") }
             if Self.needsHeight(orientation), size.height % mcu.height != 0 { needs.append("the height \(size.height) a multiple of \(mcu.height)") }
             return "lossless orientation \(orientation.exifValue) is not exact for \(size) with a \(mcu) MCU "
-                + "(it needs \(needs.joined(separator: " and "))); run without --lossless"
+                + "(it needs \(needs.joined(separator: " and ")))"
         }
         static func needsWidth(_ orientation: Orientation) -> Bool { [2, 3, 7, 8].contains(orientation.exifValue) }
         static func needsHeight(_ orientation: Orientation) -> Bool { [3, 4, 6, 7].contains(orientation.exifValue) }
@@ -63,20 +63,25 @@ package enum JPEGLosslessTransform {
         return (PixelSize(width: Int(width), height: Int(height)), mcuSize(subsampling: subsampling))
     }
 
+    /// Why turning `jpeg` by `orientation` losslessly is refused: nil when it is exact. Throws
+    /// for a header that cannot be read, or a picture larger than the pixel budget (tjTransform
+    /// holds every coefficient of the image: as much memory as its pixels).
+    package static func refusal(of jpeg: [UInt8], applying orientation: Orientation) throws(CodecError) -> NotExact? {
+        let geometry = try geometry(of: jpeg)
+        try PixelBudget.check(geometry.size, declaredBy: "JPEG")
+        return isExact(orientation, size: geometry.size, mcu: geometry.mcu)
+            ? nil : NotExact(orientation: orientation, size: geometry.size, mcu: geometry.mcu)
+    }
+
     /// `jpeg` with its stored pixels turned by `orientation` (what a viewer would do for that
-    /// EXIF value); markers (APPn, COM) are copied as they are. Throws ``NotExact`` (wrapped in
-    /// nothing: it is thrown as is) when the transform is not exact.
+    /// EXIF value); markers (APPn, COM) are copied as they are. A turn that is not exact
+    /// (``refusal(of:applying:)``, which callers ask first) is an invalid argument.
     ///
     /// The turn runs in up to `strips` strips joined with restart markers (one per core by
     /// default); tjTransform, in one piece, takes what libjpeg's coefficient API does not.
     package static func transform(_ jpeg: [UInt8], applying orientation: Orientation,
-                                  strips: Int = Processors.active) throws -> [UInt8] {
-        let geometry = try geometry(of: jpeg)
-        // tjTransform holds every coefficient of the image: as much memory as its pixels.
-        try PixelBudget.check(geometry.size, declaredBy: "JPEG")
-        guard isExact(orientation, size: geometry.size, mcu: geometry.mcu) else {
-            throw NotExact(orientation: orientation, size: geometry.size, mcu: geometry.mcu)
-        }
+                                  strips: Int = Processors.active) throws(CodecError) -> [UInt8] {
+        if let refusal = try refusal(of: jpeg, applying: orientation) { throw .invalidArgument(refusal.description) }
         if orientation == .up { return jpeg }
         // In strips on every core where libjpeg's coefficient API takes the file; the markers
         // are the original's, as tjTransform copies them.

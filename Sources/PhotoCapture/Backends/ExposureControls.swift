@@ -22,7 +22,7 @@ protocol ExposureControls: AnyObject, Sendable {
     /// value is given) and returns the values the camera reports afterwards.
     func apply(_ target: ExposureTarget) throws(PhotoCaptureError) -> ExposureReading
     /// Sets every changed control back to its value before the first change, latest change
-    /// first; throws ``BracketProblem/controlsNotRestored(device:controls:reason:)``.
+    /// first; throws ``BracketProblem/controlsNotRestored(device:controls:error:)``.
     func restore() throws(PhotoCaptureError)
     /// ``restore()``, then refuses every later ``apply(_:)``.
     func interrupt() throws(PhotoCaptureError)

@@ -1,3 +1,5 @@
+import V4L2
+
 /// Why a bracket was rejected, or why the camera could not be put back afterwards
 /// (``PhotoCaptureError/Code/bracket(_:)``).
 public enum BracketProblem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -17,8 +19,8 @@ public enum BracketProblem: Error, Sendable, Equatable, CustomStringConvertible 
     case meteringUnavailable(device: String, control: String)
     /// ``CaptureDevice/interruptBracketedCapture()`` was called: no more exposure changes.
     case interrupted
-    /// Controls the bracket changed could not be set back; `reason` names the failed call.
-    case controlsNotRestored(device: String, controls: [String], reason: String)
+    /// Controls the bracket changed could not be set back; `error` is the first failed call's.
+    case controlsNotRestored(device: String, controls: [String], error: V4L2Error)
 
     /// One line for people.
     public var description: String {
@@ -39,8 +41,8 @@ public enum BracketProblem: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(device) metered no \(control) value to scale by the exposure bias"
         case .interrupted:
             return "bracketed capture was interrupted"
-        case .controlsNotRestored(let device, let controls, let reason):
-            return "\(device): could not restore \(controls.joined(separator: ", ")) after the bracket: \(reason)"
+        case .controlsNotRestored(let device, let controls, let error):
+            return "\(device): could not restore \(controls.joined(separator: ", ")) after the bracket: \(error)"
         }
     }
 }

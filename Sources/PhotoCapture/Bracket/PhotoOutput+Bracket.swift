@@ -68,16 +68,9 @@ extension PhotoOutput {
         var failure = captureError
         if failure == nil { await delegate.photoOutput(self, didCapturePhotoFor: resolved) }
         for task in processing {
-            switch await task.result {
-            case .success(let results):
-                for result in results {
-                    if case .failure(let error) = result { failure = failure ?? error }
-                    await deliver(result, to: delegate)
-                }
-            case .failure(let error as PhotoCaptureError):
-                failure = failure ?? error.attributed(to: id)
-            case .failure(let error):
-                failure = failure ?? PhotoCaptureError(.unexpected("\(error)"), uniqueID: id)
+            for result in await task.value {
+                if case .failure(let error) = result { failure = failure ?? error }
+                await deliver(result, to: delegate)
             }
         }
         await restored?.value
@@ -85,7 +78,7 @@ extension PhotoOutput {
         await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
     }
 
-    private typealias MemberWork = [Task<[Result<CapturePhoto, PhotoCaptureError>], any Error>]
+    private typealias MemberWork = [Task<[Result<CapturePhoto, PhotoCaptureError>], Never>]
 
     /// Captures the members, each handed to a processing task once its frame is in hand: the
     /// tasks, the error that stopped the capture, and, when the members' schedule restored the
@@ -217,7 +210,7 @@ extension PhotoOutput {
     /// Waits while ``bracketMembersInFlight`` members are being processed.
     private static func limitMembersInFlight(_ processing: MemberWork) async {
         if processing.count >= bracketMembersInFlight {
-            _ = await processing[processing.count - bracketMembersInFlight].result
+            _ = await processing[processing.count - bracketMembersInFlight].value
         }
     }
 
@@ -225,9 +218,9 @@ extension PhotoOutput {
     /// gives its DNG and, with a processed format, the photo developed from it.
     private static func process(_ delivered: DeliveredFrame, of member: ResolvedBracketedExposure, exposure: AppliedExposure,
                                 resolved: ResolvedPhotoSettings, device: CaptureDevice,
-                                processor: PhotoProcessor) -> Task<[Result<CapturePhoto, PhotoCaptureError>], any Error> {
+                                processor: PhotoProcessor) -> Task<[Result<CapturePhoto, PhotoCaptureError>], Never> {
         Task {
-            try await onWorkerThread { () -> [Result<CapturePhoto, PhotoCaptureError>] in
+            await onWorkerThread { () -> [Result<CapturePhoto, PhotoCaptureError>] in
                 var results: [Result<CapturePhoto, PhotoCaptureError>] = []
                 _ = processor.results(from: delivered.frame, resolved: resolved, device: device, delivery: delivered.delivery,
                                       sequenceCount: member.sequenceCount, exposure: exposure) { result in
@@ -248,8 +241,8 @@ extension PhotoOutput {
     /// Runs CPU-bound work on a thread of its own. Swift's cooperative pool and Dispatch's global
     /// queues both run one job per core, so with two cores the third member would wait for the
     /// first to finish and then encode alone; threads of their own share the cores evenly.
-    static func onWorkerThread<T: Sendable>(_ body: @escaping @Sendable () throws(PhotoCaptureError) -> T) async throws(PhotoCaptureError) -> T {
-        let result: Result<T, PhotoCaptureError> = await withCheckedContinuation { continuation in
+    static func onWorkerThread<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
             WorkerThread.start { continuation.resume(returning: Result(catching: body)) }
         }
         return try result.get()

@@ -36,7 +36,7 @@ extension CaptureDevice {
     /// Puts back every exposure control a bracket in progress changed and makes further bracket
     /// changes fail, for signal handlers and emergency exits (`photocap shoot` calls it on
     /// SIGINT). Throws when the camera cannot be reached
-    /// (``BracketProblem/controlsNotRestored(device:controls:reason:)``).
+    /// (``BracketProblem/controlsNotRestored(device:controls:error:)``).
     public func interruptBracketedCapture() throws(PhotoCaptureError) {
         try exposureControls?.interrupt()
     }

@@ -140,42 +140,33 @@ public struct ImageOrienter: Sendable {
 
     private func upright(_ original: [UInt8], _ originalInfo: ImageFileInfo) throws(PhotoCaptureError) -> Result {
         var (bytes, info) = (original, originalInfo)
-        do {
-            if info.format == .heic, takesHEICOrientationFromEXIF, let said = info.exifOrientation, said != info.orientation {
-                bytes = try HEIFOrientationEditor.setting(said, ofItems: HEICFileInfo(data: bytes).imageItems, in: bytes)
-                info = try ImageFileInfo(data: bytes)
-                if !turnsHEICPixels || said == .up {
-                    return Result(format: .heic, originalOrientation: originalInfo.orientation, data: Data(bytes), size: info.displayedSize,
-                                  outcome: .transformsSet(from: originalInfo.orientation, to: said))
-                }
+        if info.format == .heic, takesHEICOrientationFromEXIF, let said = info.exifOrientation, said != info.orientation {
+            let edited = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+                try HEIFOrientationEditor.setting(said, ofItems: HEICFileInfo(data: original).imageItems, in: original)
             }
-            let orientation = info.orientation
-            if info.format == .heic, orientation == .up || !turnsHEICPixels {
-                return try heicWithAgreeingEXIF(bytes, info)
+            bytes = edited
+            info = try PhotoCaptureError.damagedFile { () throws(CodecError) in try ImageFileInfo(data: edited) }
+            if !turnsHEICPixels || said == .up {
+                return Result(format: .heic, originalOrientation: originalInfo.orientation, data: Data(bytes), size: info.displayedSize,
+                              outcome: .transformsSet(from: originalInfo.orientation, to: said))
             }
-            guard orientation != .up else {
-                return Result(format: info.format, originalOrientation: orientation, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
-            }
-            let turned: (bytes: [UInt8], size: PixelSize, warnings: [String])
-            switch info.format {
-            case .jpeg: turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)
-            case .heic: turned = try heic(bytes, orientation)
-            case .tiff: turned = try tiff(bytes)
-            case .dng: throw PhotoCaptureError(.rawNotReoriented)
-            }
-            return Result(format: info.format, originalOrientation: orientation, data: Data(turned.bytes), size: turned.size,
-                          outcome: .turned(from: orientation, size: turned.size, warnings: turned.warnings))
-        } catch let error as PhotoCaptureError {
-            throw error
-        } catch let notExact as JPEGLosslessTransform.NotExact {
-            throw PhotoCaptureError(.losslessNotExact(orientation: notExact.orientation, size: notExact.size, mcu: notExact.mcu))
-        } catch let error as CodecError {
-            throw PhotoCaptureError(.imageFileDamaged(error))
-        } catch let error as ImagingError {
-            throw PhotoCaptureError(.imaging(error))
-        } catch {
-            throw PhotoCaptureError(.unexpected("\(error)"))
         }
+        let orientation = info.orientation
+        if info.format == .heic, orientation == .up || !turnsHEICPixels {
+            return try heicWithAgreeingEXIF(bytes, info)
+        }
+        guard orientation != .up else {
+            return Result(format: info.format, originalOrientation: orientation, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
+        }
+        let turned: (bytes: [UInt8], size: PixelSize, warnings: [String])
+        switch info.format {
+        case .jpeg: turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)
+        case .heic: turned = try heic(bytes, orientation)
+        case .tiff: turned = try tiff(bytes)
+        case .dng: throw PhotoCaptureError(.rawNotReoriented)
+        }
+        return Result(format: info.format, originalOrientation: orientation, data: Data(turned.bytes), size: turned.size,
+                      outcome: .turned(from: orientation, size: turned.size, warnings: turned.warnings))
     }
 
     /// Turns the file at `path` upright into `target`, atomically; `target` may be `path` itself
@@ -215,13 +206,17 @@ public struct ImageOrienter: Sendable {
 
     /// Decoded, turned as a whole image (odd sizes kept), re-encoded at ``quality``; EXIF rewritten,
     /// XMP (orientation 1), ICC profile, comments and other descriptive segments carried over.
-    private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+    private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation,
+                           truncated: Bool) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
         let planar = try Self.uprightPlanes(data, orientation, truncated: truncated)
-        let encoded = try JPEGEncoder().encode(planar, quality: quality)
+        let encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
         let withEXIF = try withEditedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
-        let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF))
+        let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF))
+            return try MPFIndex.rebasing(carried + JPEGFile.trailer(of: data), from: data)
+        }
         let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
-        return (try MPFIndex.rebasing(carried + JPEGFile.trailer(of: data), from: data), planar.size, warnings)
+        return (bytes, planar.size, warnings)
     }
 
     /// The picture upright as 4:2:0 planes, holding about one decoded picture: an even-sized
@@ -229,33 +224,54 @@ public struct ImageOrienter: Sendable {
     /// 2×2 blocks, so nothing is resampled), never an RGB picture beside them. Odd sizes are
     /// turned as RGB, which keeps the odd last row or column that turned planes would lose; a
     /// file cut short needs the RGB decoder, which fills what its data does not reach.
-    private static func uprightPlanes(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws -> PlanarImage {
-        let header = try JPEGDecoder().header(data)
+    private static func uprightPlanes(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws(PhotoCaptureError) -> PlanarImage {
+        let header = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().header(data) }
         if !truncated, header.subsampling == "4:2:0", header.size.width % 2 == 0, header.size.height % 2 == 0 {
-            return try JPEGDecoder().decodePlanar(data).transformed(by: orientation)
+            let planes = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().decodePlanar(data) }
+            return try PhotoCaptureError.imaging { () throws(ImagingError) in try planes.transformed(by: orientation) }
         }
-        let decoded = try JPEGDecoder().decodeRGB(data, acceptingTruncation: truncated)
-        return try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
+        let decoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try JPEGDecoder().decodeRGB(data, acceptingTruncation: truncated)
+        }
+        return try PhotoCaptureError.imaging { () throws(ImagingError) in
+            try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
+        }
     }
 
-    /// tjTransform where exact (else ``JPEGLosslessTransform/NotExact``); EXIF and XMP rewritten.
-    private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        let transformed = try JPEGLosslessTransform.transform(data, applying: orientation)
-        let size = try JPEGDecoder().header(transformed).size
+    /// tjTransform where exact (else ``PhotoCaptureError/Code/losslessNotExact(orientation:size:mcu:)``);
+    /// EXIF and XMP rewritten.
+    private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+        let refusal = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try JPEGLosslessTransform.refusal(of: data, applying: orientation)
+        }
+        if let refusal {
+            throw PhotoCaptureError(.losslessNotExact(orientation: refusal.orientation, size: refusal.size, mcu: refusal.mcu))
+        }
+        let transformed = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try JPEGLosslessTransform.transform(data, applying: orientation)
+        }
+        let size = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().header(transformed).size }
         // tjTransform copies every other segment itself.
-        let edited = try JPEGFile.withUprightXMP(withEditedEXIF(of: data, into: transformed, size: size, orientation: orientation))
-        return (try MPFIndex.rebasing(edited + JPEGFile.trailer(of: data), from: data), size, [])
+        let withEXIF = try withEditedEXIF(of: data, into: transformed, size: size, orientation: orientation)
+        let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try MPFIndex.rebasing(JPEGFile.withUprightXMP(withEXIF) + JPEGFile.trailer(of: data), from: data)
+        }
+        return (bytes, size, [])
     }
 
     /// `jpeg` with the EXIF block of `original` edited for upright pixels of `size`
     /// (``editedEXIF(_:size:orientation:largest:)``), at the offset the original had it.
     private func withEditedEXIF(of original: [UInt8], into jpeg: [UInt8], size: PixelSize,
-                                orientation: Orientation) throws -> [UInt8] {
-        guard let block = try JPEGFile.exifBlock(in: original) else { return jpeg }
+                                orientation: Orientation) throws(PhotoCaptureError) -> [UInt8] {
+        guard let block = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try JPEGFile.exifBlock(in: original) }) else {
+            return jpeg
+        }
         let edited = try editedEXIF(block, size: size, orientation: orientation, largest: JPEGFile.maximumEXIFBlock)
-        // Where the original began with its EXIF, so does the result: same file offset.
-        let target = try JPEGFile.startsWithEXIF(original) ? try JPEGFile.removingJFIF(jpeg) : jpeg
-        return try JPEGFile.insertingEXIF(edited, into: target)
+        return try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            // Where the original began with its EXIF, so does the result: same file offset.
+            let target = try JPEGFile.startsWithEXIF(original) ? try JPEGFile.removingJFIF(jpeg) : jpeg
+            return try JPEGFile.insertingEXIF(edited, into: target)
+        }
     }
 
     /// `block` edited in place (``EXIFBlockEditor``) for upright pixels of `size`: IFD0/IFD1
@@ -263,16 +279,20 @@ public struct ImageOrienter: Sendable {
     /// stays where it was, so maker notes keep their offsets. A thumbnail that cannot be decoded
     /// (cameras write placeholders such as "<Dummy thumbnail image data>") is left as it is, with
     /// its IFD1 Orientation, which still describes it. The block stays within `largest` bytes.
-    private func editedEXIF(_ block: [UInt8], size: PixelSize, orientation: Orientation, largest: Int) throws -> [UInt8] {
-        var editor = try EXIFBlockEditor(block)
+    private func editedEXIF(_ block: [UInt8], size: PixelSize, orientation: Orientation,
+                            largest: Int) throws(PhotoCaptureError) -> [UInt8] {
+        var editor = try PhotoCaptureError.damagedFile { () throws(CodecError) in try EXIFBlockEditor(block) }
         var thumbnailTurned = editor.thumbnail == nil
         if let thumbnail = editor.thumbnail, let decoded = try? JPEGDecoder().decodeRGB(thumbnail) {
-            let turned = try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
+            let turned = try PhotoCaptureError.imaging { () throws(ImagingError) in
+                try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
+            }
             // A turned thumbnail that does not fit its slot is appended; lower qualities keep
             // the block within `largest` (one APP1 segment in a JPEG).
             for quality in [Self.thumbnailQuality, 75, 50, 25] {
                 var attempt = editor
-                guard attempt.replaceThumbnail(with: try JPEGEncoder().encode(turned, quality: quality)) else { break }
+                let encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(turned, quality: quality) }
+                guard attempt.replaceThumbnail(with: encoded) else { break }
                 if attempt.block.count <= largest {
                     editor = attempt
                     thumbnailTurned = true
@@ -291,12 +311,13 @@ public struct ImageOrienter: Sendable {
     /// (coded image, colour, XMP, thumbnails, auxiliary images). An EXIF item that is not found
     /// once, byte for byte, in the file (compressed, or split over extents) is left as it is:
     /// HEIF readers do not apply it.
-    private func heicWithAgreeingEXIF(_ data: [UInt8], _ info: ImageFileInfo) throws -> Result {
+    private func heicWithAgreeingEXIF(_ data: [UInt8], _ info: ImageFileInfo) throws(PhotoCaptureError) -> Result {
         let shown = info.orientation
         let unchanged = Result(format: .heic, originalOrientation: shown, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
         guard let said = info.exifOrientation, said != shown,
-              let block = try HEICFileInfo(data: data).exifBlock, let range = Self.onlyRange(of: block, in: data) else { return unchanged }
-        var editor = try EXIFBlockEditor(block)
+              let block = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try HEICFileInfo(data: data).exifBlock }),
+              let range = Self.onlyRange(of: block, in: data) else { return unchanged }
+        var editor = try PhotoCaptureError.damagedFile { () throws(CodecError) in try EXIFBlockEditor(block) }
         guard editor.setOrientation(shown), editor.block.count == block.count else { return unchanged }
         var output = data
         output.replaceSubrange(range, with: editor.block)
@@ -319,32 +340,49 @@ public struct ImageOrienter: Sendable {
     /// and one buffer of the picture's planes, half its RGB. Others (4:2:2, 4:4:4, monochrome,
     /// deeper samples, other nclx matrices or limited range, a clean aperture) are decoded to RGB
     /// as a viewer shows them and converted to JFIF's planes.
-    private func heic(_ data: [UInt8], _ orientation: Orientation) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        let image = try HEICDecoder.decodeTurnedPlanes(data, by: orientation) ?? {
-            let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: true)
-            return try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage()
-        }()
-        let thumbnail = try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true).map {
-            try RGBImage(size: $0.size, pixels: $0.rgb).planarImage()
+    private func heic(_ data: [UInt8], _ orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+        let image: PlanarImage
+        if let turned = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try HEICDecoder.decodeTurnedPlanes(data, by: orientation) }) {
+            image = turned
+        } else {
+            let decoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEICDecoder.decodeRGB(data, applyingTransformations: true) }
+            image = try PhotoCaptureError.imaging { () throws(ImagingError) in try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage() }
         }
-        var carried = try HEIFCarriedProperties(primaryImageOf: data)
+        let decodedThumbnail = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true)
+        }
+        let thumbnail = try PhotoCaptureError.imaging { () throws(ImagingError) in
+            try decodedThumbnail.map { (decoded) throws(ImagingError) in try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage() }
+        }
+        var carried = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEIFCarriedProperties(primaryImageOf: data) }
         for index in carried.metadata.indices where carried.metadata[index].isXMP {
             if let upright = XMPOrientation.upright(bytes: carried.metadata[index].bytes) {
                 carried.metadata[index].bytes = upright
             }
         }
         let size = image.size
-        let exif = try HEICFileInfo(data: data).exifBlock.map { try editedEXIF($0, size: size, orientation: orientation, largest: .max) }
-        let encoder = try HEICEncoder()
-        let quality = try heicQuality ?? encoder.quality(matching: Double(data.count) / Double(size.area), sample: Self.sample(of: image))
-        let bytes = try encoder.encode(image, quality: quality, orientation: .up, thumbnail: thumbnail, exif: exif, carrying: carried)
+        let exifBlock = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEICFileInfo(data: data).exifBlock }
+        let exif = try exifBlock.map { (block) throws(PhotoCaptureError) in try editedEXIF(block, size: size, orientation: orientation, largest: .max) }
+        let encoder = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEICEncoder() }
+        let quality: Int
+        if let heicQuality {
+            quality = heicQuality
+        } else {
+            let sample = try PhotoCaptureError.imaging { () throws(ImagingError) in try Self.sample(of: image) }
+            quality = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+                try encoder.quality(matching: Double(data.count) / Double(size.area), sample: sample)
+            }
+        }
+        let bytes = try PhotoCaptureError.damagedFile { [carried] () throws(CodecError) in
+            try encoder.encode(image, quality: quality, orientation: .up, thumbnail: thumbnail, exif: exif, carrying: carried)
+        }
         let warnings = carried.auxiliaryImages.map { "its \($0) image was dropped: auxiliary images are not turned yet" }
         return (bytes, size, warnings)
     }
 
     /// A sample of `image` to find a HEIC quality on: the centres of its nine thirds, side by
     /// side in about 1024x1024, so edges and corners count as much as the middle does.
-    private static func sample(of image: PlanarImage) throws -> PlanarImage {
+    private static func sample(of image: PlanarImage) throws(ImagingError) -> PlanarImage {
         let tile = PixelSize(width: min(image.size.width / 3, 342) & ~1, height: min(image.size.height / 3, 342) & ~1)
         guard tile.width >= 2, tile.height >= 2 else { return image }
         let mosaic = try PlanarImage(size: PixelSize(width: tile.width * 3, height: tile.height * 3))
@@ -363,9 +401,9 @@ public struct ImageOrienter: Sendable {
 
     /// The picture turned in its own kind (bit depth, samples, photometric, compression), every
     /// other byte of the file kept (``TIFFPixelTurner``).
-    private func tiff(_ data: [UInt8]) throws -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        guard let turned = try TIFFPixelTurner.upright(data) else {
-            throw CodecError.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")
+    private func tiff(_ data: [UInt8]) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+        guard let turned = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try TIFFPixelTurner.upright(data) }) else {
+            throw PhotoCaptureError(.imageFileDamaged(.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")))
         }
         return (turned.bytes, turned.size, [])
     }

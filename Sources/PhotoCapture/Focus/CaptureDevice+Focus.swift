@@ -14,7 +14,7 @@ extension CaptureDevice {
     /// Puts back every focus control a request in progress changed and makes further focus
     /// changes fail (``FocusProblem/interrupted``), for signal handlers and emergency exits
     /// (`photocap shoot --focus` calls it on SIGINT). Throws
-    /// ``FocusProblem/controlsNotRestored(device:controls:reason:)`` when the camera refuses.
+    /// ``FocusProblem/controlsNotRestored(device:controls:error:)`` when the camera refuses.
     public func interruptFocus() throws(PhotoCaptureError) {
         guard let controls = focusControls else { return }
         try controls.ledger.interrupt(controls, device: uniqueID)

@@ -23,7 +23,7 @@ final class FocusLedger: Sendable {
     }
 
     /// Sets every saved control back on `controls`, latest change first; throws
-    /// ``FocusProblem/controlsNotRestored(device:controls:reason:)`` naming those refused (the
+    /// ``FocusProblem/controlsNotRestored(device:controls:error:)`` naming those refused (the
     /// others are restored all the same).
     func restore(_ controls: any FocusControls, device: String) throws(PhotoCaptureError) {
         try state.withLock { (state) throws(PhotoCaptureError) in try restore(&state, controls, device: device) }
@@ -39,18 +39,18 @@ final class FocusLedger: Sendable {
 
     private func restore(_ state: inout State, _ controls: any FocusControls, device: String) throws(PhotoCaptureError) {
         var failed: [String] = []
-        var reason: String?
+        var firstError: PhotoCaptureError?
         for (control, value) in state.saved.reversed() {
             do {
                 try controls.set(control, to: value)
             } catch {
                 failed.append(control.rawValue)
-                reason = reason ?? error.description
+                firstError = firstError ?? error
             }
         }
         state.saved = []
-        if let reason {
-            throw PhotoCaptureError(.focus(.controlsNotRestored(device: device, controls: failed.reversed(), reason: reason)))
+        if let firstError {
+            throw PhotoCaptureError(.focus(.controlsNotRestored(device: device, controls: failed.reversed(), error: firstError)))
         }
     }
 }

@@ -59,7 +59,7 @@ struct FocusOperation {
         }
     }
 
-    /// Sets every changed control back; throws ``FocusProblem/controlsNotRestored(device:controls:reason:)``
+    /// Sets every changed control back; throws ``FocusProblem/controlsNotRestored(device:controls:error:)``
     /// naming those the camera refused (the others are restored all the same).
     func restore() throws(PhotoCaptureError) {
         try controls.ledger.restore(controls, device: device)
@@ -80,7 +80,7 @@ struct FocusOperation {
         do {
             try controls.set(control, to: value)
         } catch {
-            throw PhotoCaptureError(.focus(.controlRefused(device: device, control: control.rawValue, reason: error.description)))
+            throw PhotoCaptureError(.focus(.controlRefused(device: device, control: control.rawValue, error: error)))
         }
     }
 
@@ -93,7 +93,7 @@ struct FocusOperation {
         do {
             return try body()
         } catch {
-            throw PhotoCaptureError(.focus(.controlRefused(device: device, control: control.rawValue, reason: error.description)))
+            throw PhotoCaptureError(.focus(.controlRefused(device: device, control: control.rawValue, error: error)))
         }
     }
 }

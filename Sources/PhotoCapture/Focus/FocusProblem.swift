@@ -8,12 +8,13 @@ public enum FocusProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLensPosition(Double)
     /// A one-shot autofocus timeout that is not above 0.
     case invalidTimeout(Duration)
-    /// The camera refused a focus control while focusing; `reason` names the failed call.
-    case controlRefused(device: String, control: String, reason: String)
+    /// The camera refused a focus control while focusing; `error` names the failed call.
+    indirect case controlRefused(device: String, control: String, error: PhotoCaptureError)
     /// ``CaptureDevice/interruptFocus()`` was called: no more focus changes.
     case interrupted
-    /// Focus controls the request changed could not be set back; `reason` names the failed call.
-    case controlsNotRestored(device: String, controls: [String], reason: String)
+    /// Focus controls the request changed could not be set back; `error` is the first failed
+    /// call's.
+    indirect case controlsNotRestored(device: String, controls: [String], error: PhotoCaptureError)
 
     /// One line for people.
     public var description: String {
@@ -25,10 +26,10 @@ public enum FocusProblem: Error, Sendable, Equatable, CustomStringConvertible {
                 + (supported.isEmpty ? "none" : supported.map(\.description).joined(separator: ", ")) + ")"
         case .invalidLensPosition(let value): return "lens position \(value) is not a number"
         case .invalidTimeout(let timeout): return "autofocus timeout \(timeout) is not above 0"
-        case .controlRefused(let device, let control, let reason): return "\(device) refused \(control): \(reason)"
+        case .controlRefused(let device, let control, let error): return "\(device) refused \(control): \(error)"
         case .interrupted: return "focusing was interrupted"
-        case .controlsNotRestored(let device, let controls, let reason):
-            return "\(device): could not restore \(controls.joined(separator: ", ")) after focusing: \(reason)"
+        case .controlsNotRestored(let device, let controls, let error):
+            return "\(device): could not restore \(controls.joined(separator: ", ")) after focusing: \(error)"
         }
     }
 }

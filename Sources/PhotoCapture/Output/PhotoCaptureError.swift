@@ -77,7 +77,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case streamFormatChanged(expected: String, delivered: String)
         /// The capture finished without delivering a photo.
         case captureEndedWithoutPhoto
-        /// An error of a type photocap does not know (thrown by an app's own code, say).
+        /// An error of a type photocap does not know, in words: for an app's own code (photocap's
+        /// libraries never throw it; their errors keep their types).
         case unexpected(String)
         /// The camera was unplugged or unregistered (ENODEV); the session cannot use it again.
         case deviceDisconnected(device: String)
@@ -96,12 +97,16 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case corruptFrames(device: String, count: Int)
         /// A control name that the device does not have, or a value it refuses.
         case invalidControl(String)
+        /// ``ControlChanges/restore()`` could not set back `controls`; `error` is the first failed
+        /// V4L2 call's (the other controls were restored).
+        case controlsNotRestored(device: String, controls: [String], error: V4L2Error)
         /// A bracket was rejected, or the controls it changed could not be restored.
         case bracket(BracketProblem)
         /// A request's focus was rejected, or the focus controls it changed could not be restored.
         case focus(FocusProblem)
         /// The driver did not crop as asked; later photos of this device are cropped in software.
-        case hardwareCropRefused(device: String, reason: String)
+        /// `error` is the driver's refusal; nil when the camera has no driver crop at all.
+        case hardwareCropRefused(device: String, error: V4L2Error?)
 
         // Processing and files.
         /// Converting or scaling the frame failed.
@@ -114,8 +119,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case rawDevelopmentFailed(CodecError)
         /// LibRaw developed a picture of another size than the RAW frame.
         case developedSizeMismatch(developed: PixelSize, frame: PixelSize)
-        /// A file given for development is not a DNG, or is truncated or damaged.
-        case unreadableRaw(path: String, reason: String)
+        /// A file given for development is not a DNG, or is truncated or damaged (or, as
+        /// `CodecError.file`, cannot be read at all).
+        case unreadableRaw(path: String, error: CodecError)
         /// Development makes processed photos (JPEG, HEIC, TIFF or uncompressed), not this format.
         case developmentFormatUnsupported(PhotoFormat)
         /// The target file exists and overwriting was not requested.
@@ -144,23 +150,14 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case invalidMetadata(String)
     }
 
-    /// The error for a failed encode: a codec or imaging error keeps its type; anything else
-    /// (which the codecs do not throw) is kept as its text.
-    init(encodingFailure error: any Error, uniqueID: Int64? = nil) {
-        switch error {
-        case let error as CodecError: self.init(.encoding(error), uniqueID: uniqueID)
-        case let error as ImagingError: self.init(.imaging(error), uniqueID: uniqueID)
-        case let error as PhotoCaptureError: self = uniqueID.map(error.attributed) ?? error
-        default: self.init(.unexpected("\(error)"), uniqueID: uniqueID)
-        }
-    }
-
     /// The lower layer's error this one carries, if any: a ``CodecError``, a ``V4L2Error`` or an
     /// ``ImagingError``, typed, for an app that wants more than the message.
     public var underlyingError: (any Error & Sendable)? {
         switch code {
-        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error): return error
-        case .deviceFailure(let error), .deviceCallFailed(let error): return error
+        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error),
+             .unreadableRaw(_, let error): return error
+        case .deviceFailure(let error), .deviceCallFailed(let error), .controlsNotRestored(_, _, let error): return error
+        case .hardwareCropRefused(_, let error): return error
         case .imaging(let error): return error
         case .bracket(let problem): return problem
         case .focus(let problem): return problem
@@ -216,18 +213,22 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceCallFailed(let error): return error.description
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .invalidControl(let text): return text
+        case .controlsNotRestored(let device, let controls, let error):
+            return "\(device): could not restore \(controls.joined(separator: ", ")): \(error)"
         case .invalidMetadata(let text): return "invalid photo metadata: \(text)"
         case .bracket(let problem): return problem.description
         case .focus(let problem): return problem.description
-        case .hardwareCropRefused(let device, let reason):
-            return "\(device) refused the hardware crop (\(reason)); later photos are cropped in software"
+        case .hardwareCropRefused(let device, let error):
+            return "\(device) refused the hardware crop (\(error.map(\.description) ?? "this camera has no driver crop")); "
+                + "later photos are cropped in software"
         case .imaging(let error): return "image conversion failed: \(error)"
         case .encoding(let error): return "encoding failed: \(error)"
         case .noFileRepresentation(let format): return "encoding failed: \(format) photos have no file representation"
         case .rawDevelopmentFailed(let error): return "RAW development failed: \(error)"
         case .developedSizeMismatch(let developed, let frame):
             return "RAW development failed: LibRaw developed \(developed) from a \(frame) frame"
-        case .unreadableRaw(let path, let reason): return "cannot develop \(path): \(reason)"
+        case .unreadableRaw(let path, .file(let error)): return "cannot develop \(path): \(error.reason)"
+        case .unreadableRaw(let path, let error): return "cannot develop \(path): \(error)"
         case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
         case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
         case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
@@ -236,7 +237,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .imageFileUnreadable(let reason): return reason
         case .imageFileDamaged(let error): return error.description
         case .losslessRequiresJPEG(let format):
-            return "--lossless applies to JPEG files only; this is \(format.rawValue.uppercased())"
+            return "a lossless turn applies to JPEG files only; this is \(format.rawValue.uppercased())"
         case .losslessNotExact(let orientation, let size, let mcu):
             return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
         case .hardLinked(let path, let links):

@@ -175,20 +175,20 @@ public final class PhotoOutput: Sendable {
     /// or throws the capture's ``PhotoCaptureError``. Invalid settings throw at once.
     public func capturePhotos(with settings: PhotoSettings) throws(PhotoCaptureError) -> AsyncThrowingStream<CapturePhoto, any Error> {
         let (stream, continuation) = AsyncThrowingStream<CapturePhoto, any Error>.makeStream()
-        try capturePhoto(with: settings, delegate: StreamDelegate(continuation: continuation))
+        try capturePhoto(with: settings, delegate: StreamDelegate(yield: { continuation.yield($0) },
+                                                                  finish: { continuation.finish(throwing: $0) }))
         return stream
     }
 
     /// Captures one photo as `settings` asks.
     public func capturePhoto(with settings: PhotoSettings) async throws(PhotoCaptureError) -> CapturePhoto {
-        let photos = try capturePhotos(with: settings)
-        do {
-            for try await photo in photos { return photo }
-        } catch let error as PhotoCaptureError {
-            throw error
-        } catch {
-            throw PhotoCaptureError(.unexpected("\(error)"), uniqueID: settings.uniqueID)
-        }
+        // The request's outcomes as typed results: AsyncThrowingStream throws `any Error`.
+        let (results, continuation) = AsyncStream<Result<CapturePhoto, PhotoCaptureError>>.makeStream()
+        try capturePhoto(with: settings, delegate: StreamDelegate(yield: { continuation.yield(.success($0)) }, finish: { error in
+            if let error { continuation.yield(.failure(error)) }
+            continuation.finish()
+        }))
+        for await result in results { return try result.get() }
         throw PhotoCaptureError(.captureEndedWithoutPhoto, uniqueID: settings.uniqueID)
     }
 
@@ -250,21 +250,23 @@ public final class PhotoOutput: Sendable {
     }
 }
 
-/// Feeds delegate calls into an async sequence.
+/// Feeds delegate calls into an async sequence: each photo to `yield`, the request's end to
+/// `finish`.
 private final class StreamDelegate: PhotoCaptureDelegate {
-    let continuation: AsyncThrowingStream<CapturePhoto, any Error>.Continuation
+    let yield: @Sendable (CapturePhoto) -> Void
+    let finish: @Sendable (PhotoCaptureError?) -> Void
 
-    init(continuation: AsyncThrowingStream<CapturePhoto, any Error>.Continuation) {
-        self.continuation = continuation
+    init(yield: @escaping @Sendable (CapturePhoto) -> Void, finish: @escaping @Sendable (PhotoCaptureError?) -> Void) {
+        (self.yield, self.finish) = (yield, finish)
     }
 
     func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
         // A failed photo also fails the request, which ends the sequence with its error.
-        if let photo { continuation.yield(photo) }
+        if let photo { yield(photo) }
     }
 
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
                      error: PhotoCaptureError?) {
-        continuation.finish(throwing: error)
+        finish(error)
     }
 }

@@ -60,10 +60,10 @@ public struct PixelBuffer: Sendable {
     /// The pixels as a JPEG file (no EXIF), for saving a preview.
     public func jpegData(quality: Int = 85) throws(PhotoCaptureError) -> Data {
         guard (1...100).contains(quality) else { throw PhotoCaptureError(.qualityOutOfRange(quality)) }
-        do {
+        do throws(CodecError) {
             return Data(try JPEGEncoder().encode(image, quality: quality))
         } catch {
-            throw PhotoCaptureError(encodingFailure: error)
+            throw PhotoCaptureError(.encoding(error))
         }
     }
 }

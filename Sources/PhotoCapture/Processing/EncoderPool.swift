@@ -28,7 +28,7 @@ final class EncoderPool: @unchecked Sendable {
     func prepare(for resolved: ResolvedPhotoSettings, framesAreFreeToKeep: Bool) throws(PhotoCaptureError) {
         let banded = PhotoProcessor.encodesFromBands(resolved, framesAreFreeToKeep: framesAreFreeToKeep)
         if resolved.format != .dng, !banded { PlanarImage.prepareStorage(for: resolved.photoDimensions) }
-        do {
+        do throws(CodecError) {
             switch resolved.format {
             case .jpeg:
                 // One idle encoder is enough to start with; preparing again adds none.
@@ -42,7 +42,7 @@ final class EncoderPool: @unchecked Sendable {
                 break
             }
         } catch {
-            throw PhotoCaptureError(encodingFailure: error, uniqueID: resolved.uniqueID)
+            throw PhotoCaptureError(.encoding(error), uniqueID: resolved.uniqueID)
         }
     }
 }

@@ -13,7 +13,7 @@ final class JPEGSideWork {
     private let thumbnail: BandedReduction?
     private let encoders: EncoderPool
     /// The reductions and EXIF block and how long they took; nil until ``reduceAndDescribe()`` ran.
-    private var outcome: Result<((PhotoReductions, [UInt8]), Duration), any Error>?
+    private var outcome: Result<((PhotoReductions, [UInt8]), Duration), PhotoCaptureError>?
 
     init(pixels: PixelBuffer, resolved: ResolvedPhotoSettings, described: PhotoDescription, thumbnail: BandedReduction?,
          encoders: EncoderPool) {
@@ -22,9 +22,14 @@ final class JPEGSideWork {
 
     /// Makes the reductions and the EXIF block; called once by the strip encode.
     func reduceAndDescribe() {
-        outcome = Result { try PhotoProcessor.timed { () throws -> (PhotoReductions, [UInt8]) in
-            let reductions = try thumbnail.map { PhotoReductions(thumbnail: $0.finish()) } ?? PhotoReductions(scaling: pixels, for: resolved)
-            return (reductions, try described.jpegEXIFBlock(thumbnail: reductions.thumbnail, encoders: encoders))
+        outcome = Result { () throws(PhotoCaptureError) in try PhotoProcessor.timed { () throws(PhotoCaptureError) -> (PhotoReductions, [UInt8]) in
+            let reductions = try PhotoCaptureError.imaging { () throws(ImagingError) in
+                if let thumbnail { return PhotoReductions(thumbnail: thumbnail.finish()) }
+                return try PhotoReductions(scaling: pixels, for: resolved)
+            }
+            return (reductions, try PhotoCaptureError.encoding { () throws(CodecError) in
+                try described.jpegEXIFBlock(thumbnail: reductions.thumbnail, encoders: encoders)
+            })
         } }
     }
 
@@ -36,7 +41,7 @@ final class JPEGSideWork {
     }
 
     /// The reductions, the EXIF block and the time they took, once the encode is done.
-    func result() throws -> (reductions: PhotoReductions, exifBlock: [UInt8], time: Duration) {
+    func result() throws(PhotoCaptureError) -> (reductions: PhotoReductions, exifBlock: [UInt8], time: Duration) {
         let ((reductions, block), time) = try outcome!.get()
         return (reductions, block, time)
     }

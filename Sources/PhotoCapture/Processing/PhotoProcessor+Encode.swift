@@ -16,19 +16,23 @@ extension PhotoProcessor {
             }
             return try encodeFile(converted.pixels, described: described, resolved: resolved)
         } catch {
-            throw PhotoCaptureError(encodingFailure: error, uniqueID: resolved.uniqueID)
+            throw error.attributed(to: resolved.uniqueID)
         }
     }
 
     /// The MJPEG route's encode: no encode, the kept camera JPEG with EXIF (and thumbnail) and
     /// XMP inserted.
     private func keep(_ kept: ConvertedFrame.KeptJPEG, pixels: PixelBuffer, described: PhotoDescription,
-                      resolved: ResolvedPhotoSettings) throws -> EncodedPhoto {
-        let ((reductions, exifBlock), scaling) = try Self.timed { () throws -> (PhotoReductions, [UInt8]) in
-            let reductions = try PhotoReductions(scaling: pixels, for: resolved)
-            return (reductions, try described.jpegEXIFBlock(thumbnail: reductions.thumbnail, encoders: encoders))
+                      resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) -> EncodedPhoto {
+        let ((reductions, exifBlock), scaling) = try Self.timed { () throws(PhotoCaptureError) -> (PhotoReductions, [UInt8]) in
+            let reductions = try PhotoCaptureError.imaging { () throws(ImagingError) in try PhotoReductions(scaling: pixels, for: resolved) }
+            return (reductions, try PhotoCaptureError.encoding { () throws(CodecError) in
+                try described.jpegEXIFBlock(thumbnail: reductions.thumbnail, encoders: encoders)
+            })
         }
-        let fileData = try described.insertingXMP(into: try JPEGFile.insertingEXIF(exifBlock, into: kept.bytes))
+        let fileData = try PhotoCaptureError.encoding { () throws(CodecError) in
+            try described.insertingXMP(into: try JPEGFile.insertingEXIF(exifBlock, into: kept.bytes))
+        }
         return EncodedPhoto(fileData: fileData, exifBlock: exifBlock, reductions: reductions, scaling: scaling, encoding: .zero)
     }
 
@@ -38,15 +42,18 @@ extension PhotoProcessor {
     /// be encoded one after another), and their EXIF and XMP segments go in as the strips are
     /// joined: one copy of the photo.
     private func encodeJPEG(_ converted: ConvertedFrame, described: PhotoDescription,
-                            resolved: ResolvedPhotoSettings) throws -> EncodedPhoto {
+                            resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) -> EncodedPhoto {
         let pixels = converted.pixels, strips = Self.jpegStrips(for: pixels.size)
         let thumbnail = try converted.inEncode == nil || resolved.previewDimensions != nil ? nil
-            : resolved.embeddedThumbnailDimensions.flatMap { (size) throws(ImagingError) in
-                try BandedReduction(from: pixels.size, to: size, parts: JPEGEncoder.stripRows(for: pixels.size, strips: strips))
+            : PhotoCaptureError.imaging { () throws(ImagingError) in
+                try resolved.embeddedThumbnailDimensions.flatMap { (size) throws(ImagingError) in
+                    try BandedReduction(from: pixels.size, to: size, parts: JPEGEncoder.stripRows(for: pixels.size, strips: strips))
+                }
             }
         let bands = BandConversion(conversion: converted.inEncode, thumbnail: thumbnail)
         let side = JPEGSideWork(pixels: pixels, resolved: resolved, described: described, thumbnail: thumbnail, encoders: encoders)
-        let (jpeg, encoding) = try Self.timed { () throws(CodecError) in try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
+        let (jpeg, encoding) = try PhotoCaptureError.encoding { () throws(CodecError) in
+            try Self.timed { () throws(CodecError) in try encoders.withJPEGEncoder { (encoder) throws(CodecError) in
             if converted.deferredPlanes {
                 return try encoder.encodeInStrips(size: pixels.size, quality: resolved.quality, strips: strips,
                                                   converting: bands.convert, alongside: side.reduceAndDescribe,
@@ -57,7 +64,8 @@ extension PhotoProcessor {
                                               preparing: bands.conversion == nil ? nil : { (rows) throws(CodecError) in
                                                   try bands.convert(rows, into: image, firstRow: 0)
                                               }, alongside: side.reduceAndDescribe, segments: side.markerSegments)
-        } }
+            } }
+        }
         let (reductions, exifBlock, scaling) = try side.result()
         return EncodedPhoto(fileData: jpeg, exifBlock: exifBlock, reductions: reductions, scaling: scaling, encoding: encoding)
     }
@@ -65,19 +73,25 @@ extension PhotoProcessor {
     /// A HEIC's or a TIFF's encode from the converted planes, after the reductions; an
     /// uncompressed photo has no file.
     private func encodeFile(_ pixels: PixelBuffer, described: PhotoDescription,
-                            resolved: ResolvedPhotoSettings) throws -> EncodedPhoto {
-        let (reductions, scaling) = try Self.timed { () throws(ImagingError) in try PhotoReductions(scaling: pixels, for: resolved) }
+                            resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) -> EncodedPhoto {
+        let (reductions, scaling) = try PhotoCaptureError.imaging { () throws(ImagingError) in
+            try Self.timed { () throws(ImagingError) in try PhotoReductions(scaling: pixels, for: resolved) }
+        }
         let started = ContinuousClock.now
-        let exifBlock = try described.exifBlock()
+        let exifBlock = try PhotoCaptureError.encoding { () throws(CodecError) in try described.exifBlock() }
         let fileData: Data?
         switch resolved.format {
         case .heic:
-            let encoder = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
-            fileData = Data(try encoder.encode(pixels.image, quality: resolved.quality, orientation: resolved.writtenOrientation,
+            fileData = try PhotoCaptureError.encoding { () throws(CodecError) in
+                let encoder = try HEICEncoder(preset: HEICEncoderPreset(resolved.heicEncodingSpeed))
+                return Data(try encoder.encode(pixels.image, quality: resolved.quality, orientation: resolved.writtenOrientation,
                                                thumbnail: reductions.thumbnail, exif: exifBlock, xmp: described.xmp))
+            }
         case .tiff:
-            fileData = Data(try TIFFFile.encode(rgb: try pixels.image.rgbBytes(), size: pixels.size, metadata: described.exif,
-                                                xmp: described.xmp))
+            let rgb = try PhotoCaptureError.imaging { () throws(ImagingError) in try pixels.image.rgbBytes() }
+            fileData = Data(try PhotoCaptureError.encoding { () throws(CodecError) in
+                try TIFFFile.encode(rgb: rgb, size: pixels.size, metadata: described.exif, xmp: described.xmp)
+            })
         default:
             fileData = nil
         }

@@ -75,32 +75,30 @@ extension PhotoProcessor {
     /// photo alone, the preview, then the DNG of the samples as delivered.
     private func encodeRaw(_ frame: Frame, describing dng: inout DNGMetadata, resolved: ResolvedPhotoSettings)
         throws(PhotoCaptureError) -> (bytes: [UInt8], thumbnail: RGBImage, preview: RGBImage?, development: Duration, encoding: Duration) {
-        do {
-            let (thumbnail, thumbnailTime) = try Self.timed { [dng] () throws in
+        do throws(CodecError) {
+            let (thumbnail, thumbnailTime) = try Self.timed { [dng] () throws(CodecError) in
                 try RAWDeveloper.preview(of: frame, metadata: dng, fitting: resolved.rawPhoto!.embeddedThumbnailDimensions)
             }
             // A RAW photo alone carries the preview; with a processed photo that one does.
             let previewBox = resolved.format == .dng ? resolved.previewDimensions : nil
-            let (preview, previewTime) = try Self.timed { [dng] () throws in
-                try previewBox.map { try RAWDeveloper.preview(of: frame, metadata: dng, fitting: $0) }
+            let (preview, previewTime) = try Self.timed { [dng] () throws(CodecError) in
+                try previewBox.map { (box) throws(CodecError) in try RAWDeveloper.preview(of: frame, metadata: dng, fitting: box) }
             }
             dng.thumbnail = thumbnail
-            let (bytes, encoding) = try Self.timed { [dng] () throws in try DNGFile.encode(frame, metadata: dng) }
+            let (bytes, encoding) = try Self.timed { [dng] () throws(CodecError) in try DNGFile.encode(frame, metadata: dng) }
             return (bytes, thumbnail, preview, thumbnailTime + previewTime, encoding)
         } catch {
-            throw PhotoCaptureError(encodingFailure: error, uniqueID: resolved.uniqueID)
+            throw PhotoCaptureError(.encoding(error), uniqueID: resolved.uniqueID)
         }
     }
 
     /// `dng` developed by LibRaw (as stored, not turned), and how long that took.
     func developed(_ dng: [UInt8], uniqueID: Int64?) throws(PhotoCaptureError) -> (image: RGBImage, time: Double) {
-        do {
-            let (image, time) = try Self.timed { try RAWDeveloper(data: dng).develop() }
+        do throws(CodecError) {
+            let (image, time) = try Self.timed { () throws(CodecError) in try RAWDeveloper(data: dng).develop() }
             return (image, time.seconds)
-        } catch let error as CodecError {
-            throw PhotoCaptureError(.rawDevelopmentFailed(error), uniqueID: uniqueID)
         } catch {
-            throw PhotoCaptureError(encodingFailure: error, uniqueID: uniqueID)
+            throw PhotoCaptureError(.rawDevelopmentFailed(error), uniqueID: uniqueID)
         }
     }
 

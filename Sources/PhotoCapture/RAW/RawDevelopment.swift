@@ -24,7 +24,7 @@ public enum RawDevelopment {
     ///
     /// The DNG decides the rest: its size, and how the device was held (`rotationAngle` of
     /// `settings` is ignored). `name` names the file in errors. Throws
-    /// ``PhotoCaptureError/Code/unreadableRaw(path:reason:)`` for a file that is not a DNG or is
+    /// ``PhotoCaptureError/Code/unreadableRaw(path:error:)`` for a file that is not a DNG or is
     /// truncated, before anything is developed.
     public static func developPhoto(fromDNG dng: Data, settings: PhotoSettings,
                                     name: String = "DNG") throws(PhotoCaptureError) -> CapturePhoto {
@@ -36,7 +36,8 @@ public enum RawDevelopment {
         let info = try dngInfo(bytes, name: name, uniqueID: id)
         let processor = PhotoProcessor(encoders: EncoderPool())
         let developed = try processor.developed(bytes, uniqueID: id)
-        let record = RawOrientationRecord.of(xmp: info.xmp, orientation: info.orientation)
+        let written = info.xmp.flatMap(RawOrientationRecord.init(xmp:))
+        let record = RawOrientationRecord.of(written, orientation: info.orientation)
 
         // The developed image is a camera with one frame, mounted as the record says.
         let size = developed.image.size
@@ -55,7 +56,7 @@ public enum RawDevelopment {
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
         // Another tool's packet may be malformed or too large for photocap to write: left out
         // then, never a reason to refuse the development.
-        let carriedXMP = RawOrientationRecord.appPacket(in: info.xmp).flatMap { (packet) -> String? in
+        let carriedXMP = RawOrientationRecord.appPacket(in: info.xmp, without: written).flatMap { (packet) -> String? in
             (try? PhotoMetadata.validateXMP(packet)).map { packet }
         }
         request.metadata = settings.metadata.filling(from: info.suppliedMetadata, xmp: carriedXMP)
@@ -69,7 +70,7 @@ public enum RawDevelopment {
     }
 
     /// Checks, without developing anything, that `dng` is a complete DNG file with a CFA image;
-    /// throws ``PhotoCaptureError/Code/unreadableRaw(path:reason:)`` naming `name` otherwise.
+    /// throws ``PhotoCaptureError/Code/unreadableRaw(path:error:)`` naming `name` otherwise.
     public static func validate(_ dng: Data, name: String = "DNG") throws(PhotoCaptureError) {
         _ = try dngInfo([UInt8](dng), name: name, uniqueID: nil)
     }
@@ -78,7 +79,7 @@ public enum RawDevelopment {
         do {
             return try DNGFileInfo(data: bytes)
         } catch {
-            throw PhotoCaptureError(.unreadableRaw(path: name, reason: "\(error)"), uniqueID: uniqueID)
+            throw PhotoCaptureError(.unreadableRaw(path: name, error: error), uniqueID: uniqueID)
         }
     }
 

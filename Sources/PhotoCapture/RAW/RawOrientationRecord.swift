@@ -28,7 +28,8 @@ struct RawOrientationRecord: Equatable {
     /// The Orientation a DNG of this capture carries.
     var orientation: Orientation { OrientationPlan.raw(mounting: mounting, rotationAngle: rotationAngle).writtenOrientation }
 
-    /// The record as an `rdf:Description` element.
+    /// The record as an `rdf:Description` element, written from the typed values: the text a
+    /// DNG's packet holds, found again by ``appPacket(in:without:)``.
     var description: String {
         """
           <rdf:Description rdf:about="" xmlns:photocap="\(Self.namespace)"
@@ -59,36 +60,34 @@ struct RawOrientationRecord: Equatable {
         return appPacket[..<end.lowerBound] + description + "\n" + appPacket[end.lowerBound...]
     }
 
-    // The description as written above (attributes only, self-closing), and an rdf:RDF left empty.
-    nonisolated(unsafe) private static let recordDescription =
-        /[ \t]*<rdf:Description rdf:about="" xmlns:photocap="http:\/\/ns\.photocap\.org\/raw\/1\.0\/"[^>]*\/>\n?/
-    nonisolated(unsafe) private static let emptyRDF = /<rdf:RDF[^>]*>\s*<\/rdf:RDF>/
-
-    /// A DNG's XMP without photocap's record: what an app (or another tool) put there, carried
-    /// into a photo developed from it; nil when nothing else is left.
-    static func appPacket(in dngXMP: String?) -> String? {
+    /// A DNG's XMP without photocap's `record` (the one read from it, if any): what an app (or
+    /// another tool) put there, carried into a photo developed from it; nil when nothing else is
+    /// left. The record's description is taken out as ``description`` writes it; an `rdf:RDF`
+    /// left without elements means nothing else is there.
+    static func appPacket(in dngXMP: String?, without record: RawOrientationRecord?) -> String? {
         guard let dngXMP else { return nil }
-        let rest = dngXMP.replacing(recordDescription, with: "")
-        return rest.contains(emptyRDF) ? nil : rest
+        let rest = record.map { dngXMP.replacing($0.description + "\n", with: "") } ?? dngXMP
+        return XMPPacketReader.rdfElementCount(of: rest) == 0 ? nil : rest
     }
 
-    /// The record in an XMP packet; nil when the packet has none or a value is malformed.
+    /// The names of the record's attributes, in ``namespace``.
+    private static let attributeNames = ["SensorRotation", "SensorMirrored", "DeviceRotation"]
+
+    /// The record in an XMP packet, read with libxml2; nil when the packet has none or a value
+    /// is malformed.
     init?(xmp: String) {
-        guard xmp.contains(Self.namespace) else { return nil }
-        func attribute(_ name: String) -> String? {
-            guard let start = xmp.firstRange(of: "photocap:\(name)=\"") else { return nil }
-            return String(xmp[start.upperBound...].prefix { $0 != "\"" })
-        }
-        guard let sensor = attribute("SensorRotation").flatMap({ Int($0) }), sensor % 90 == 0,
-              let mirrored = attribute("SensorMirrored").flatMap({ ["True": true, "False": false][$0] }),
-              let device = attribute("DeviceRotation").flatMap({ Int($0) }), device % 90 == 0 else { return nil }
+        guard let values = XMPPacketReader.attributes(Self.attributeNames, inNamespace: Self.namespace, of: xmp),
+              let sensor = values["SensorRotation"].flatMap({ Int($0) }), sensor % 90 == 0,
+              let mirrored = values["SensorMirrored"].flatMap({ ["True": true, "False": false][$0] }),
+              let device = values["DeviceRotation"].flatMap({ Int($0) }), device % 90 == 0 else { return nil }
         self.init(mounting: SensorMounting(rotation: sensor, isMirrored: mirrored), rotationAngle: device)
     }
 
-    /// The record of a DNG: its own when it agrees with the file's Orientation tag (a tool may
-    /// have changed the tag since), else the split ``init(assuming:)`` makes.
-    static func of(xmp: String?, orientation: Orientation) -> RawOrientationRecord {
-        if let record = xmp.flatMap(RawOrientationRecord.init(xmp:)), record.orientation == orientation { return record }
+    /// The record of a DNG: `written` (read from its XMP) when it agrees with the file's
+    /// Orientation tag (a tool may have changed the tag since), else the split
+    /// ``init(assuming:)`` makes.
+    static func of(_ written: RawOrientationRecord?, orientation: Orientation) -> RawOrientationRecord {
+        if let written, written.orientation == orientation { return written }
         return RawOrientationRecord(assuming: orientation)
     }
 }

@@ -164,7 +164,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         do throws(PhotoCaptureError) {
             if let crop = configuration.crop {
                 guard let cropping = backend.hardwareCropping else {
-                    throw PhotoCaptureError(.hardwareCropRefused(device: deviceName, reason: "this camera has no driver crop"))
+                    throw PhotoCaptureError(.hardwareCropRefused(device: deviceName, error: nil))
                 }
                 try await cropping.startStreaming(format: configuration.format, crop: crop, discardingFirst: discardingFirst)
             } else {

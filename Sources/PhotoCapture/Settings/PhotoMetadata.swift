@@ -126,9 +126,6 @@ public struct PhotoLocation: Sendable, Equatable {
 
     /// Throws ``PhotoCaptureError/Code/invalidMetadata(_:)`` for a value out of range.
     func validate() throws(PhotoCaptureError) {
-        do { try exifLocation.validate() } catch {
-            if case .invalidArgument(let reason) = error { throw PhotoCaptureError(.invalidMetadata(reason)) }
-            throw PhotoCaptureError(.invalidMetadata("\(error)"))
-        }
+        if let problem = exifLocation.problem { throw PhotoCaptureError(.invalidMetadata(problem)) }
     }
 }

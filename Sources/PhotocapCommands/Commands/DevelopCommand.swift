@@ -56,7 +56,7 @@ struct DevelopCommand: AsyncParsableCommand {
     private func develop() throws(PhotoCaptureError) {
         let data: Data
         do { data = Data(try InputFile.read(file)) } catch {
-            throw PhotoCaptureError(.unreadableRaw(path: file, reason: error.reason))
+            throw PhotoCaptureError(.unreadableRaw(path: file, error: .file(error)))
         }
         // Refused before any development: a file that is no DNG, or a result that cannot be saved.
         try RawDevelopment.validate(data, name: file)

@@ -71,11 +71,12 @@ extension CaptureDevice {
     }
 
     private static func mjpegFrame(_ image: RGBImage) throws(PhotoCaptureError) -> Frame {
-        do {
-            let jpeg = try JPEGFile.removingHuffmanTables(try JPEGEncoder().encode(try image.planarImage(), quality: 90))
-            return try Frame(format: .mjpeg, size: image.size, storage: FrameStorage(copying: jpeg))
-        } catch {
-            throw PhotoCaptureError(encodingFailure: error)
+        let planes = try PhotoCaptureError.imaging { () throws(ImagingError) in try image.planarImage() }
+        let jpeg = try PhotoCaptureError.encoding { () throws(CodecError) in
+            try JPEGFile.removingHuffmanTables(try JPEGEncoder().encode(planes, quality: 90))
+        }
+        return try PhotoCaptureError.imaging { () throws(ImagingError) in
+            try Frame(format: .mjpeg, size: image.size, storage: FrameStorage(copying: jpeg))
         }
     }
 }

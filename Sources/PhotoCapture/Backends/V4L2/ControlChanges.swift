@@ -22,26 +22,27 @@ public final class ControlChanges: Sendable {
         self.saved = Mutex(saved)
     }
 
-    /// Puts the controls back; throws ``PhotoCaptureError/Code/invalidControl(_:)`` naming
-    /// those the driver refused (the others are restored all the same).
+    /// Puts the controls back; throws
+    /// ``PhotoCaptureError/Code/controlsNotRestored(device:controls:error:)`` naming those the
+    /// driver refused (the others are restored all the same).
     public func restore() throws(PhotoCaptureError) {
         let pending = saved.withLock { saved in
             defer { saved = [] }
             return saved
         }
         var failed: [String] = []
-        var reason: String?
+        var firstError: V4L2Error?
         for (id, key, value) in pending.reversed() {
             do {
                 let kept = try device.setValue(value, of: id)
                 logger.info("control \(key) restored", metadata: ["device": "\(device.path)", "value": "\(kept)"])
             } catch {
                 failed.append(key)
-                reason = reason ?? error.description
+                firstError = firstError ?? error
             }
         }
-        if let reason {
-            throw PhotoCaptureError(.invalidControl("\(device.path): could not restore \(failed.reversed().joined(separator: ", ")): \(reason)"))
+        if let firstError {
+            throw PhotoCaptureError(.controlsNotRestored(device: device.path, controls: failed.reversed(), error: firstError))
         }
     }
 }

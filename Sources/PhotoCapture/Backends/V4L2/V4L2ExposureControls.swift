@@ -174,18 +174,18 @@ final class V4L2ExposureControls: ExposureControls {
     /// Latest change first, so a manual value goes back before its automatic mode does.
     private func restore(_ state: inout State) throws(PhotoCaptureError) {
         var failed: [String] = []
-        var reason: String?
+        var firstError: V4L2Error?
         for (control, value) in state.saved.reversed() {
             do {
                 try device.setValue(value, of: control.id)
             } catch {
                 failed.append(control.key)
-                reason = reason ?? error.description
+                firstError = firstError ?? error
             }
         }
         state.saved = []
-        if let reason {
-            throw PhotoCaptureError(.bracket(.controlsNotRestored(device: device.path, controls: failed.reversed(), reason: reason)))
+        if let firstError {
+            throw PhotoCaptureError(.bracket(.controlsNotRestored(device: device.path, controls: failed.reversed(), error: firstError)))
         }
     }
 

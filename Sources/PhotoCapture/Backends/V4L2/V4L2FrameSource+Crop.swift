@@ -14,7 +14,7 @@ extension V4L2FrameSource: HardwareCroppingSource {
             try await stream.start(format, size: crop.size, crop: crop, discardingFirst: discardingFirst)
         } catch {
             guard case .cropNotAccepted = error else { throw PhotoCaptureError(error) }
-            throw PhotoCaptureError(.hardwareCropRefused(device: error.device, reason: error.description))
+            throw PhotoCaptureError(.hardwareCropRefused(device: error.device, error: error))
         }
     }
 

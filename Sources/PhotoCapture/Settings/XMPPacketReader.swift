@@ -1,0 +1,44 @@
+import CXML
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads what photocap needs from an XMP packet with libxml2, the parser that
+/// ``XMPPacketValidator`` checks packets with: by the document's structure, never by matching
+/// its text.
+enum XMPPacketReader {
+    /// The plain values of the properties `names` in `namespace` — attributes or elements, both
+    /// RDF spellings — on the first description of the packet's `rdf:RDF` that has any property
+    /// in that namespace (absent names are left out); nil when no description has one, or the
+    /// packet is not well-formed XML, or libxml2 cannot be loaded.
+    static func attributes(_ names: [String], inNamespace namespace: String, of packet: String) -> [String: String]? {
+        let cNames = names.map { strdup($0) }
+        defer { cNames.forEach { free($0) } }
+        var values = [UnsafeMutablePointer<CChar>?](repeating: nil, count: names.count)
+        defer { values.forEach { free($0) } }
+        let found = cNames.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { namePointers in
+            packet.utf8CString.withUnsafeBufferPointer { bytes in
+                pc_xml_namespaced_properties(bytes.baseAddress, Int32(packet.utf8.count), XMPPacketValidator.rdfNamespace, namespace,
+                                             namePointers.baseAddress, Int32(names.count), &values)
+            }
+        }
+        guard found == 1 else { return nil }
+        var attributes: [String: String] = [:]
+        for (name, value) in zip(names, values) {
+            if let value { attributes[name] = String(cString: value) }
+        }
+        return attributes
+    }
+
+    /// How many elements (descriptions) the packet's `rdf:RDF` holds: 0 without one; nil when
+    /// the packet is not well-formed XML or libxml2 cannot be loaded.
+    static func rdfElementCount(of packet: String) -> Int? {
+        var check = pc_xml_document_check()
+        defer { pc_xml_release(&check) }
+        let status = packet.utf8CString.withUnsafeBufferPointer { bytes in
+            pc_xml_check_document(bytes.baseAddress, Int32(packet.utf8.count), XMPPacketValidator.rdfNamespace, &check)
+        }
+        guard status == 0, check.error_code == 0 else { return nil }
+        return Int(check.rdf_elements)
+    }
+}
