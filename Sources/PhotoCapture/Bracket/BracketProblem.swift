@@ -1,4 +1,3 @@
-import V4L2
 
 /// Why a bracket was rejected, or why the camera could not be put back afterwards
 /// (``PhotoCaptureError/Code/bracket(_:)``).
