@@ -19,13 +19,16 @@ import TestSupport
         "IFD1:ThumbnailOffset", "IFD1:ThumbnailLength", "IFD1:ThumbnailImage", "XMP-tiff:Orientation",
     ]
     /// Groups that describe the file or the new coding rather than the picture: file system
-    /// facts, the coding of a re-encode (File:EncodingProcess, JFIF), values exiftool derives.
-    static let codingGroups = ["SourceFile", "File:", "System:", "Composite:", "JFIF:", "ExifTool:ExifToolVersion"]
+    /// facts, the coding of a re-encode (File:EncodingProcess), values exiftool derives. JFIF is
+    /// compared where the original has it; otherwise it is the encoder's.
+    static let codingGroups = ["SourceFile", "File:", "System:", "Composite:", "ExifTool:ExifToolVersion"]
 
     /// What re-encoding rightly drops from exiftool's kitchen-sink ExifTool.jpg: segments that
     /// describe the old coding or point into the old file (JFXX: an unturned second thumbnail;
     /// AVI1, SPIFF: coding; MPF: offsets of images in the old file).
     static let droppedByAReencode = ["JFXX:", "AVI1:", "SPIFF:", "MPF0:", "MPImage1:", "MPImage2:"]
+    /// The same segments by kind (``JFIFOrientTests/kind(_:)``), for the segment count.
+    static let segmentsDroppedByAReencode: Set<String> = ["APP0 JFXX", "APP0 AVI1", "APP8 SPIFF"]
     /// The AFCP trailer holds absolute offsets; it is carried after the new, shorter image data
     /// and exiftool reads it by adjusting them (a minor warning, its data intact).
     static let movedTrailerWarning = "[minor] Adjusted AFCP offsets by"
@@ -56,14 +59,22 @@ import TestSupport
         guard FileManager.default.fileExists(atPath: result) else { return }
 
         let before = try Self.metadata(input), after = try Self.metadata(result)
+        let hadJFIF = before.keys.contains { $0.hasPrefix("JFIF:") }
         let keys = Set(before.keys).union(after.keys).filter { key in
             !Self.changedByATurn.contains(key) && !Self.codingGroups.contains(where: { key.hasPrefix($0) })
-                && !Self.droppedByAReencode.contains(where: { key.hasPrefix($0) })
+                && !Self.droppedByAReencode.contains(where: { key.hasPrefix($0) }) && (hadJFIF || !key.hasPrefix("JFIF:"))
         }
         let differences = keys.sorted().filter { before[$0] != after[$0] }
             .map { "\($0): \(before[$0] ?? "absent") -> \(after[$0] ?? "absent")" }
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
         #expect(after["IFD0:Orientation"] == "Horizontal (normal)")
+        // No application segment lost: each kind as often as before (a JFIF the encoder adds may be new).
+        func counts(_ path: String) throws -> [String: Int] {
+            try JFIFOrientTests.applicationSegments(path).map(JFIFOrientTests.kind).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+        }
+        let kindsBefore = try counts(input), kindsAfter = try counts(result)
+        let lost = kindsBefore.filter { !Self.segmentsDroppedByAReencode.contains($0.key) && kindsAfter[$0.key, default: 0] < $0.value }
+        #expect(lost.isEmpty, "lost: \(lost), after: \(kindsAfter)")
         let newWarnings = try Self.warnings(result).subtracting(try Self.warnings(input))
             .filter { !(name == "ExifTool.jpg" && $0.hasPrefix(Self.movedTrailerWarning)) }
         #expect(newWarnings.isEmpty, "\(newWarnings)")

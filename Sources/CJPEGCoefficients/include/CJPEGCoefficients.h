@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pc_jpeg_cmyk.h"
 #include "pc_jpeg_raw.h"
 #include "pc_jpeg_rows.h"
 

@@ -88,18 +88,75 @@ package enum JPEGFile {
 
     /// `encoded` with the segments of `original` that describe the picture rather than its
     /// coding — XMP, ICC profile, APP3–APP13 and APP15, comments, an Adobe APP14 that says YCbCr —
-    /// inserted after its own JFIF and EXIF segments, in their original order. Not carried:
-    /// JFIF/JFXX (APP0) and an Adobe APP14 saying RGB/CMYK, which describe the old coding; EXIF, which callers rewrite; MPF, whose offsets
-    /// point into the original file.
-    package static func carryingDescriptiveSegments(from original: [UInt8], into encoded: [UInt8]) throws(CodecError) -> [UInt8] {
+    /// inserted after its own JFIF and EXIF segments, in their original order. The original's
+    /// JFIF APP0 (version, density) takes the place of the encoder's, or comes first where the
+    /// original had it first, its density and thumbnail turned by `orientation`. With
+    /// `keepingColourModel` (``JPEGCMYKTurn``, which codes the samples as the original did) its
+    /// Adobe APP14 is carried whatever it says. Not carried: JFXX (APP0, an unturned second
+    /// thumbnail) and an Adobe APP14 saying RGB/CMYK, which would misdescribe the new coding;
+    /// EXIF, which callers rewrite. An MPF index is carried for ``MPFIndex`` to rebase.
+    package static func carryingDescriptiveSegments(from original: [UInt8], into encoded: [UInt8],
+                                                    turnedBy orientation: Orientation = .up,
+                                                    keepingColourModel: Bool = false) throws(CodecError) -> [UInt8] {
         let source = try headerSegments(of: original)
-        let carried = source.list.filter { $0.isDescriptive(in: original) }
-        guard !carried.isEmpty else { return encoded }
         let target = try headerSegments(of: encoded)
+        let jfif = source.list.first { $0.isJFIF(in: original) }
+        let turnedJFIF = jfif.map { turnedJFIFSegment(original[$0.range], by: orientation) }
+        var output: [UInt8] = [0xFF, 0xD8]
+        var remaining = target.list[...]
+        var resume = 2
+        var jfifPlaced = false
+        if let turnedJFIF, let first = remaining.first, first.isJFIF(in: encoded) {
+            output += turnedJFIF
+            remaining = remaining.dropFirst()
+            resume = first.range.upperBound
+            jfifPlaced = true
+        } else if let turnedJFIF, source.list.first?.range == jfif?.range {
+            output += turnedJFIF
+            jfifPlaced = true
+        }
         // After SOI and the leading APP0/EXIF APP1 of the new file.
-        let leading = target.list.prefix { $0.isJFIF(in: encoded) || $0.isEXIF(in: encoded) }
-        let insertion = leading.last?.range.upperBound ?? 2
-        return Array(encoded[..<insertion]) + carried.flatMap { original[$0.range] } + Array(encoded[insertion...])
+        let leading = remaining.prefix { $0.isJFIF(in: encoded) || $0.isEXIF(in: encoded) }
+        for segment in leading { output += encoded[segment.range] }
+        resume = leading.last?.range.upperBound ?? resume
+        for segment in source.list {
+            if segment.range == jfif?.range {
+                if !jfifPlaced, let turnedJFIF { output += turnedJFIF }
+            } else if segment.isDescriptive(in: original) || (keepingColourModel && segment.isAdobe(in: original)) {
+                output += original[segment.range]
+            }
+        }
+        return output + encoded[resume...]
+    }
+
+    /// A JFIF APP0 segment for the picture turned by `orientation`: horizontal and vertical
+    /// density swapped with the axes, the uncompressed thumbnail turned with the picture. A
+    /// thumbnail shorter than its size says is dropped (size 0x0) rather than kept unturned.
+    static func turnedJFIFSegment(_ segment: ArraySlice<UInt8>, by orientation: Orientation) -> [UInt8] {
+        var bytes = Array(segment)
+        // Marker, length, "JFIF\0", version, units, X and Y density, thumbnail width and height.
+        let header = 4 + 14
+        guard bytes.count >= header else { return bytes }
+        let thumbnailSize = PixelSize(width: Int(bytes[16]), height: Int(bytes[17]))
+        let thumbnailBytes = thumbnailSize.area * 3
+        guard bytes.count >= header + thumbnailBytes else {
+            bytes = Array(bytes[..<header])
+            bytes[16] = 0
+            bytes[17] = 0
+            bytes[2] = UInt8((header - 2) >> 8)
+            bytes[3] = UInt8((header - 2) & 0xFF)
+            return bytes
+        }
+        if orientation.swapsDimensions {
+            bytes.swapAt(12, 14)
+            bytes.swapAt(13, 15)
+            bytes.swapAt(16, 17)
+        }
+        if thumbnailBytes > 0 {
+            let thumbnail = RGBImage(size: thumbnailSize, pixels: Array(bytes[header..<(header + thumbnailBytes)]))
+            bytes.replaceSubrange(header..<(header + thumbnailBytes), with: thumbnail.transformed(by: orientation).pixels)
+        }
+        return bytes
     }
 
     /// `jpeg` with the `tiff:Orientation` of its XMP packet set to 1 (see ``XMPOrientation``);
@@ -223,9 +280,14 @@ package enum JPEGFile {
             case 0xE8: return !payloadStarts(with: Array("SPIFF".utf8) + [0], in: jpeg)
             // Adobe's segment is carried when it says YCbCr (transform 1), as the new coding
             // is; one that says RGB or CMYK would misdescribe it.
-            case 0xEE: return payloadStarts(with: Array("Adobe".utf8), in: jpeg) && range.count >= 4 + 12 && jpeg[payloadStart + 11] == 1
+            case 0xEE: return isAdobe(in: jpeg) && range.count >= 4 + 12 && jpeg[payloadStart + 11] == 1
             default: return false
             }
+        }
+
+        /// Adobe's APP14, which says how the samples are coded (YCbCr, YCCK, or as they are).
+        func isAdobe(in jpeg: [UInt8]) -> Bool {
+            marker == 0xEE && payloadStarts(with: Array("Adobe".utf8), in: jpeg)
         }
 
         func isJFIF(in jpeg: [UInt8]) -> Bool {

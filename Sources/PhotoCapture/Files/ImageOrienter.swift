@@ -6,15 +6,16 @@ import Imaging
 /// applied to the pixels and the metadata says 1, for consumers that ignore it. What
 /// `photocap orient` does, as library API.
 ///
-/// JPEGs are decoded, turned and re-encoded at ``quality`` — or, with ``isLossless``, their
+/// JPEGs are decoded, turned and re-encoded at ``quality`` (CMYK and YCCK ones in their own
+/// colour model) — or, with ``isLossless``, their
 /// coded blocks are turned without re-encoding where that is exact (refused where it is not).
 /// JPEG EXIF is edited, not rebuilt: IFD0/IFD1 Orientation 1, PixelX/YDimension swapped when
 /// the turn swaps them, the thumbnail turned (written in its slot, or appended at the end of
 /// the block); every other byte stays where it was, so maker notes keep their offsets. A
 /// thumbnail that is not a decodable JPEG (a placeholder such as "<Dummy thumbnail image
-/// data>") is left as it is, with its IFD1 Orientation. XMP says orientation 1; ICC profiles,
-/// comments, IPTC and the other descriptive segments and any trailer after the image are
-/// carried over.
+/// data>") is left as it is, with its IFD1 Orientation. XMP says orientation 1; JFIF, ICC
+/// profiles, comments, IPTC and the other descriptive segments and any trailer after the image
+/// are carried over.
 ///
 /// HEIC orientation is the `irot`/`imir` properties, which HEIF readers must apply: a HEIC is
 /// shown upright as it is coded, and keeps every byte but its EXIF Orientation, which is set in
@@ -204,19 +205,30 @@ public struct ImageOrienter: Sendable {
 
     // MARK: JPEG
 
-    /// Decoded, turned as a whole image (odd sizes kept), re-encoded at ``quality``; EXIF rewritten,
-    /// XMP (orientation 1), ICC profile, comments and other descriptive segments carried over.
+    /// Decoded, turned as a whole image (odd sizes kept), re-encoded at ``quality`` — a CMYK or
+    /// YCCK one in its own colour model (``JPEGCMYKTurn``), its Adobe APP14 kept; EXIF rewritten,
+    /// XMP (orientation 1), JFIF, ICC profile, comments and other descriptive segments carried over.
     private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation,
                            truncated: Bool) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        let planar = try Self.uprightPlanes(data, orientation, truncated: truncated)
-        let encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
-        let withEXIF = try withEditedEXIF(of: data, into: encoded, size: planar.size, orientation: orientation)
+        let isCMYK = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGCMYKTurn.isCMYK(data) }
+        let (encoded, size): ([UInt8], PixelSize)
+        if isCMYK {
+            (encoded, size) = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+                try JPEGCMYKTurn.turned(data, by: orientation, quality: quality, acceptingTruncation: truncated)
+            }
+        } else {
+            let planar = try Self.uprightPlanes(data, orientation, truncated: truncated)
+            encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
+            size = planar.size
+        }
+        let withEXIF = try withEditedEXIF(of: data, into: encoded, size: size, orientation: orientation)
         let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
-            let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF))
+            let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF, turnedBy: orientation,
+                                                                                           keepingColourModel: isCMYK))
             return try MPFIndex.rebasing(carried + JPEGFile.trailer(of: data), from: data)
         }
         let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
-        return (bytes, planar.size, warnings)
+        return (bytes, size, warnings)
     }
 
     /// The picture upright as 4:2:0 planes, holding about one decoded picture: an even-sized
