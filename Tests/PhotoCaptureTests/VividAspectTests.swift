@@ -148,7 +148,9 @@ struct VividAspectTests {
             #expect(mark.sequence > whole.frameSequence && mark.timestamp > asked)
             #expect(square.frameSequence >= mark.sequence && square.timestamp >= mark.timestamp)
             // The first frame after the switch: it began less than two frame intervals after it.
-            let interval = (square.timestamp - whole.timestamp) / max(1, square.frameSequence - whole.frameSequence)
+            // Required, not expected: out of order, the UInt64 subtractions below would trap.
+            try #require(square.frameSequence > whole.frameSequence && square.timestamp > whole.timestamp && mark.timestamp > asked)
+            let interval = (square.timestamp - whole.timestamp) / (square.frameSequence - whole.frameSequence)
             #expect(mark.timestamp - asked < 2 * interval, "mark \(mark), asked \(asked), interval \(interval)")
             try expectPicture(square, is: reference.cropped(to: Self.square), "1:1 software on input \(input)")
 
