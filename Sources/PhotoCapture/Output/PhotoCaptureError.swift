@@ -67,6 +67,10 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case frameFileUnreadable(path: String, reason: String)
         /// The frame file's length does not match its declared format and size.
         case frameFileSizeMismatch(path: String, expected: Int, actual: Int)
+        /// The clip cannot be played; `error` says why (a malformed header, a truncated frame).
+        case clipUnreadable(path: String, ClipError)
+        /// The clip's stream reached its last frame, after `frames` frames.
+        case clipEnded(path: String, frames: Int)
         /// No frame arrived within the time limit.
         case frameTimeout(milliseconds: Int)
         /// The camera failed; the V4L2 layer's error says how.
@@ -197,6 +201,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .frameFileUnreadable(let path, let reason): return "cannot read frame file \(path): \(reason)"
         case .frameFileSizeMismatch(let path, let expected, let actual):
             return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
+        case .clipUnreadable(let path, let error): return "cannot play clip \(path): \(error)"
+        case .clipEnded(let path, let frames): return "the clip \(path) ended after \(frames) frames"
         case .frameTimeout(let ms): return "no frame arrived within \(ms) ms"
         case .deviceFailure(let error): return "camera failure: \(error)"
         case .noCapturableFormat: return "camera failure: the device offers no format"

@@ -49,7 +49,12 @@ extension WatchCommand {
         let monitor = camera.sceneMonitor
         // The video data output keeps the newest frame and drops the rest: this watcher only counts.
         let frames = video.frames()
-        let drain = Task { for await _ in frames {} }
+        // The frames finish when the stream ends: at a clip's last frame, so does the watch.
+        let streamEnded = Flag()
+        let drain = Task {
+            for await _ in frames {}
+            streamEnded.set()
+        }
         try await session.startRunning()
         let analysis: Analysis
         do {
@@ -67,6 +72,10 @@ extension WatchCommand {
         var second = 0
         while duration.map({ second < $0 }) ?? true {
             guard await interrupted.wait(seconds: 1) == false else { break }
+            if streamEnded.isSet, frameFile.isClip {
+                note("the clip ended at its last frame")
+                break
+            }
             second += 1
             let statistics = await camera.streamStatistics()
             let now = Date()
@@ -112,16 +121,17 @@ extension WatchCommand {
     }
 }
 
+/// A flag set once, from any thread.
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+}
+
 /// SIGINT (Ctrl-C) turned into a flag the loop polls, so the camera is stopped before exiting.
 private final class Interrupt {
     private let source: DispatchSourceSignal
     private let flag = Flag()
-
-    private final class Flag: Sendable {
-        private let value = Mutex(false)
-        var isSet: Bool { value.withLock { $0 } }
-        func set() { value.withLock { $0 = true } }
-    }
 
     init() {
         signal(SIGINT, SIG_IGN)

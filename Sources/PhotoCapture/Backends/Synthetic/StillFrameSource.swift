@@ -87,15 +87,8 @@ actor StillFrameSource: FrameSource {
         let sequence = elapsed / interval + 1
         let exposureStart = streaming.start + sequence * interval
         let deliveryTime = exposureStart + interval
-        let now = MonotonicClock.now()
-        if deliveryTime > now {
-            let wait = deliveryTime - now
-            guard Duration.nanoseconds(Int64(wait)) <= timeout else {
-                throw PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))
-            }
-            // The timer thread wakes it, so the live pump's thread keeps it going while an app
-            // blocks the cooperative pool.
-            await ThreadTaskExecutor.sleep(for: .nanoseconds(Int64(wait)))
+        let wait = try await SensorCadence.wait(until: deliveryTime, timeout: timeout)
+        if wait > 0 {
             // The stream may have stopped, or restarted in another format, while this request
             // waited: then the first frame after `instant` is the restarted stream's.
             guard let current = self.streaming else { throw PhotoCaptureError(.sessionNotRunning) }
