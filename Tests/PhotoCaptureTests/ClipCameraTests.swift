@@ -133,6 +133,23 @@ import TestSupport
         let folder = try TemporaryDirectory("clip-malformed")
         let path = try folder.write(Array(header.utf8), named: "bad.y4m")
         #expect(throws: PhotoCaptureError(.clipUnreadable(path: path, expected))) { try CaptureDevice.clip(path: path) }
+        // Chained, not turned into words.
+        #expect(PhotoCaptureError(.clipUnreadable(path: path, expected)).underlyingError as? ClipError == expected)
+    }
+
+    @Test func anNTSCRateSpacesTheFramesBy1001Over30000OfASecond() async throws {
+        let folder = try TemporaryDirectory("clip-ntsc")
+        let header = Array("YUV4MPEG2 W64 H48 F30000:1001 Ip A1:1 C420mpeg2\n".utf8)
+        var bytes = header
+        for value in 0..<7 { bytes += Array("FRAME\n".utf8) + [UInt8](repeating: UInt8(40 + value * 20), count: Self.lumaCount * 3 / 2) }
+        let path = try folder.write(bytes, named: "ntsc.y4m")
+        let collector = try await Self.play(try CaptureDevice.clip(path: path)) { $0.failure.withLock { $0 != nil } }
+        let frames = collector.frames.withLock { $0 }
+        #expect(collector.failure.withLock { $0 } == PhotoCaptureError(.clipEnded(path: path, frames: 7)))
+        #expect(frames.map(\.sequence) == Array(1...7))
+        // Frame n at n × 1001/30000 s from the first, to the nanosecond (rounded down).
+        let first = try #require(frames.first).timestamp
+        #expect(frames.enumerated().allSatisfy { $1.timestamp - first == UInt64($0) * 1001 * 1_000_000_000 / 30000 })
     }
 
     @Test func aClipBeyondThePixelBudgetIsRefusedBeforeAFrameIsRead() throws {

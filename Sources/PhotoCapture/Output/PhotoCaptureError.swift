@@ -163,6 +163,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceFailure(let error), .deviceCallFailed(let error), .controlsNotRestored(_, _, let error): return error
         case .hardwareCropRefused(_, let error): return error
         case .imaging(let error): return error
+        case .clipUnreadable(_, let error): return error
         case .bracket(let problem): return problem
         case .focus(let problem): return problem
         default: return nil

@@ -20,6 +20,7 @@ package struct WatchCommand: AsyncParsableCommand {
               photocap watch --device /dev/video0 --json --preview-file view.jpg
               photocap watch --faces --smart-framing --preview-file view.jpg --overlay
               photocap watch --frame-file people.rgb --frame-format rgb24 --frame-size 640x480 --faces --json
+              photocap watch --frame-file clip.y4m --faces --json     (a recorded clip; ends at its last frame)
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
