@@ -84,6 +84,36 @@ import TestSupport
         #expect(zip(frames.dropFirst(), frames).allSatisfy { $0.timestamp - $1.timestamp == 100_000_000 })
     }
 
+    @Test func aSessionStartedAgainAfterTheEndPlaysTheClipFromItsStart() async throws {
+        let folder = try TemporaryDirectory("clip-again")
+        let (path, raw) = try Self.makeClip(folder, frames: 3)
+        let session = CaptureSession()
+        let video = VideoDataOutput()
+        video.alwaysDiscardsLateVideoFrames = false
+        let collector = Collector()
+        video.setSampleBufferDelegate(collector)
+        try session.addInput(try CaptureDevice.clip(path: path))
+        try session.addOutput(video)
+        defer { Task { await session.stopRunning() } }
+        for run in 1...2 {
+            try await session.startRunning()
+            let deadline = ContinuousClock.now + .seconds(5)
+            while collector.frames.withLock({ $0.count }) < 3 * run, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            await session.stopRunning()
+        }
+        let frames = collector.frames.withLock { $0 }
+        #expect(collector.failure.withLock { $0 } == PhotoCaptureError(.clipEnded(path: path, frames: 3)))
+        #expect(frames.map(\.sequence) == [1, 2, 3, 1, 2, 3])
+        for (index, frame) in frames.enumerated() {
+            #expect(Self.largestDifference(frame, raw[index % 3]) <= 1, "frame \(index)")
+        }
+        // The second run is on the clip's timeline too: one frame interval apart.
+        #expect(frames[4].timestamp - frames[3].timestamp == 100_000_000)
+    }
+
     @Test func aLoopingClipStartsAgainOnATimelineThatGoesOn() async throws {
         let folder = try TemporaryDirectory("clip-loops")
         let (path, raw) = try Self.makeClip(folder, frames: 3)

@@ -54,9 +54,11 @@ final class FrameConsumerSlot: Sendable {
         if start { queue.async { self.drain() } }
     }
 
-    /// The stream failed: pending frames are dropped and the consumer told.
+    /// The stream failed: pending frames are dropped and the consumer told. A clip that ended
+    /// did not fail: its last frames are handed over first (the drain on the queue, busy while
+    /// frames are pending, takes them before this).
     func fail(_ error: PhotoCaptureError) {
-        state.withLock { $0.pending = [] }
+        if case .clipEnded = error.code {} else { state.withLock { $0.pending = [] } }
         queue.async { self.consumer.streamFailed(error) }
     }
 

@@ -30,9 +30,10 @@ actor ClipFrameSource: FrameSource {
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
         guard format == .i420 else { throw PhotoCaptureError(.pixelFormatUnavailable(requested: format, available: [.i420])) }
         guard size == file.header.size else { throw PhotoCaptureError(.invalidDimensions(size)) }
-        if streaming != nil { return }
-        // No frame is discarded: a recorded clip has no auto exposure to settle, and every frame
-        // of it is wanted.
+        // The live stream starts it again only after it ended or failed: then the clip plays
+        // from its start. No frame is discarded: a recorded clip has no auto exposure to
+        // settle, and every frame of it is wanted.
+        if streaming != nil { counters.stops += 1 }
         streaming = (format, size, MonotonicClock.now())
         counters.starts += 1
     }
@@ -60,6 +61,7 @@ actor ClipFrameSource: FrameSource {
                 / (Double(file.header.rateDenominator) * 1e9)
             position = UInt64(max(0, elapsed - 1))
             while time(streaming.start, position) <= instant { position += 1 }
+            while position > 0, time(streaming.start, position - 1) > instant { position -= 1 }
         }
         let index = try clipIndex(of: position)
         let exposureStart = time(streaming.start, position)
@@ -77,7 +79,7 @@ actor ClipFrameSource: FrameSource {
         delivery.requestToDeliveryNanoseconds = delivered - min(delivered, instant)
         do {
             let frame = try Frame(format: .i420, size: file.header.size, bytesPerRow: file.header.size.width,
-                                  range: file.header.range, storage: FrameStorage(keptBySource: storage),
+                                  range: file.header.range, storage: storage,
                                   sequence: position + 1, timestampNanoseconds: exposureStart)
             counters.framesDelivered += 1
             return DeliveredFrame(frame: frame, delivery: delivery)
@@ -118,6 +120,7 @@ actor ClipFrameSource: FrameSource {
         if let last, last.index == index { return last.storage }
         do throws(ClipError) {
             let start = planeOffsets[index]
+            // Memory of this frame alone: the source lets go of it at the next frame.
             let storage = try FrameStorage(count: file.header.frameByteCount, holder: .frame) { (buffer) throws(ClipError) in
                 try file.readPlanes(at: start, into: buffer, index: index)
             }
