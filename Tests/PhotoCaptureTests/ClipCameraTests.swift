@@ -114,6 +114,25 @@ import TestSupport
         #expect(frames[4].timestamp - frames[3].timestamp == 100_000_000)
     }
 
+    @Test func aPhotoAfterTheEndFailsWithItUntilTheSessionStartsAgain() async throws {
+        let folder = try TemporaryDirectory("clip-photo-after-end")
+        let (path, _) = try Self.makeClip(folder, frames: 3)
+        let (session, output) = try await runningSession(try CaptureDevice.clip(path: path))
+        defer { Task { await session.stopRunning() } }
+        _ = try await output.capturePhoto(with: PhotoSettings(format: .jpeg))
+        try await Task.sleep(for: .milliseconds(700))
+        // Not the clip played again: the end, as the consumers were told.
+        await #expect {
+            _ = try await output.capturePhoto(with: PhotoSettings(format: .jpeg))
+        } throws: { error in
+            (error as? PhotoCaptureError)?.code == .clipEnded(path: path, frames: 3)
+        }
+        await session.stopRunning()
+        try await session.startRunning()
+        let photo = try await output.capturePhoto(with: PhotoSettings(format: .jpeg))
+        #expect(photo.resolvedSettings.photoDimensions == Self.size)
+    }
+
     @Test func aLoopingClipStartsAgainOnATimelineThatGoesOn() async throws {
         let folder = try TemporaryDirectory("clip-loops")
         let (path, raw) = try Self.makeClip(folder, frames: 3)

@@ -78,6 +78,9 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         var generation: UInt64 = 0
         var configuration: Configuration?
         var failure: PhotoCaptureError?
+        /// How a clip's stream ended: requests fail with it, rather than play the clip again,
+        /// until the stream is stopped.
+        var ended: PhotoCaptureError?
         /// The stream's frame interval: the median of the last gaps between frames, so that a
         /// frame the camera dropped (a gap of two intervals) does not stretch it.
         var interval: UInt64 = 0
@@ -152,6 +155,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     private func stream(_ configuration: Configuration, discardingFirst: Int) async throws(PhotoCaptureError) -> Bool {
         await gate.enter()
         defer { gate.leave() }
+        if let ended = state.withLock({ $0.ended }) { throw ended }
         let (unchanged, previous) = state.withLock {
             ($0.configuration == configuration && $0.pump != nil && $0.failure == nil, $0.configuration)
         }
@@ -184,7 +188,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         await gate.enter()
         defer { gate.leave() }
         await stopPump()
-        state.withLock { $0.configuration = nil }
+        state.withLock { $0.configuration = nil; $0.ended = nil }
         await backend.stopStreaming()
         fail(PhotoCaptureError(.sessionNotRunning), generation: nil)
     }
@@ -283,7 +287,12 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         let (waiters, consumers) = state.withLock { (state) -> ([Waiting], [FrameConsumerSlot]) in
             if let generation {
                 guard state.generation == generation else { return ([], []) }
-                logger.error("the stream of \(deviceName) failed: \(error)")
+                if case .clipEnded = error.code {
+                    state.ended = error
+                    logger.info("the stream of \(deviceName) ended: \(error)")
+                } else {
+                    logger.error("the stream of \(deviceName) failed: \(error)")
+                }
                 state.failure = error
                 state.pump = nil
                 state.configuration = nil

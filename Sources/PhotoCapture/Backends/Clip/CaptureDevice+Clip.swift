@@ -12,7 +12,9 @@ extension CaptureDevice {
     /// timeline (frame `n` at the stream's start plus `n` frame intervals) with sequence
     /// number `n + 1`; they are read from the file as they are due, never all at once. After the
     /// last frame the stream ends with ``PhotoCaptureError/Code/clipEnded(path:frames:)``, which
-    /// every consumer is told, unless `loops` plays the clip again.
+    /// every consumer is told and every later photo request fails with, until the session is
+    /// stopped (started again, it plays the clip from its start); unless `loops` plays the clip
+    /// again.
     public static func clip(path: String, mounting: SensorMounting = .upright,
                             loops: Bool = false) throws(PhotoCaptureError) -> CaptureDevice {
         let source: ClipFrameSource, size: PixelSize
