@@ -133,6 +133,26 @@ import TestSupport
         #expect(photo.resolvedSettings.photoDimensions == Self.size)
     }
 
+    /// Frames are read as they are due, not loaded when the camera opens: frames appended to
+    /// the file after the camera opened are played.
+    @Test func framesAppendedAfterTheCameraOpenedArePlayed() async throws {
+        let folder = try TemporaryDirectory("clip-appended")
+        func frame(_ value: Int) -> [UInt8] { Array("FRAME\n".utf8) + [UInt8](repeating: UInt8(value), count: Self.lumaCount * 3 / 2) }
+        let path = try folder.write(Array("YUV4MPEG2 W64 H48 F10:1 C420jpeg\n".utf8) + frame(40) + frame(70), named: "growing.y4m")
+        let device = try CaptureDevice.clip(path: path)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: frame(100) + frame(130) + frame(160))
+        try handle.close()
+        let collector = try await Self.play(device) { $0.failure.withLock { $0 != nil } }
+        let frames = collector.frames.withLock { $0 }
+        #expect(collector.failure.withLock { $0 } == PhotoCaptureError(.clipEnded(path: path, frames: 5)))
+        #expect(frames.map(\.sequence) == Array(1...5))
+        // Each frame's own level (in full range now): rising as written.
+        let levels = frames.map { Int($0.planes[0].bytes[0]) }
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 + 20 < $1 }, "\(levels)")
+    }
+
     @Test func aLoopingClipStartsAgainOnATimelineThatGoesOn() async throws {
         let folder = try TemporaryDirectory("clip-loops")
         let (path, raw) = try Self.makeClip(folder, frames: 3)
