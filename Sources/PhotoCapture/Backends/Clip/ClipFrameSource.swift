@@ -3,7 +3,8 @@ import Imaging
 /// A camera that plays a recorded clip: frame `n` of the clip starts its exposure at
 /// `start + n × interval` on the clip's timeline (the clip's own frame rate, from the stream's
 /// start) and is delivered when the next one begins, as a sensor would. Frames are read from the
-/// file as they are due, so a clip of any length takes one frame of memory.
+/// file as they are due, so a clip of any length takes one frame of memory (and the offset of
+/// each frame played so far).
 ///
 /// At the last frame the stream ends with ``PhotoCaptureError/Code/clipEnded(path:frames:)``,
 /// or, looping, plays the clip again on a timeline that keeps going.
