@@ -151,6 +151,49 @@ import TestSupport
         let frame = try #require(await iterator.next())
         await session.stopRunning()
         #expect(frame.size == PixelSize(width: 480, height: 480))
+        #expect(frame.fieldOfView == NormalizedRect(x: 0.125, y: 0, width: 0.75, height: 1))
+    }
+
+    /// Each frame says which part of the whole upright picture it shows, for a zoom without a
+    /// ratio too; an output that delivers the whole field of view ignores the framing. The
+    /// sensor is mounted at 90°: 640x480 frames, a 480x640 upright picture.
+    @Test func videoFramesSayWhatPartOfThePictureTheyShow() async throws {
+        let device = Self.camera(SensorMounting(rotation: 90))
+        let (framed, whole) = (VideoDataOutput(), VideoDataOutput())
+        whole.deliversWholeFieldOfView = true
+        let (session, _) = try await runningSession(device)
+        try session.addOutput(framed)
+        try session.addOutput(whole)
+        func next(_ output: VideoDataOutput) async throws -> VideoFrame {
+            var iterator = output.frames().makeAsyncIterator()
+            return try #require(await iterator.next())
+        }
+        try await device.setVideoZoomFactor(2)
+        let (zoomed, zoomedWhole) = (try await next(framed), try await next(whole))
+        try await device.setFraming(aspectRatio: .ratio1x1, videoZoomFactor: 1)
+        let (square, squareWhole) = (try await next(framed), try await next(whole))
+        await session.stopRunning()
+        // Zoom 2: the middle 240x320 of the upright 480x640.
+        #expect(zoomed.size == PixelSize(width: 240, height: 320))
+        #expect(zoomed.fieldOfView == NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
+        // 1:1: rows 80…560 of the upright picture.
+        #expect(square.size == PixelSize(width: 480, height: 480))
+        #expect(square.fieldOfView == NormalizedRect(x: 0, y: 0.125, width: 1, height: 0.75))
+        for frame in [zoomedWhole, squareWhole] {
+            #expect(frame.size == PixelSize(width: 480, height: 640) && frame.fieldOfView == .whole)
+        }
+        // The whole frame's pixels are the upright scene.
+        let upright = SyntheticScene.image(size: PixelSize(width: 480, height: 640))
+        let luma = RGBImage(size: upright.size, pixels: squareWhole.planes[0].bytes.flatMap { [$0, $0, $0] })
+        let rgb = upright.pixels
+        let grey = RGBImage(size: upright.size, pixels: stride(from: 0, to: rgb.count, by: 3).flatMap { (index) -> [UInt8] in
+            // BT.601 full-range luma, as the frames carry it.
+            let (r, g, b) = (Double(rgb[index]), Double(rgb[index + 1]), Double(rgb[index + 2]))
+            let y: Double = 0.299 * r + 0.587 * g + 0.114 * b
+            let byte = UInt8(y.rounded())
+            return [byte, byte, byte]
+        })
+        #expect(luma.meanAbsoluteDifference(to: grey) <= 3)
     }
 }
 

@@ -190,6 +190,42 @@ struct VividAspectTests {
         }
     }
 
+    /// An output that sees the whole field of view (the smart framing monitor's) on a stream the
+    /// driver crops: its frames say they show the crop until the stream restarts once without
+    /// it, then show everything; photos beside it are cropped in software.
+    @Test func aWholeFieldOutputUncropsTheDriversStream() async throws {
+        let device = try CaptureDevice.v4l2(path: path, input: Self.hdmi)
+        let reference = try Vivid.referenceFrame(width: 1280, height: 720, in: folder.url)
+        try await device.setDynamicAspectRatio(.ratio1x1)
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(device)
+        try session.addOutput(output)
+        try await session.startRunning()
+        let square = try await output.capturePhoto(with: Self.settings())
+        #expect(square.resolvedSettings.framing.cropMethod == .hardware)
+        let cropped = await device.streamStatistics()
+        let whole = VideoDataOutput()
+        whole.deliversWholeFieldOfView = true
+        try session.addOutput(whole)
+        var fields: [(NormalizedRect, PixelSize)] = []
+        for await frame in whole.frames() {
+            fields.append((frame.fieldOfView, frame.size))
+            if frame.fieldOfView == .whole || fields.count >= 100 { break }
+        }
+        let restarted = await device.streamStatistics()
+        let photo = try await output.capturePhoto(with: Self.settings())
+        session.removeOutput(whole)
+        await session.stopRunning()
+        // Only the driver's 1:1 crop, or everything: never a picture mislabelled.
+        let squareField = NormalizedRect(x: 0.21875, y: 0, width: 0.5625, height: 1)
+        #expect(fields.dropLast().allSatisfy { $0.0 == squareField && $0.1 == PixelSize(width: 720, height: 720) }, "\(fields)")
+        #expect(fields.last.map { $0.0 == .whole && $0.1 == Self.hd } == true, "\(fields.suffix(3))")
+        #expect(restarted.stops == cropped.stops + 1 && restarted.hardwareCrop == nil, "\(cropped) → \(restarted)")
+        #expect(photo.resolvedSettings.framing.cropMethod == .software)
+        try expectPicture(photo, is: reference.cropped(to: Self.square), "1:1 cropped in software beside the whole-field output")
+    }
+
     @Test func theWebcamInputIsCroppedInSoftware() async throws {
         let device = try CaptureDevice.v4l2(path: path, input: Self.webcam)
         #expect(!device.isHardwareCropSupported && device.v4l2Details?.cropBounds == nil)

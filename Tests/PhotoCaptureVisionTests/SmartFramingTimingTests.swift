@@ -66,8 +66,12 @@ struct SmartFramingTimingTests {
         _ = try CascadeFaceDetector().detectFaces(in: blank)
     }
 
-    @Test(arguments: 1...3)
+    /// Runs 1–3 only watch; run 4 applies each recommendation to the camera as it comes (the
+    /// monitor sees the whole field of view, so people entering outside the applied crop still
+    /// count and the script is followed the same way).
+    @Test(arguments: 1...4)
     func recommendationsFollowTheScript(run: Int) async throws {
+        let applying = run == 4
         try Self.warmUpDetector()
         let scene = try Self.scene()
         let (session, device) = try Self.session(scene)
@@ -83,7 +87,10 @@ struct SmartFramingTimingTests {
             try await Task.sleep(for: .seconds(4 * Self.partLength + 0.8))
             monitor.stopMonitoring()
         }
-        for await framing in recommendations { changes.append((Self.now() - start, framing)) }
+        for await framing in recommendations {
+            changes.append((Self.now() - start, framing))
+            if applying { try await device.setFraming(aspectRatio: framing.aspectRatio, videoZoomFactor: framing.zoomFactor) }
+        }
         try await end.value
         await session.stopRunning()
         print("smart framing run \(run): \(changes.map { "\($0.framing) at \(($0.time * 100).rounded() / 100) s" }), \(monitor.analysedFrameCount) analysed")

@@ -88,11 +88,38 @@ extension CaptureDevice {
             $0.allowsHardwareCrop = !status.isStreaming
         }
         guard status.isStreaming else { return nil }
-        if status.hardwareCrop != nil, let bounds = v4l2Details?.cropBounds, let format = source.currentFormat {
-            // Whole frames again, so this and every later change is a crop in the conversion pass.
-            _ = try await source.stream(format: format, size: bounds.size, crop: nil, discardingFirst: 0)
-        }
+        // Whole frames again, so this and every later change is a crop in the conversion pass.
+        try await uncropStream()
         let delivered = try await source.frame(startedAfter: instant, timeout: timeout)
         return FrameMark(sequence: delivered.frame.sequence, timestamp: delivered.frame.timestampNanoseconds)
+    }
+
+    /// Restarts a stream the driver crops without its crop; does nothing to any other.
+    private func uncropStream() async throws(PhotoCaptureError) {
+        if source.currentCrop != nil, let bounds = v4l2Details?.cropBounds, let format = source.currentFormat {
+            _ = try await source.stream(format: format, size: bounds.size, crop: nil, discardingFirst: 0)
+        }
+    }
+
+    /// The part of the whole frame a stream the driver crops to `crop` shows, normalised to the
+    /// frame (before any turn); nil when the driver has no crop bounds.
+    func fieldOfView(ofDriverCrop crop: PixelRect) -> NormalizedRect? {
+        guard let bounds = v4l2Details?.cropBounds else { return nil }
+        return NormalizedRect(crop.offsetBy(dx: -bounds.x, dy: -bounds.y), in: bounds.size)
+    }
+
+    /// An output that needs whole frames is attached: the driver stops cropping for photos, and
+    /// a stream it crops is restarted once uncropped — in the background, since attaching never
+    /// waits for the camera. A restart that fails is logged by the stream and leaves it stopped;
+    /// the next photo starts it again.
+    func wantWholeFrames() {
+        framing.update { $0.wholeFrameViewers += 1 }
+        guard source.currentCrop != nil else { return }
+        Task { try? await uncropStream() }
+    }
+
+    /// An output that needed whole frames is detached.
+    func releaseWholeFrames() {
+        framing.update { $0.wholeFrameViewers = max(0, $0.wholeFrameViewers - 1) }
     }
 }

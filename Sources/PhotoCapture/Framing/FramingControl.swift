@@ -12,6 +12,12 @@ final class FramingControl: Sendable {
         var allowsHardwareCrop = true
         /// The driver refused a crop once: use the software crop from then on.
         var hardwareCropRefused = false
+        /// Outputs that need whole frames (``VideoDataOutput/deliversWholeFieldOfView``): while
+        /// there are any, the driver does not crop.
+        var wholeFrameViewers = 0
+
+        /// Whether a request may have the driver crop its frame.
+        var mayCropInDriver: Bool { allowsHardwareCrop && !hardwareCropRefused && wholeFrameViewers == 0 }
     }
 
     private let state = Mutex(State())

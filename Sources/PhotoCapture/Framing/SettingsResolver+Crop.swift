@@ -42,7 +42,7 @@ extension SettingsResolver {
         if crop == whole {
             return Framed(frameSize: frameSize, crop: whole, framing: framing(.none))
         }
-        if state.allowsHardwareCrop, !state.hardwareCropRefused, !settings.isRawPhotoRequested,
+        if state.mayCropInDriver, !settings.isRawPhotoRequested,
            let bounds = device.v4l2Details?.cropBounds,
            bounds.size == frameSize {
             let driverCrop = crop.offsetBy(dx: bounds.x, dy: bounds.y)

@@ -6,7 +6,7 @@ import Synchronization
 /// Frames of the running session for a viewfinder or an analysis, modelled on
 /// `AVCaptureVideoDataOutput`: each frame of the camera's stream, converted off the stream's
 /// thread into the requested pixel format, cropped to the device's dynamic aspect ratio and
-/// zoom, turned upright for ``videoRotationAngle`` (the sensor mounting undone and the device
+/// zoom (or whole, ``deliversWholeFieldOfView``), turned upright for ``videoRotationAngle`` (the sensor mounting undone and the device
 /// rotation applied, as an upright photo is) and scaled to fit ``maximumDimensions``.
 ///
 /// Delivered to a delegate (``setSampleBufferDelegate(_:)``) and as an `AsyncStream`
@@ -29,6 +29,9 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
         var maximumDimensions: PixelSize?
         var rotationAngle = 0
         var alwaysDiscardsLateVideoFrames = true
+        var wholeFieldOfView = false
+        /// The setting in effect since the output was attached.
+        var attachedWhole = false
         var delegate: (any VideoDataOutputDelegate)?
         var streams: [UUID: AsyncStream<VideoFrame>.Continuation] = [:]
         // Weak: the device's stream holds this output (through its slot); a strong reference
@@ -74,6 +77,19 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
         set { state.withLock { $0.alwaysDiscardsLateVideoFrames = newValue } }
     }
 
+    /// Whether frames show the whole upright picture whatever the device's dynamic aspect ratio
+    /// and zoom — what an analysis of everyone in view needs (the smart framing monitor's). False
+    /// by default: frames show what photos show. Takes effect when the output is added to a
+    /// session.
+    ///
+    /// While such an output is attached, photos are cropped in the conversion pass, never by the
+    /// driver, and a stream the driver crops is restarted once uncropped; until then its frames
+    /// show the driver's crop, as each frame's ``VideoFrame/fieldOfView`` says.
+    public var deliversWholeFieldOfView: Bool {
+        get { state.withLock { $0.wholeFieldOfView } }
+        set { state.withLock { $0.wholeFieldOfView = newValue } }
+    }
+
     /// Sets the object that receives frames; nil stops the calls.
     public func setSampleBufferDelegate(_ delegate: (any VideoDataOutputDelegate)?) {
         state.withLock { $0.delegate = delegate }
@@ -101,23 +117,26 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
 
     /// Starts receiving `device`'s frames.
     package func attach(to device: CaptureDevice) throws(PhotoCaptureError) {
-        let slot = try state.withLock { (state) throws(PhotoCaptureError) -> FrameConsumerSlot in
+        let (slot, whole) = try state.withLock { (state) throws(PhotoCaptureError) -> (FrameConsumerSlot, Bool) in
             guard state.device == nil else { throw PhotoCaptureError(.outputAlreadyAttached) }
             let slot = FrameConsumerSlot(self, label: "video-data", capacity: state.alwaysDiscardsLateVideoFrames ? 1 : 2)
             state.device = device
             state.slot = slot
-            return slot
+            state.attachedWhole = state.wholeFieldOfView
+            return (slot, state.wholeFieldOfView)
         }
+        if whole { device.wantWholeFrames() }
         device.source.attach(slot)
     }
 
     /// Stops receiving frames and finishes the streams; the counts stay readable.
     package func detach() {
-        let (device, slot, streams) = state.withLock { (state) in
-            defer { (state.device, state.streams) = (nil, [:]) }
-            return (state.device, state.slot, state.streams)
+        let (device, slot, streams, whole) = state.withLock { (state) in
+            defer { (state.device, state.streams, state.attachedWhole) = (nil, [:], false) }
+            return (state.device, state.slot, state.streams, state.attachedWhole)
         }
         if let device, let slot { device.source.detach(slot) }
+        if let device, whole { device.releaseWholeFrames() }
         streams.values.forEach { $0.finish() }
     }
 
@@ -125,14 +144,15 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
         let (settings, device, delegate, drops) = state.withLock { (state) in
             let dropped = state.slot?.dropped ?? 0
             defer { state.reportedDrops = dropped }
-            return ((state.pixelFormat, state.maximumDimensions, state.rotationAngle), state.device, state.delegate,
+            return ((state.pixelFormat, state.maximumDimensions, state.rotationAngle, state.attachedWhole), state.device, state.delegate,
                     (new: dropped - state.reportedDrops, total: dropped))
         }
         guard let device else { return }
         if drops.new > 0 { delegate?.videoDataOutput(self, didDropFrames: drops.new, total: drops.total) }
         let converted: VideoFrame
         do {
-            converted = try Self.convert(frame, on: device, format: settings.0, box: settings.1, rotationAngle: settings.2)
+            converted = try Self.convert(frame, on: device, format: settings.0, box: settings.1, rotationAngle: settings.2,
+                                         wholeFieldOfView: settings.3)
         } catch {
             // A frame the converter cannot read (a corrupt MJPEG frame): skipped, like a late one.
             state.withLock { $0.conversionFailures += 1; $0.streamDrops += 1 }
@@ -156,15 +176,17 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
 
     /// One pass through the converter (format, crop and turn together), then a scale if asked.
     static func convert(_ frame: Frame, on device: CaptureDevice, format: PixelFormat, box: PixelSize?,
-                        rotationAngle: Int) throws -> VideoFrame {
+                        rotationAngle: Int, wholeFieldOfView: Bool = false) throws -> VideoFrame {
         let pixels = frame.format.isCompressed ? try PhotoProcessor.decoded(frame.storage.withUnsafeBytes { [UInt8]($0) }, of: frame) : frame
         let whole = try FrameConverter.effectiveCrop(nil, frameSize: pixels.size)
         let framing = device.framing.current
+        let driverCrop = device.source.currentCrop.flatMap(device.fieldOfView(ofDriverCrop:))
         // A stream the driver crops delivers the framed picture already.
-        let crop = device.source.currentCrop != nil ? whole
+        let crop = driverCrop != nil || wholeFieldOfView ? whole
             : SettingsResolver.centredCrop(aspectRatio: framing.aspectRatio, zoom: framing.zoomFactor, of: whole,
                                            frameSize: pixels.size, mounting: device.sensorMounting, rotationAngle: rotationAngle)
         let turn = OrientationPlan(mounting: device.sensorMounting, rotationAngle: rotationAngle, mode: .upright).pixelTransform
+        let fieldOfView = turn.apply(toNormalized: driverCrop ?? NormalizedRect(crop, in: pixels.size))
         var image = try FrameConverter(threads: 1).convert(pixels, crop: crop, applying: turn)
         if let box {
             let fitted = image.size.aspectFit(within: box)
@@ -185,6 +207,6 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
             planes = [VideoFrame.Plane(size: size, bytesPerRow: size.width * 4, bytes: try image.bgraBytes())]
         }
         return VideoFrame(sequence: frame.sequence, timestamp: frame.timestampNanoseconds, pixelFormat: format,
-                          size: size, planes: planes, orientation: turn)
+                          size: size, planes: planes, orientation: turn, fieldOfView: fieldOfView)
     }
 }

@@ -1,7 +1,7 @@
 import Imaging
 
 /// One frame of a ``VideoDataOutput``: the picture upright, cropped to the device's aspect ratio
-/// and zoom and scaled, in the output's pixel format — like the pixel buffer of a sample buffer
+/// and zoom (unless the output ``VideoDataOutput/deliversWholeFieldOfView``) and scaled, in the output's pixel format — like the pixel buffer of a sample buffer
 /// that `AVCaptureVideoDataOutput` delivers.
 public struct VideoFrame: Sendable {
     /// The camera's sequence number of the frame.
@@ -18,6 +18,11 @@ public struct VideoFrame: Sendable {
     public let planes: [Plane]
     /// What was done to the camera's frame to make this picture.
     public let orientation: Orientation
+    /// The part of the whole upright picture (the camera's full frame turned upright) this
+    /// picture shows: ``NormalizedRect/whole`` unless it was cropped, by the conversion or by
+    /// the driver. A face at `rect` in this picture is at `rect.absolute(in: fieldOfView)` in
+    /// the whole one.
+    public let fieldOfView: NormalizedRect
 
     /// One plane of a video frame, rows without padding.
     public struct Plane: Sendable {

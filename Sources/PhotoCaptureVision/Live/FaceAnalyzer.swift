@@ -2,7 +2,8 @@ import PhotoCapture
 import Synchronization
 
 /// Runs the face analysis on a camera's stream: a video data output delivers the upright
-/// picture after the current crop, shrunk to the analysis size, on its own queue; detection
+/// picture — after the current crop, or whole for the smart framing monitor — shrunk to the
+/// analysis size, on its own queue; detection
 /// runs right there, so frames arriving meanwhile replace the waiting one (dropped, counted) and
 /// neither the camera nor a photo ever waits for it.
 final class FaceAnalyzer: VideoDataOutputDelegate {
@@ -13,6 +14,8 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
         let sequence: UInt64
         /// The analysed picture's size (upright, after the crop, shrunk).
         let pictureSize: PixelSize
+        /// The part of the whole upright picture analysed.
+        let fieldOfView: NormalizedRect
     }
 
     let video = VideoDataOutput()
@@ -22,9 +25,11 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
     private let analysed = Atomic<Int>(0)
     private let paused = Atomic<Bool>(false)
 
-    init(detector: any FaceDetecting, analysisSize: PixelSize, handler: @escaping @Sendable (Analysed) -> Void) {
+    init(detector: any FaceDetecting, analysisSize: PixelSize, wholeFieldOfView: Bool = false,
+         handler: @escaping @Sendable (Analysed) -> Void) {
         analysis = Mutex(FaceAnalysis(detector: detector, analysisSize: analysisSize))
         self.handler = handler
+        video.deliversWholeFieldOfView = wholeFieldOfView
         video.maximumDimensions = analysisSize
         video.videoPixelFormat = .i420
         video.alwaysDiscardsLateVideoFrames = true
@@ -54,7 +59,8 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
                 try analysis.analyse(LumaPicture(size: plane.size, pixels: luma), at: time)
             }
             analysed.add(1, ordering: .relaxed)
-            handler(Analysed(result: result, timestamp: frame.timestamp, sequence: frame.sequence, pictureSize: plane.size))
+            handler(Analysed(result: result, timestamp: frame.timestamp, sequence: frame.sequence, pictureSize: plane.size,
+                             fieldOfView: frame.fieldOfView))
         } catch {
             failures.withLock { $0.append(error) }
         }

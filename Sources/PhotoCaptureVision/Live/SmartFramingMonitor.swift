@@ -7,15 +7,19 @@ import Synchronization
 /// session runs, and apply ``recommendedFraming`` with
 /// `CaptureDevice.setDynamicAspectRatio(_:timeout:)` and then the zoom.
 ///
-/// The analysis sees the picture after the device's current crop: people outside it are not
-/// seen, so apply a recommendation when you are about to shoot.
+/// The analysis sees the whole field of view — the upright picture before the device's aspect
+/// ratio and zoom — as Apple's does, so a friend who steps in beside a close-up that was
+/// applied is seen and the framing widens for them; recommendations are crops of that whole
+/// picture. While it monitors, the driver does not crop the stream (photos are cropped in the
+/// conversion pass instead), and a stream the driver was cropping is restarted once uncropped.
 public final class SmartFramingMonitor: Sendable {
     private struct State {
         var enabled: [Framing] = []
         var recommender: FramingRecommender?
         var analyzer: FaceAnalyzer?
         var detector: (any FaceDetecting)?
-        var uprightSize: PixelSize?
+        /// The part of the whole picture analysed last: faces are followed within one.
+        var fieldOfView: NormalizedRect?
         /// The counts of the last monitoring, kept after it stopped.
         var countsAtStop = (analysed: 0, dropped: 0)
     }
@@ -78,10 +82,11 @@ public final class SmartFramingMonitor: Sendable {
         } catch {
             throw .detector(error)
         }
-        let analyzer = FaceAnalyzer(detector: detector, analysisSize: PixelSize(width: 320, height: 240)) { [weak self] analysed in
+        let analyzer = FaceAnalyzer(detector: detector, analysisSize: PixelSize(width: 320, height: 240),
+                                    wholeFieldOfView: true) { [weak self] analysed in
             self?.analysed(analysed)
         }
-        state.withLock { $0.analyzer = analyzer; $0.recommender = nil }
+        state.withLock { $0.analyzer = analyzer; $0.recommender = nil; $0.fieldOfView = nil }
         do throws(PhotoCaptureError) {
             guard let device else { throw PhotoCaptureError(.notConnected) }
             try analyzer.video.attach(to: device)
@@ -106,18 +111,25 @@ public final class SmartFramingMonitor: Sendable {
 
     /// One analysed frame: faces into the whole upright picture's coordinates, then the algorithm.
     private func analysed(_ analysed: FaceAnalyzer.Analysed) {
-        guard let device else { return }
-        let (ratio, zoom) = (device.dynamicAspectRatio, device.videoZoomFactor)
-        let change = state.withLock { (state) -> Framing? in
-            guard state.analyzer != nil else { return nil }
-            // The picture is the whole upright frame unless the device crops; remember its size then.
-            if ratio == nil && zoom == 1 { state.uprightSize = analysed.pictureSize }
-            guard let whole = state.uprightSize else { return nil }
-            let crop = ratio.map { Framing(aspectRatio: $0, zoomFactor: zoom).crop(inUpright: whole) } ?? .whole
-            if state.recommender == nil { state.recommender = FramingRecommender(enabledFramings: state.enabled, uprightSize: whole) }
-            let faces = analysed.result.framingFaces.map { $0.bounds.absolute(in: crop) }
-            return state.recommender?.update(faces: faces, at: Double(analysed.timestamp) / 1e9)
+        let fieldOfView = analysed.fieldOfView
+        // The whole upright picture at the analysis' scale (larger than the picture only while
+        // the driver still crops the stream).
+        let whole = PixelSize(width: Int((Double(analysed.pictureSize.width) / fieldOfView.width).rounded()),
+                              height: Int((Double(analysed.pictureSize.height) / fieldOfView.height).rounded()))
+        let (change, reset) = state.withLock { (state) -> (Framing?, FaceAnalyzer?) in
+            guard let analyzer = state.analyzer else { return (nil, nil) }
+            // Another part of the picture (the driver's crop went): faces followed so far are
+            // in other coordinates.
+            let moved = state.fieldOfView.map { $0 != fieldOfView } ?? false
+            state.fieldOfView = fieldOfView
+            if state.recommender?.uprightSize != whole {
+                state.recommender = FramingRecommender(enabledFramings: state.enabled, uprightSize: whole)
+            }
+            guard !moved else { return (nil, analyzer) }
+            let faces = analysed.result.framingFaces.map { $0.bounds.absolute(in: fieldOfView) }
+            return (state.recommender?.update(faces: faces, at: Double(analysed.timestamp) / 1e9), nil)
         }
+        reset?.reset()
         if let change { broadcast.yield(change) }
     }
 }
