@@ -94,6 +94,12 @@ extension CaptureDevice {
         return FrameMark(sequence: delivered.frame.sequence, timestamp: delivered.frame.timestampNanoseconds)
     }
 
+    /// The upright picture of the running stream (its frames turned by the mounting, for a
+    /// device held at 0°), nil when it is stopped: what framings are crops of.
+    package var streamingUprightSize: PixelSize? {
+        source.currentSize.map { sensorMounting.upright(rotationAngle: 0).apply(to: $0) }
+    }
+
     /// Restarts a stream the driver crops without its crop; does nothing to any other.
     private func uncropStream() async throws(PhotoCaptureError) {
         if source.currentCrop != nil, let bounds = v4l2Details?.cropBounds, let format = source.currentFormat {

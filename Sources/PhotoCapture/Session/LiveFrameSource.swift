@@ -451,6 +451,9 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// The pixel format being streamed, nil when stopped.
     var currentFormat: FramePixelFormat? { state.withLock { $0.configuration?.format } }
 
+    /// The size of the frames being streamed, nil when stopped.
+    var currentSize: PixelSize? { state.withLock { $0.configuration?.size } }
+
     /// When the newest frame in hand started its exposure, and the measured frame interval:
     /// nil until two frames of the running stream arrived.
     var frameTiming: (newestStart: UInt64, interval: UInt64)? {

@@ -25,6 +25,7 @@ public final class SmartFramingMonitor: Sendable {
     }
     private let state = Mutex(State())
     private let broadcast = Broadcast<Framing>()
+    private let autoFramer = AutoFramer()
     // Weak: the monitor's analysis output is attached to the device's stream, and the registry
     // below outlives devices; a strong reference would keep a camera (and its descriptor) open.
     private weak let device: CaptureDevice?
@@ -96,8 +97,39 @@ public final class SmartFramingMonitor: Sendable {
         }
     }
 
+    /// Whether the camera applies each recommendation itself as it comes (auto-framing, like
+    /// Center Stage): see ``setAutoFramingEnabled(_:)``.
+    public var isAutoFramingEnabled: Bool { autoFramer.isRunning }
+
+    /// Turns auto-framing on or off. On, the monitor applies the current recommendation and each
+    /// new one to its camera with `CaptureDevice.setFraming(aspectRatio:videoZoomFactor:timeout:)`,
+    /// easing the zoom over a few frames (at most 8) rather than jumping; the stream keeps
+    /// running and photos are never held for it. Control is cooperative, like Center Stage's
+    /// `.cooperative` mode: the app may still set a framing, and the next recommendation eases
+    /// from wherever the camera is. Starts monitoring when the monitor is not (with every
+    /// supported framing when none is enabled); ``stopMonitoring()`` turns it off too. Off, the
+    /// framing in effect stays.
+    public func setAutoFramingEnabled(_ enabled: Bool) throws(SmartFramingError) {
+        guard enabled else {
+            autoFramer.stop()
+            return
+        }
+        guard !autoFramer.isRunning else { return }
+        if !isMonitoring {
+            if enabledFramings.isEmpty { try setEnabledFramings(supportedFramings) }
+            try startMonitoring()
+        }
+        guard let device else { throw .camera(PhotoCaptureError(.notConnected)) }
+        autoFramer.start(applying: broadcast.stream(keepingNewest: 1), current: recommendedFraming, to: device)
+    }
+
+    /// Each framing auto-framing applies from now on (once its easing is done); finishes when
+    /// auto-framing stops.
+    public func appliedFramings() -> AsyncStream<AppliedFraming> { autoFramer.appliedFramings() }
+
     /// Stops watching; ``recommendedFraming`` becomes nil and the recommendation streams finish.
     public func stopMonitoring() {
+        autoFramer.stop()
         let analyzer = state.withLock { state in
             if let analyzer = state.analyzer {
                 state.countsAtStop = (analyzer.analysedFrameCount, analyzer.video.droppedFrameCount)

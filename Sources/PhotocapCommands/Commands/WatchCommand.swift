@@ -19,6 +19,7 @@ package struct WatchCommand: AsyncParsableCommand {
               photocap watch --device synthetic --duration 5
               photocap watch --device /dev/video0 --json --preview-file view.jpg
               photocap watch --faces --smart-framing --preview-file view.jpg --overlay
+              photocap watch --auto-framing --json     (Center Stage: the camera follows the recommendations)
               photocap watch --frame-file people.rgb --frame-format rgb24 --frame-size 640x480 --faces --json
               photocap watch --frame-file clip.y4m --faces --json     (a recorded clip; ends at its last frame)
             """)
@@ -43,6 +44,9 @@ package struct WatchCommand: AsyncParsableCommand {
     @Flag(name: .customLong("smart-framing"), help: "Run the smart framing monitor (every supported framing) and print each new recommended framing when it comes.")
     package var smartFraming = false
 
+    @Flag(name: .customLong("auto-framing"), help: "Apply each smart framing recommendation to the camera as it comes, easing zoom changes, and print each framing applied (its time on the frames' clock, ratio, zoom and crop).")
+    package var autoFraming = false
+
     @Flag(help: "Draw the tracked faces with their IDs (green) and the recommended framing (magenta) onto the --preview-file picture.")
     package var overlay = false
 
@@ -56,7 +60,9 @@ package struct WatchCommand: AsyncParsableCommand {
         if previewSize.width < 16 || previewSize.height < 16 { throw ValidationError("--preview-size must be at least 16x16") }
         try frameFile.validate(device: device)
         if overlay, previewFile == nil { throw ValidationError("--overlay draws onto the preview picture: give --preview-file PATH too") }
-        if overlay, !faces, !smartFraming { throw ValidationError("--overlay draws what --faces and --smart-framing see: give one or both") }
+        if overlay, !faces, !smartFraming, !autoFraming {
+            throw ValidationError("--overlay draws what --faces and --smart-framing see: give one or both")
+        }
     }
 
     package func run() async throws {

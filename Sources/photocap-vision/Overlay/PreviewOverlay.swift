@@ -5,8 +5,9 @@ import PhotoCaptureVision
 /// outline of another colour.
 ///
 /// Everything arrives in metadata coordinates (normalised to the upright picture after the
-/// current aspect-ratio crop), which is the picture the preview shows; ``MetadataCoordinates``
-/// turns them into the preview's pixels.
+/// current aspect-ratio crop), which is the picture the preview shows — or, with auto-framing,
+/// moved into the whole picture the preview then shows; ``MetadataCoordinates`` turns them into
+/// the preview's pixels.
 struct PreviewOverlay {
     /// One face: its ID and bounds in metadata coordinates.
     struct Face: Equatable {
@@ -34,6 +35,13 @@ struct PreviewOverlay {
     init(faces: [MetadataFaceObject], framing: Framing?, uprightSize: PixelSize) {
         self.init(faces: faces.map { Face(id: $0.detectedObjectID, bounds: $0.bounds) },
                   crop: framing?.crop(inUpright: uprightSize))
+    }
+
+    /// The overlay on the whole upright picture while the camera applies `crop` (normalised to
+    /// the whole picture; auto-framing): the faces, reported in the cropped picture, moved into
+    /// the whole one, and the crop drawn.
+    init(faces: [MetadataFaceObject], onWholePictureCroppedTo crop: NormalizedRect) {
+        self.init(faces: faces.map { Face(id: $0.detectedObjectID, bounds: $0.bounds.absolute(in: crop)) }, crop: crop)
     }
 
     /// Lines 1 pixel thick up to 480 pixels, thicker on larger previews so they stay visible.

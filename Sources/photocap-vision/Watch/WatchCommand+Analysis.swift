@@ -13,7 +13,8 @@ extension WatchCommand {
         let faces: MetadataOutput?
         /// The smart framing monitor (`--smart-framing`).
         let monitor: SmartFramingMonitor?
-        /// Prints each new recommendation as it arrives; ends when the monitor stops.
+        /// Prints each new recommendation (`--smart-framing`) and each applied framing
+        /// (`--auto-framing`) as it comes; ends when the monitor stops.
         let printer: Task<Void, Never>?
 
         /// The faces reported now, or nil without `--faces`.
@@ -21,7 +22,9 @@ extension WatchCommand {
     }
 
     /// Attaches the face output and starts the monitor the options ask for, on a running session.
-    func startAnalysis(session: CaptureSession, camera: CaptureDevice, started: Date) throws -> Analysis {
+    /// `firstFrame` gives the first frame's timestamp, the origin of applied framings' times.
+    func startAnalysis(session: CaptureSession, camera: CaptureDevice, started: Date,
+                       firstFrame: @escaping @Sendable () -> UInt64?) throws -> Analysis {
         var output: MetadataOutput?
         if faces {
             do {
@@ -32,31 +35,52 @@ extension WatchCommand {
                 throw fail("--faces: \(error)")
             }
         }
-        guard smartFraming else { return Analysis(faces: output, monitor: nil, printer: nil) }
+        guard smartFraming || autoFraming else { return Analysis(faces: output, monitor: nil, printer: nil) }
         let monitor = camera.smartFramingMonitor
         // Subscribed before the start, so the first recommendation (made before anyone is seen) is printed too.
-        let recommendations = monitor.recommendations()
+        let recommendations = smartFraming ? monitor.recommendations() : nil
+        let applied = autoFraming ? monitor.appliedFramings() : nil
         do {
             try monitor.setEnabledFramings(monitor.supportedFramings)
             try monitor.startMonitoring()
+            if autoFraming { try monitor.setAutoFramingEnabled(true) }
         } catch {
+            monitor.stopMonitoring()
             if let output { session.removeOutput(output) }
-            throw fail("--smart-framing: \(error)")
+            throw fail("\(autoFraming ? "--auto-framing" : "--smart-framing"): \(error)")
         }
         let json = json
-        // The stream yields changes only: one line per new recommendation, none while it holds.
         let printer = Task {
-            for await framing in recommendations {
-                let elapsed = Date().timeIntervalSince(started)
-                if json {
-                    print((try? jsonText(RecommendationReport(framing, elapsed: elapsed))) ?? "{}")
-                } else {
-                    print("framing: \(framing) recommended after \(String(printf: "%.1f", elapsed)) s")
-                }
-                fflush(nil)
-            }
+            async let framings: Void = Self.printApplied(applied, json: json, firstFrame: firstFrame)
+            await Self.printRecommendations(recommendations, json: json, started: started)
+            await framings
         }
         return Analysis(faces: output, monitor: monitor, printer: printer)
+    }
+
+    /// One line per applied framing, until auto-framing stops.
+    private static func printApplied(_ applied: AsyncStream<AppliedFraming>?, json: Bool,
+                                     firstFrame: @escaping @Sendable () -> UInt64?) async {
+        guard let applied else { return }
+        for await framing in applied {
+            let report = AppliedFramingReport(framing, firstFrameTimestamp: firstFrame() ?? framing.frame.timestamp)
+            print(json ? ((try? jsonText(report)) ?? "{}") : report.sentence)
+            fflush(nil)
+        }
+    }
+
+    /// One line per new recommendation (the stream yields changes only), until the monitor stops.
+    private static func printRecommendations(_ recommendations: AsyncStream<Framing>?, json: Bool, started: Date) async {
+        guard let recommendations else { return }
+        for await framing in recommendations {
+            let elapsed = Date().timeIntervalSince(started)
+            if json {
+                print((try? jsonText(RecommendationReport(framing, elapsed: elapsed))) ?? "{}")
+            } else {
+                print("framing: \(framing) recommended after \(String(printf: "%.1f", elapsed)) s")
+            }
+            fflush(nil)
+        }
     }
 
     /// Stops the monitor (its stream ends, so the printer finishes) and detaches the face output.

@@ -46,19 +46,24 @@ extension WatchCommand {
         try session.addInput(camera)
         try session.addOutput(photos)
         try session.addOutput(video)
+        // With auto-framing the photos' preview is the framed picture; the overlay shows the
+        // whole picture with the applied crop drawn on it.
+        let whole = overlay && autoFraming && previewFile != nil ? WholePicture(size: previewSize) : nil
+        if let whole { try session.addOutput(whole.output) }
         let monitor = camera.sceneMonitor
         // The video data output keeps the newest frame and drops the rest: this watcher only counts.
         let frames = video.frames()
         // The frames finish when the stream ends: at a clip's last frame, so does the watch.
         let streamEnded = Flag()
+        let firstFrame = Mutex<UInt64?>(nil)
         let drain = Task {
-            for await _ in frames {}
+            for await frame in frames { firstFrame.withLock { $0 = $0 ?? frame.timestamp } }
             streamEnded.set()
         }
         try await session.startRunning()
         let analysis: Analysis
         do {
-            analysis = try startAnalysis(session: session, camera: camera, started: Date())
+            analysis = try startAnalysis(session: session, camera: camera, started: Date()) { firstFrame.withLock { $0 } }
         } catch {
             await session.stopRunning()
             drain.cancel()
@@ -83,7 +88,11 @@ extension WatchCommand {
             (last, lastTime) = (statistics, now)
             var preview: String?
             if let previewFile {
-                preview = try await refreshPreview(previewFile, from: photos, analysis: overlay ? analysis : nil)
+                if let whole, let picture = whole.latest() {
+                    preview = try writePreview(previewFile, picture: picture, camera: camera, analysis: analysis)
+                } else if whole == nil {
+                    preview = try await refreshPreview(previewFile, from: photos, camera: camera, analysis: overlay ? analysis : nil)
+                }
             }
             let report = Report(
                 second: second, framesPerSecond: (rate * 10).rounded() / 10, framesStreamed: statistics.framesStreamed,
@@ -106,11 +115,27 @@ extension WatchCommand {
         if interrupted.happened { throw ExitCode(130) }
     }
 
+    /// Writes `picture` (the whole upright picture) over `path` atomically, with the faces and
+    /// the crop `camera` applies now drawn on it.
+    private func writePreview(_ path: String, picture: RGBImage, camera: CaptureDevice, analysis: Analysis) throws -> String {
+        let crop = NormalizedRect(camera.appliedCrop(inUpright: picture.size), in: picture.size)
+        let drawn = PreviewOverlay(faces: analysis.latestFaces ?? [], onWholePictureCroppedTo: crop).drawn(on: picture)
+        try AtomicFileWriter.write(try PixelBuffer(rgb: drawn).jpegData(quality: 80), to: path, overwrite: true)
+        return path
+    }
+
     /// Takes the frame under way now (zero shutter lag: no stream change) and writes its upright
     /// preview over `path` atomically, with `analysis`'s overlay drawn on it when given.
-    private func refreshPreview(_ path: String, from output: PhotoOutput, analysis: Analysis?) async throws -> String {
+    private func refreshPreview(_ path: String, from output: PhotoOutput, camera: CaptureDevice,
+                                analysis: Analysis?) async throws -> String {
         var settings = PhotoSettings(format: .uncompressed)
-        settings.previewDimensions = previewSize
+        // A preview is never larger than its photo, which auto-framing may crop small.
+        var box = previewSize
+        if let whole = camera.streamingUprightSize {
+            let photo = camera.appliedCrop(inUpright: whole).size
+            box = PixelSize(width: min(box.width, photo.width), height: min(box.height, photo.height))
+        }
+        settings.previewDimensions = box
         settings.orientationCompensation = .mode(.upright)
         let photo = try await output.capturePhoto(with: settings)
         guard let preview = photo.previewPixelBuffer else { throw fail("the camera delivered no preview") }
@@ -156,5 +181,13 @@ private final class Interrupt {
     func restore() {
         source.cancel()
         signal(SIGINT, SIG_DFL)
+    }
+}
+
+extension CaptureDevice {
+    /// The crop the camera's aspect ratio and zoom make of an upright picture of `size`.
+    fileprivate func appliedCrop(inUpright size: PixelSize) -> PixelRect {
+        let ratio = dynamicAspectRatio.map { ($0.width, $0.height) } ?? (size.width, size.height)
+        return PixelRect.centred(ratio: ratio, zoom: videoZoomFactor, in: size)
     }
 }
