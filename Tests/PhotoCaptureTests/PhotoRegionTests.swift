@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// ``PhotoMetadata/regions`` as exiftool reads them back (issue 35, item 5): Metadata Working
-/// Group face regions in JPEG and HEIC, upright and written with Orientation 6 and 8, at the
+/// Group face regions in JPEG and HEIC, upright and written with Orientation 6 and 8 (and a TIFF
+/// with Orientation 2), at the
 /// place MWG's rule gives, worked out here by hand for each Orientation.
 @Suite struct PhotoRegionTests {
     let folder: TemporaryDirectory
@@ -19,8 +20,8 @@ import TestSupport
 
     /// One photo from a 320x240 synthetic camera mounted `mounting` degrees, compensation off
     /// (so the stored pixels keep the sensor's layout and the Orientation tag turns them).
-    func photo(format: PhotoFormat, mounting: Int, _ adjust: (inout PhotoSettings) -> Void) async throws -> Data {
-        let camera = CaptureDevice.synthetic(.init(sensorMounting: SensorMounting(rotation: mounting),
+    func photo(format: PhotoFormat, mounting: Int, mirrored: Bool = false, _ adjust: (inout PhotoSettings) -> Void) async throws -> Data {
+        let camera = CaptureDevice.synthetic(.init(sensorMounting: SensorMounting(rotation: mounting, isMirrored: mirrored),
                                                    maximumSize: PixelSize(width: 320, height: 240), framesPerSecond: 200))
         let (session, output) = try await runningSession(camera)
         output.orientationCompensation = .off
@@ -43,7 +44,7 @@ import TestSupport
         #expect(try ExternalTool.exiftoolValidationProblems(file) == [], "\(name)")
         let run = try ExternalTool.run("exiftool", ["-j", "-n", "-struct", "-G1", "-XMP:all", "-IFD0:Orientation",
                                                     "-File:ImageWidth", "-File:ImageHeight", "-QuickTime:ImageWidth",
-                                                    "-QuickTime:ImageHeight", file]).checked()
+                                                    "-QuickTime:ImageHeight", "-IFD0:ImageWidth", "-IFD0:ImageHeight", file]).checked()
         return try #require((try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]])?.first)
     }
 
@@ -59,25 +60,28 @@ import TestSupport
         // 8: turned 90° counter-clockwise; stored (sx, sy) shows at (sy, 1 − sx).
         case 8: return [1 - cy, cx, h, w]
         case 3: return [1 - cx, 1 - cy, w, h]
+        // 2: mirrored left-right.
+        case 2: return [1 - cx, cy, w, h]
         default: Issue.record("no hand rule for orientation \(orientation)"); return []
         }
     }
 
-    @Test(arguments: [(PhotoFormat.jpeg, 0), (.jpeg, 90), (.jpeg, 270), (.heic, 0), (.heic, 90), (.heic, 270)])
-    func regionsLandWhereMWGPutsThem(format: PhotoFormat, mounting: Int) async throws {
-        let bytes = try await photo(format: format, mounting: mounting) { settings in
+    @Test(arguments: [(PhotoFormat.jpeg, 0, false), (.jpeg, 90, false), (.jpeg, 270, false), (.heic, 0, false), (.heic, 90, false),
+                      (.heic, 270, false), (.tiff, 0, true)])
+    func regionsLandWhereMWGPutsThem(format: PhotoFormat, mounting: Int, mirrored: Bool) async throws {
+        let bytes = try await photo(format: format, mounting: mounting, mirrored: mirrored) { settings in
             settings.metadata.regions = [PhotoRegion(name: "Ann & <Bo>", bounds: Self.face),
                                          PhotoRegion(bounds: Self.halfOut), PhotoRegion(bounds: Self.outside)]
         }
-        let tags = try read(bytes, named: "photo-\(mounting).\(format == .heic ? "heic" : "jpg")")
+        let tags = try read(bytes, named: "photo-\(mounting).\(["heic": "heic", "tiff": "tif"]["\(format)"] ?? "jpg")")
         let orientation = try #require(tags["IFD0:Orientation"] as? Int, "\(tags)")
         // A sensor mounted 90° counter-clockwise is shown turned back 90° counter-clockwise: 8.
-        #expect(orientation == [0: 1, 90: 8, 270: 6][mounting], "the sensor mounting is not compensated: \(tags)")
+        #expect(orientation == (mirrored ? 2 : [0: 1, 90: 8, 270: 6][mounting]), "the sensor mounting is not compensated: \(tags)")
         let info = try #require(tags["XMP-mwg-rs:RegionInfo"] as? [String: Any], "\(tags)")
         // AppliedToDimensions: the stored pixels, landscape as the sensor delivers them.
         let dimensions = try #require(info["AppliedToDimensions"] as? [String: Any])
-        let width = tags["File:ImageWidth"] ?? tags["QuickTime:ImageWidth"]
-        let height = tags["File:ImageHeight"] ?? tags["QuickTime:ImageHeight"]
+        let width = tags["File:ImageWidth"] ?? tags["QuickTime:ImageWidth"] ?? tags["IFD0:ImageWidth"]
+        let height = tags["File:ImageHeight"] ?? tags["QuickTime:ImageHeight"] ?? tags["IFD0:ImageHeight"]
         #expect(dimensions["W"] as? Int == 320 && dimensions["H"] as? Int == 240 && dimensions["Unit"] as? String == "pixel",
                 "\(dimensions)")
         #expect(width as? Int == 320 && height as? Int == 240, "exiftool's stored size: \(tags)")
