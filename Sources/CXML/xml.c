@@ -72,6 +72,8 @@ typedef void (*xml_structured_error)(void *user_data, xml_error *error);
 
 enum {
     XML_PARSE_NONET = 1 << 11,
+    // xmlSaveOption: no <?xml?> declaration (an XMP packet starts with its xpacket instruction).
+    XML_SAVE_NO_DECL = 1 << 1,
 };
 
 /// libxml2's functions, filled by pc_library_load.
@@ -88,6 +90,15 @@ static struct {
     void (*set_structured_error)(void *user_data, xml_structured_error handler);
     xml_structured_error *(*structured_error)(void);
     void **(*structured_error_context)(void);
+    xml_node *(*copy_node)(xml_node *node, void *document, int recursive);
+    xml_node *(*add_child)(xml_node *parent, xml_node *child);
+    void *(*buffer_create)(void);
+    void (*buffer_free)(void *buffer);
+    const char *(*buffer_content)(const void *buffer);
+    int (*buffer_length)(const void *buffer);
+    void *(*save_to_buffer)(void *buffer, const char *encoding, int options);
+    long (*save_document)(void *save_context, void *document);
+    int (*save_close)(void *save_context);
 } xml;
 
 /// The libxml2 functions in the order of their fields in `xml`.
@@ -95,6 +106,8 @@ static const char *const function_names[] = {
     "xmlInitParser", "xmlCreatePushParserCtxt", "xmlCtxtUseOptions", "xmlParseChunk", "xmlFreeParserCtxt",
     "xmlFreeDoc", "xmlDocGetRootElement", "xmlFirstElementChild", "xmlNextElementSibling",
     "xmlSetStructuredErrorFunc", "__xmlStructuredError", "__xmlStructuredErrorContext",
+    "xmlDocCopyNode", "xmlAddChild", "xmlBufferCreate", "xmlBufferFree", "xmlBufferContent", "xmlBufferLength",
+    "xmlSaveToBuffer", "xmlSaveDoc", "xmlSaveClose",
 };
 enum { function_count = sizeof function_names / sizeof function_names[0] };
 _Static_assert(sizeof xml == function_count * sizeof(void *), "a name for every function field, in order");
@@ -243,6 +256,47 @@ int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_na
         return -1;
     }
     return found;
+}
+
+int pc_xml_append_description(const char *bytes, int size, const char *description, int description_size,
+                              const char *rdf_namespace, char **merged, int *merged_size) {
+    *merged = NULL;
+    *merged_size = 0;
+    if (pc_xml_load(NULL, 0) != 0) return -1;
+    pc_xml_document_check check, description_check;
+    memset(&check, 0, sizeof check);
+    memset(&description_check, 0, sizeof description_check);
+    int out_of_memory = 0;
+    void *document = parse(bytes, size, &check, &out_of_memory);
+    void *addition = out_of_memory ? NULL : parse(description, description_size, &description_check, &out_of_memory);
+    int status = out_of_memory ? -1 : 0;
+    xml_node *root = document != NULL && check.error_code == 0 ? xml.root_element(document) : NULL;
+    xml_node *rdf = root != NULL ? rdf_element(root, rdf_namespace) : NULL;
+    xml_node *added = addition != NULL && description_check.error_code == 0 ? xml.root_element(addition) : NULL;
+    if (status == 0 && rdf != NULL && added != NULL) {
+        // The copy carries the namespaces its element declares; the document keeps the rest
+        // (instructions, comments, entity references) as it was parsed.
+        xml_node *copy = xml.copy_node(added, document, 1);
+        void *buffer = NULL;
+        void *save = NULL;
+        if (copy != NULL && xml.add_child(rdf, copy) != NULL) buffer = xml.buffer_create();
+        if (buffer != NULL) save = xml.save_to_buffer(buffer, "UTF-8", XML_SAVE_NO_DECL);
+        long written = save != NULL ? xml.save_document(save, document) : -1;
+        if (save != NULL) xml.save_close(save);
+        int length = buffer != NULL ? xml.buffer_length(buffer) : 0;
+        if (written >= 0 && length > 0 && (*merged = malloc((size_t)length + 1)) != NULL) {
+            memcpy(*merged, xml.buffer_content(buffer), (size_t)length);
+            (*merged)[length] = 0;
+            *merged_size = length;
+            status = 1;
+        } else {
+            status = -1;
+        }
+        if (buffer != NULL) xml.buffer_free(buffer);
+    }
+    if (addition != NULL) xml.free_document(addition);
+    if (document != NULL) xml.free_document(document);
+    return status;
 }
 
 void pc_xml_release(pc_xml_document_check *check) {

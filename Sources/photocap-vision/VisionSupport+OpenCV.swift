@@ -7,5 +7,8 @@ extension VisionSupport.Implementation {
         watch: { try await $0.watch() },
         applySmartFraming: { (command, session, camera) throws(PhotoCaptureError) in
             try await command.applySmartFraming(session: session, camera: camera)
+        },
+        trackFaces: { (command, session) throws(PhotoCaptureError) in
+            try await command.trackFaces(session: session)
         })
 }

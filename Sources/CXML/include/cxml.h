@@ -42,5 +42,14 @@ int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace
 int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_namespace, const char *attribute_namespace,
                                  const char *const *names, int count, char **values);
 
+/// Parses `size` bytes (an XMP packet) and `description_size` bytes (one element, an
+/// rdf:Description declaring its namespaces) as pc_xml_check_document does, appends a copy of
+/// that element as the last child of the packet's rdf:RDF, and serialises the packet (UTF-8,
+/// without an XML declaration) into `*merged` (`*merged_size` bytes and a terminating NUL; the
+/// caller frees it with free). Returns 1 when merged, 0 when either is not well-formed or the
+/// packet has no rdf:RDF, -1 when libxml2 is not loaded or out of memory.
+int pc_xml_append_description(const char *bytes, int size, const char *description, int description_size,
+                              const char *rdf_namespace, char **merged, int *merged_size);
+
 /// Frees the strings in `check`.
 void pc_xml_release(pc_xml_document_check *check);

@@ -7,7 +7,8 @@ import Imaging
 /// EXIF block (with the thumbnail, for a JPEG, once that is scaled) and an XMP packet.
 struct PhotoDescription {
     var exif: EXIFMetadata
-    /// The app's XMP packet, its orientation set to the one written in EXIF.
+    /// The XMP packet: the app's, its orientation set to the one written in EXIF, and the
+    /// regions (faces) the app gave; nil when there is neither.
     let xmp: String?
 
     /// The EXIF block without a thumbnail: a HEIC's or a TIFF's.

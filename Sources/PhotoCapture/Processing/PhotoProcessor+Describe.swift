@@ -5,13 +5,14 @@ import Imaging
 extension PhotoProcessor {
     /// The describe stage: the EXIF fields of a photo of `size` — the written orientation, time,
     /// camera, a bracket member's exposure, a developed photo's source camera and what the app
-    /// supplies — and the app's XMP, saying the written orientation like the EXIF.
+    /// supplies — and the XMP: the app's, saying the written orientation like the EXIF, with the
+    /// app's regions (faces) placed on the stored pixels (see ``PhotoRegion``).
     func describe(_ frame: Frame, size: PixelSize, resolved: ResolvedPhotoSettings, cameraName: String, captureDate: Date,
                   exposure: AppliedExposure?, sourceCamera: EXIFMetadata?) -> PhotoDescription {
         var exif = metadata(for: resolved, frame: frame, size: size, date: captureDate, cameraName: cameraName)
         if let exposure { exif.record(exposure) }
         if let sourceCamera { exif.carryCamera(from: sourceCamera) }
-        let xmp = resolved.metadata.xmp.map { XMPOrientation.setting($0, to: resolved.writtenOrientation) }
+        let xmp = resolved.metadata.xmpPacket(storedSize: size, orientation: resolved.writtenOrientation)
         return PhotoDescription(exif: exif, xmp: xmp)
     }
 

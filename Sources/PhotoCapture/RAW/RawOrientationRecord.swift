@@ -1,3 +1,4 @@
+import Codecs
 import Imaging
 
 /// How a DNG's Orientation tag — the whole correction — splits into the sensor's mounting and
@@ -40,17 +41,7 @@ struct RawOrientationRecord: Equatable {
     }
 
     /// An XMP packet with the record.
-    var xmp: String {
-        """
-        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/">
-         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-        \(description)
-         </rdf:RDF>
-        </x:xmpmeta>
-        <?xpacket end="w"?>
-        """
-    }
+    var xmp: String { XMPPacketWrapper.packet(around: description) }
 
     /// The app's packet (``PhotoMetadata/xmp``, already checked) with the record added as one
     /// more description at the end of its `rdf:RDF`; the record alone when there is none (or its

@@ -28,6 +28,7 @@ package struct ShootCommand: AsyncParsableCommand {
               photocap shoot --focus manual:120 --json
               photocap shoot --format dng --pixel-format RG12 --output raw.dng
               photocap shoot --raw-plus heic --output shots/       (NAME.dng and NAME.heic from one frame)
+              photocap shoot --faces --format heic --output people.heic   (faces in view as XMP face regions)
             """)
 
     @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
@@ -96,6 +97,12 @@ package struct ShootCommand: AsyncParsableCommand {
     @Option(name: .customLong("framing-timeout"), help: "Seconds --smart-framing waits for a recommendation with people in view before it takes the current one.")
     package var framingTimeout = 3.0
 
+    @Flag(name: .customLong("faces"), help: "Track the faces in view (at most --faces-timeout) and write them into the photo's XMP as MWG face regions, without changing the framing (--smart-framing writes them too).")
+    var faces = false
+
+    @Option(name: .customLong("faces-timeout"), help: "Seconds --faces and --smart-framing wait for a face to be confirmed before the photo is taken without regions.")
+    package var facesTimeout = 2.0
+
     @OptionGroup(title: "Encoding and orientation")
     var encoding: EncodingOptions
 
@@ -140,9 +147,13 @@ package struct ShootCommand: AsyncParsableCommand {
         if !controls.isEmpty, timelapse.interval != nil {
             throw ValidationError("--control cannot be combined with --interval (not supported yet)")
         }
-        if smartFraming, timelapse.interval != nil {
-            throw ValidationError("--smart-framing cannot be combined with --interval (not supported yet)")
+        if smartFraming || faces, timelapse.interval != nil {
+            throw ValidationError("--\(smartFraming ? "smart-framing" : "faces") cannot be combined with --interval (not supported yet)")
         }
+        if faces, (rawPlus ?? format) == .dng {
+            throw ValidationError("--faces writes face regions into a processed photo; a DNG stays as the sensor delivered it: use --raw-plus")
+        }
+        if !(facesTimeout > 0 && facesTimeout <= 60) { throw ValidationError("--faces-timeout must be from 0 to 60 seconds, got \(facesTimeout)") }
         try validateFraming()
         if smartFraming, aspect != nil || zoom != 1 { throw ValidationError("--smart-framing chooses the aspect ratio and zoom; leave out --aspect and --zoom") }
         if !(framingTimeout > 0 && framingTimeout <= 60) { throw ValidationError("--framing-timeout must be from 0 to 60 seconds, got \(framingTimeout)") }
@@ -155,8 +166,8 @@ package struct ShootCommand: AsyncParsableCommand {
 
     package func run() async throws {
         pixelBudget.limitMemory(.capture)
-        // --smart-framing needs OpenCV: from here on this is photocap-vision (see VisionSupport).
-        let vision = smartFraming ? try VisionSupport.implementation(for: "shoot --smart-framing") : nil
+        // --smart-framing and --faces need OpenCV: from here on this is photocap-vision (see VisionSupport).
+        let vision = smartFraming || faces ? try VisionSupport.implementation(for: smartFraming ? "shoot --smart-framing" : "shoot --faces") : nil
         do {
             try await shoot(vision: vision)
         } catch {
@@ -218,12 +229,15 @@ package struct ShootCommand: AsyncParsableCommand {
             defer { restore(changes) }
             // A camera that fails to start fails the first request: say which one.
             try await session.startRunning(discardingFirst: skip)
-            let framingReport = try await vision?.applySmartFraming(self, session, camera)
+            let framingReport = smartFraming ? try await vision?.applySmartFraming(self, session, camera) : nil
+            // The faces in view under the framing the photos are taken with.
+            let regions = try await vision?.trackFaces(self, session) ?? []
             for (index, request) in requests.enumerated() {
                 current = request.settings.uniqueID
                 // How the device is held when each photo is taken.
                 var settings = request.settings
                 applyRotation(from: coordinator, to: &settings)
+                settings.metadata.regions = regions
                 try await capture(settings, to: request.paths, with: output, device: camera.uniqueID,
                                   smartFraming: framingReport)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {

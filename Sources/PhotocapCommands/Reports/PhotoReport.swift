@@ -129,10 +129,13 @@ struct PhotoReport: Encodable {
                           encodingMs: photo.timings.encoding * 1000, developmentMs: photo.timings.development * 1000)
         bracket = BracketReport(photo)
         focus = FocusReport(r)
+        regions = RegionReport.written(in: photo)
     }
 
     /// What `--smart-framing` chose and the faces it saw; absent without it.
     var smartFraming: SmartFramingReport?
+    /// The regions (faces) written into the photo's XMP; absent when none were given.
+    var regions: [RegionReport]?
 
     func jsonLine() -> String {
         (try? jsonText(self)) ?? "{}"

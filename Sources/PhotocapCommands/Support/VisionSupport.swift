@@ -4,7 +4,8 @@ import PhotoCapture
 import Glibc
 #endif
 
-/// What needs OpenCV: `watch` and `shoot --smart-framing`, implemented in `photocap-vision`.
+/// What needs OpenCV: `watch`, `shoot --smart-framing` and `shoot --faces`, implemented in
+/// `photocap-vision`.
 ///
 /// OpenCV's libraries (objdetect pulls in dnn, protobuf, LAPACK, GL…) cost some 7 ms of dynamic
 /// linking at every start, a sixth of a whole `photocap shoot`. So `photocap` does not link
@@ -19,13 +20,18 @@ package enum VisionSupport {
         /// and reports it.
         package var applySmartFraming: @Sendable (ShootCommand, CaptureSession, CaptureDevice) async throws(PhotoCaptureError)
             -> SmartFramingReport
+        /// Tracks the faces in view on the running session under its current framing, for a
+        /// bounded time, and gives them as the photo's regions.
+        package var trackFaces: @Sendable (ShootCommand, CaptureSession) async throws(PhotoCaptureError) -> [PhotoRegion]
 
         /// Groups the implementations.
         package init(watch: @escaping @Sendable (WatchCommand) async throws -> Void,
                      applySmartFraming: @escaping @Sendable (ShootCommand, CaptureSession, CaptureDevice) async throws(PhotoCaptureError)
-                         -> SmartFramingReport) {
+                         -> SmartFramingReport,
+                     trackFaces: @escaping @Sendable (ShootCommand, CaptureSession) async throws(PhotoCaptureError) -> [PhotoRegion]) {
             self.watch = watch
             self.applySmartFraming = applySmartFraming
+            self.trackFaces = trackFaces
         }
     }
 
