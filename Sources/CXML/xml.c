@@ -99,6 +99,8 @@ static struct {
     void *(*save_to_buffer)(void *buffer, const char *encoding, int options);
     long (*save_document)(void *save_context, void *document);
     int (*save_close)(void *save_context);
+    xml_attribute *(*has_ns_prop)(const xml_node *node, const char *name, const char *namespace_href);
+    xml_attribute *(*set_ns_prop)(xml_node *node, xml_ns *ns, const char *name, const char *value);
 } xml;
 
 /// The libxml2 functions in the order of their fields in `xml`.
@@ -107,7 +109,7 @@ static const char *const function_names[] = {
     "xmlFreeDoc", "xmlDocGetRootElement", "xmlFirstElementChild", "xmlNextElementSibling",
     "xmlSetStructuredErrorFunc", "__xmlStructuredError", "__xmlStructuredErrorContext",
     "xmlDocCopyNode", "xmlAddChild", "xmlBufferCreate", "xmlBufferFree", "xmlBufferContent", "xmlBufferLength",
-    "xmlSaveToBuffer", "xmlSaveDoc", "xmlSaveClose",
+    "xmlSaveToBuffer", "xmlSaveDoc", "xmlSaveClose", "xmlHasNsProp", "xmlSetNsProp",
 };
 enum { function_count = sizeof function_names / sizeof function_names[0] };
 _Static_assert(sizeof xml == function_count * sizeof(void *), "a name for every function field, in order");
@@ -258,6 +260,25 @@ int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_na
     return found;
 }
 
+/// Writes `document` (UTF-8, without an XML declaration) into `*out` (`*out_size` bytes and a
+/// terminating NUL; freed by the caller). Returns 1, or -1 when out of memory.
+static int serialise(void *document, char **out, int *out_size) {
+    void *buffer = xml.buffer_create();
+    void *save = buffer != NULL ? xml.save_to_buffer(buffer, "UTF-8", XML_SAVE_NO_DECL) : NULL;
+    long written = save != NULL ? xml.save_document(save, document) : -1;
+    if (save != NULL) xml.save_close(save);
+    int length = buffer != NULL ? xml.buffer_length(buffer) : 0;
+    int status = -1;
+    if (written >= 0 && length > 0 && (*out = malloc((size_t)length + 1)) != NULL) {
+        memcpy(*out, xml.buffer_content(buffer), (size_t)length);
+        (*out)[length] = 0;
+        *out_size = length;
+        status = 1;
+    }
+    if (buffer != NULL) xml.buffer_free(buffer);
+    return status;
+}
+
 int pc_xml_append_description(const char *bytes, int size, const char *description, int description_size,
                               const char *rdf_namespace, char **merged, int *merged_size) {
     *merged = NULL;
@@ -277,24 +298,51 @@ int pc_xml_append_description(const char *bytes, int size, const char *descripti
         // The copy carries the namespaces its element declares; the document keeps the rest
         // (instructions, comments, entity references) as it was parsed.
         xml_node *copy = xml.copy_node(added, document, 1);
-        void *buffer = NULL;
-        void *save = NULL;
-        if (copy != NULL && xml.add_child(rdf, copy) != NULL) buffer = xml.buffer_create();
-        if (buffer != NULL) save = xml.save_to_buffer(buffer, "UTF-8", XML_SAVE_NO_DECL);
-        long written = save != NULL ? xml.save_document(save, document) : -1;
-        if (save != NULL) xml.save_close(save);
-        int length = buffer != NULL ? xml.buffer_length(buffer) : 0;
-        if (written >= 0 && length > 0 && (*merged = malloc((size_t)length + 1)) != NULL) {
-            memcpy(*merged, xml.buffer_content(buffer), (size_t)length);
-            (*merged)[length] = 0;
-            *merged_size = length;
-            status = 1;
-        } else {
-            status = -1;
-        }
-        if (buffer != NULL) xml.buffer_free(buffer);
+        status = copy != NULL && xml.add_child(rdf, copy) != NULL ? serialise(document, merged, merged_size) : -1;
     }
     if (addition != NULL) xml.free_document(addition);
+    if (document != NULL) xml.free_document(document);
+    return status;
+}
+
+/// Sets the Length attribute (in `item_namespace`) of the container items after the first, in
+/// document order, to `lengths`; counts the items seen in `*items`.
+static void set_item_lengths(xml_node *node, const char *container_namespace, const char *item_namespace,
+                             const long *lengths, int count, int *items, int *changed) {
+    for (; node != NULL; node = node->next) {
+        if (node->type != 1) continue;  // elements only
+        if (node->name != NULL && strcmp(node->name, "Item") == 0 && is_namespace(node->ns, container_namespace)) {
+            int index = (*items)++ - 1;  // the first item is the primary image
+            xml_attribute *length = index >= 0 && index < count ? xml.has_ns_prop(node, "Length", item_namespace) : NULL;
+            if (length != NULL) {
+                char value[32];
+                snprintf(value, sizeof value, "%ld", lengths[index]);
+                if (xml.set_ns_prop(node, length->ns, "Length", value) != NULL) (*changed)++;
+            }
+        }
+        set_item_lengths(node->children, container_namespace, item_namespace, lengths, count, items, changed);
+    }
+}
+
+int pc_xml_set_container_item_lengths(const char *bytes, int size, const char *container_namespace,
+                                      const char *item_namespace, const long *lengths, int count,
+                                      char **edited, int *edited_size, int *items) {
+    *edited = NULL;
+    *edited_size = 0;
+    *items = 0;
+    if (pc_xml_load(NULL, 0) != 0) return -1;
+    pc_xml_document_check check;
+    memset(&check, 0, sizeof check);
+    int out_of_memory = 0;
+    void *document = parse(bytes, size, &check, &out_of_memory);
+    int status = out_of_memory ? -1 : 0;
+    xml_node *root = document != NULL && check.error_code == 0 ? xml.root_element(document) : NULL;
+    if (status == 0 && root != NULL) {
+        int changed = 0;
+        set_item_lengths(root, container_namespace, item_namespace, lengths, count, items, &changed);
+        if (changed > 0) status = serialise(document, edited, edited_size);
+    }
+    pc_xml_release(&check);
     if (document != NULL) xml.free_document(document);
     return status;
 }

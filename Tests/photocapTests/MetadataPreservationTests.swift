@@ -150,7 +150,8 @@ import TestSupport
 
 /// A camera JPEG with a Multi-Picture Format index (CIPA DC-007) and a preview after its EOI:
 /// a turn changes the main image's length, so the index must follow (it was copied stale by
-/// --lossless and dropped by a re-encode). exiftool, which reads MPF, judges.
+/// --lossless and dropped by a re-encode), and the preview turns with the picture (it was kept
+/// unturned). exiftool, which reads MPF, judges; ImageMagick turns the reference.
 @Suite struct MultiPictureTests {
     /// main.jpg (64x48, Orientation 6) with an APP2 MPF index after its EXIF, and a 32x24
     /// preview JPEG appended after its EOI.
@@ -159,8 +160,14 @@ import TestSupport
         try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", main]).checked()
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", main]).checked()
         try ExternalTool.run("convert", ["-size", "32x24", "gradient:green-yellow", "-quality", "90", preview]).checked()
-        let mainBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: main)))
         let previewBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: preview)))
+        let file = try multiPicture(main: [UInt8](try Data(contentsOf: URL(fileURLWithPath: main))), second: previewBytes)
+        return (try folder.write(file, named: "camera.jpg"), previewBytes)
+    }
+
+    /// `mainBytes` with an APP2 MPF index (after its APP0/APP1 segments) listing it and
+    /// `previewBytes`, appended after its EOI.
+    static func multiPicture(main mainBytes: [UInt8], second previewBytes: [UInt8]) throws -> [UInt8] {
         // After SOI and the APP0/APP1 segments.
         var insertion = 2
         while mainBytes[insertion] == 0xFF, [0xE0, 0xE1].contains(mainBytes[insertion + 1]) {
@@ -178,8 +185,7 @@ import TestSupport
         index += le(0x0001_0001, 4) + le(previewBytes.count, 4) + le(mainLength - header, 4) + le(0, 4)
         let payload = Array("MPF".utf8) + [0] + index
         let segment: [UInt8] = [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-        let file = Array(mainBytes[..<insertion]) + segment + Array(mainBytes[insertion...]) + previewBytes
-        return (try folder.write(file, named: "camera.jpg"), previewBytes)
+        return Array(mainBytes[..<insertion]) + segment + Array(mainBytes[insertion...]) + previewBytes
     }
 
     static func images(_ path: String) throws -> (second: Data, firstLength: String) {
@@ -198,10 +204,77 @@ import TestSupport
         #expect(run.status == 0, "\(run.stderr)")
         let result = out + "camera.jpg"
         let turned = try Self.images(result)
-        #expect(turned.second == Data(preview), "exiftool finds the preview where the index says")
         let resultBytes = try Data(contentsOf: URL(fileURLWithPath: result))
-        #expect(turned.firstLength == "\(resultBytes.count - preview.count)\n")
+        #expect(turned.firstLength == "\(resultBytes.count - turned.second.count)\n")
         #expect(try MetadataPreservationTests.warnings(result).isSubset(of: MetadataPreservationTests.warnings(input)))
+        #expect(try ReferenceDecoder.djpeg(result).size == PixelSize(width: 48, height: 64))
+        // The preview exiftool finds where the index says is the original preview turned a
+        // quarter clockwise, as ImageMagick turns it (re-encoding tolerance).
+        let second = try folder.write([UInt8](turned.second), named: "second.jpg")
+        let untouched = try folder.write(preview, named: "original-preview.jpg")
+        let reference = try PPM.parse(try ExternalTool.run("convert", [untouched, "-rotate", "90", "-depth", "8", "ppm:-"]).checked().stdout)
+        let picture = try ReferenceDecoder.djpeg(second)
+        #expect(picture.size == PixelSize(width: 24, height: 32))
+        if picture.size == reference.size {
+            #expect(picture.meanAbsoluteDifference(to: reference) <= 3, "the turned preview differs from ImageMagick's turn")
+        }
+    }
+
+    /// An Ultra HDR JPEG, made here as the format describes it (no licensed sample exists): a
+    /// 64x48 primary image with Orientation 6 whose XMP says `hdrgm:Version` and lists, in its
+    /// GContainer directory, the gain map and its length; the gain map, a 32x24 grey JPEG with
+    /// its own `hdrgm` XMP, is image 2 of the MPF index. Turned, the gain map has the picture's
+    /// shape and ImageMagick's turn of it, keeps its XMP, and the directory gives its new length.
+    @Test(arguments: [[], ["--lossless"]])
+    func anUltraHDRGainMapTurnsWithThePicture(_ options: [String]) throws {
+        let folder = try TemporaryDirectory("ultrahdr")
+        let gainMap = folder.url.appendingPathComponent("gainmap.jpg").path, main = folder.url.appendingPathComponent("main.jpg").path
+        let rdf = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+        let hdrgm = "xmlns:hdrgm=\"http://ns.adobe.com/hdr-gain-map/1.0/\" hdrgm:Version=\"1.0\""
+        try ExternalTool.run("convert", ["-size", "32x24", "gradient:gray20-gray80", "-colorspace", "gray", "-quality", "90", gainMap]).checked()
+        let gainMapXMP = try folder.write(Array((rdf + "<rdf:Description rdf:about=\"\" \(hdrgm) hdrgm:GainMapMax=\"2.0\" "
+            + "hdrgm:HDRCapacityMax=\"2.0\"/></rdf:RDF></x:xmpmeta>").utf8), named: "gainmap.xmp")
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-xmp<=\(gainMapXMP)", gainMap]).checked()
+        let gainMapBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: gainMap)))
+        let item = "<rdf:li rdf:parseType=\"Resource\"><Container:Item Item:Semantic=\"%@\" Item:Mime=\"image/jpeg\"%@/></rdf:li>"
+        let primaryXMP = try folder.write(Array((rdf + "<rdf:Description rdf:about=\"\" \(hdrgm) "
+            + "xmlns:Container=\"http://ns.google.com/photos/1.0/container/\" xmlns:Item=\"http://ns.google.com/photos/1.0/container/item/\">"
+            + "<Container:Directory><rdf:Seq>"
+            + item.replacingOccurrences(of: "%@\"", with: "Primary\"").replacingOccurrences(of: "%@", with: "")
+            + item.replacingOccurrences(of: "%@\"", with: "GainMap\"").replacingOccurrences(of: "%@", with: " Item:Length=\"\(gainMapBytes.count)\"")
+            + "</rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>").utf8), named: "primary.xmp")
+        try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", main]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", "-xmp<=\(primaryXMP)", main]).checked()
+        let input = try folder.write(try Self.multiPicture(main: [UInt8](try Data(contentsOf: URL(fileURLWithPath: main))), second: gainMapBytes),
+                                     named: "ultrahdr.jpg")
+        func lengths(_ path: String) throws -> (directory: String, gainMap: Data) {
+            (try ExternalTool.run("exiftool", ["-s3", "-sep", ",", "-XMP-Container:DirectoryItemLength", path]).checked().text,
+             try ExternalTool.run("exiftool", ["-b", "-MPImage2:PreviewImage", path]).checked().stdout)
+        }
+        let before = try lengths(input)
+        #expect(before.directory == "\(gainMapBytes.count)\n" && before.gainMap == Data(gainMapBytes), "the made file reads as made: \(before.directory)")
+
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out] + options + [input])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let result = out + "ultrahdr.jpg"
+        let after = try lengths(result)
+        #expect(after.directory == "\(after.gainMap.count)\n", "the directory gives the gain map's length: \(after.directory) for \(after.gainMap.count) bytes")
+        #expect(try MetadataPreservationTests.warnings(result).isSubset(of: MetadataPreservationTests.warnings(input)))
+        let turnedGainMap = try folder.write([UInt8](after.gainMap), named: "turned-gainmap.jpg")
+        // Grey pictures, read as RGB (PPM) by ImageMagick: djpeg writes grey ones as PGM.
+        func rgb(_ path: String, _ operations: [String] = []) throws -> RGBImage {
+            try PPM.parse(try ExternalTool.run("convert", [path] + operations + ["-type", "TrueColor", "-depth", "8", "ppm:-"]).checked().stdout)
+        }
+        let reference = try rgb(gainMap, ["-rotate", "90"])
+        let picture = try rgb(turnedGainMap)
+        #expect(picture.size == PixelSize(width: 24, height: 32) && reference.size == picture.size)
+        if picture.size == reference.size {
+            #expect(picture.meanAbsoluteDifference(to: reference) <= 3, "the turned gain map differs from ImageMagick's turn")
+        }
+        let gainMapMetadata = try ExternalTool.run("exiftool", ["-s3", "-XMP-hdrgm:GainMapMax", "-XMP-hdrgm:Version", turnedGainMap]).checked().text
+        #expect(gainMapMetadata == "2.0\n1.0\n", "the gain map's XMP: \(gainMapMetadata)")
+        #expect(try ExternalTool.run("exiftool", ["-s3", "-XMP-hdrgm:Version", result]).checked().text == "1.0\n")
         #expect(try ReferenceDecoder.djpeg(result).size == PixelSize(width: 48, height: 64))
     }
 }

@@ -51,5 +51,16 @@ int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_na
 int pc_xml_append_description(const char *bytes, int size, const char *description, int description_size,
                               const char *rdf_namespace, char **merged, int *merged_size);
 
+/// Parses `size` bytes (an XMP packet) as pc_xml_check_document does and sets the `Length`
+/// attribute (in `item_namespace`) of each container item (`Item` elements in
+/// `container_namespace`, in document order) after the first — the images that follow the
+/// primary one — to `lengths[0..<count]`, where the item has one. Counts the items in `*items`.
+/// When one changed, serialises the packet as pc_xml_append_description does into `*edited`
+/// and returns 1; returns 0 when none changed (or the packet is not well-formed), -1 when
+/// libxml2 is not loaded or out of memory.
+int pc_xml_set_container_item_lengths(const char *bytes, int size, const char *container_namespace,
+                                      const char *item_namespace, const long *lengths, int count,
+                                      char **edited, int *edited_size, int *items);
+
 /// Frees the strings in `check`.
 void pc_xml_release(pc_xml_document_check *check);

@@ -162,13 +162,19 @@ package enum JPEGFile {
     /// `jpeg` with the `tiff:Orientation` of its XMP packet set to 1 (see ``XMPOrientation``);
     /// unchanged when it has no XMP or the packet no orientation.
     package static func withUprightXMP(_ jpeg: [UInt8]) throws(CodecError) -> [UInt8] {
+        try editingXMP(jpeg) { XMPOrientation.upright(bytes: $0) }
+    }
+
+    /// `jpeg` with its standard XMP packet replaced by what `edit` makes of it, in the same
+    /// place; unchanged when it has no XMP or `edit` returns nil.
+    package static func editingXMP(_ jpeg: [UInt8], _ edit: (ArraySlice<UInt8>) -> [UInt8]?) throws(CodecError) -> [UInt8] {
         let segments = try headerSegments(of: jpeg)
         guard let xmp = segments.list.first(where: { $0.isXMP(in: jpeg) }),
-              let upright = XMPOrientation.upright(bytes: jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound])
+              let edited = edit(jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound])
         else { return jpeg }
-        let payload = XMPOrientation.app1Header + upright
+        let payload = XMPOrientation.app1Header + edited
         guard payload.count <= maximumAPP1Payload else {
-            throw .invalidArgument("the XMP packet with Orientation 1 no longer fits one APP1 segment")
+            throw .invalidArgument("the edited XMP packet no longer fits one APP1 segment")
         }
         let length = payload.count + 2
         let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload

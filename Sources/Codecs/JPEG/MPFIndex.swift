@@ -1,38 +1,90 @@
 /// The Multi-Picture Format index of a JPEG (CIPA DC-007): an APP2 "MPF" segment whose MP Entry
 /// table gives each image's size and its offset from the index's TIFF header. Cameras put a large
 /// preview (or a second view) after the main image's EOI; a turn changes the main image's
-/// length, so the table must follow, or readers find the other images at the wrong place.
+/// length, so the table must follow, or readers find the other images at the wrong place; and
+/// the other images turn with it (``assembling(_:companionsOf:replacedBy:)``).
 package enum MPFIndex {
     static let signature = Array("MPF".utf8) + [0]
     /// MPEntry: 16 bytes per image (attributes, size, offset, two dependent-image entries).
     static let entryTag = 0xB002
 
-    /// `jpeg` (a turned `original`, which carries the index and the images after its EOI) with
-    /// the table edited in place: the first image's size becomes the new main image's, and every
-    /// other image's offset moves by as much as its bytes moved relative to the index. Unchanged
-    /// when there is no index.
-    package static func rebasing(_ jpeg: [UInt8], from original: [UInt8]) throws(CodecError) -> [UInt8] {
-        guard let new = try location(in: jpeg), let old = try location(in: original) else { return jpeg }
-        let distance = (new.mainEnd - new.header) - (old.mainEnd - old.header)
-        var bytes = jpeg
-        let little = new.littleEndian
-        func integer(_ offset: Int) throws(CodecError) -> Int {
-            try ByteReader(bytes: bytes, format: "MPF").integer(at: offset, count: 4, littleEndian: little, "an MP entry")
+    /// The images the index lists after the main one — a camera's preview, an Ultra HDR gain
+    /// map, a second view: each one's MP Entry number and bytes in `jpeg`. Entries that point
+    /// into the main image or outside the file, or at something that does not start as a JPEG,
+    /// are not listed (a file with them is rewritten with those entries as they were).
+    package static func companions(in jpeg: [UInt8]) throws(CodecError) -> [(entry: Int, range: Range<Int>)] {
+        guard let index = try location(in: jpeg) else { return [] }
+        var found: [(entry: Int, range: Range<Int>)] = []
+        for entry in 1..<max(1, index.entryCount) {
+            let field = index.entries + entry * 16
+            let (size, offset) = (try integer(jpeg, field + 4, index.littleEndian), try integer(jpeg, field + 8, index.littleEndian))
+            let start = index.header + offset
+            guard offset != 0, size >= 4, start >= index.mainEnd, start <= jpeg.count - size,
+                  jpeg[start] == 0xFF, jpeg[start + 1] == 0xD8 else { continue }
+            found.append((entry, start..<(start + size)))
         }
+        return found
+    }
+
+    /// `primary` — a turned main image carrying `original`'s index, nothing after its EOI —
+    /// followed by `original`'s bytes after its EOI, each companion (``companions(in:)``)
+    /// replaced by `replacements[entry]` when given; the table then says where everything is:
+    /// the main image's new size, each companion's new size and offset from the index. Entries
+    /// that were not companions keep their values (an offset that pointed past the main image
+    /// moves with the bytes). Unchanged `primary` + trailer when there is no index.
+    package static func assembling(_ primary: [UInt8], companionsOf original: [UInt8],
+                                   replacedBy replacements: [Int: [UInt8]] = [:]) throws(CodecError) -> [UInt8] {
+        let trailer = try JPEGFile.trailer(of: original)
+        guard let new = try location(in: primary), let old = try location(in: original) else { return primary + trailer }
+        let companions = try companions(in: original).sorted { $0.range.lowerBound < $1.range.lowerBound }
+        // The trailer rebuilt: the bytes between companions as they were, each companion replaced.
+        var rebuilt: [UInt8] = []
+        var placed: [Int: (start: Int, size: Int)] = [:]
+        var copied = trailer.startIndex
+        for companion in companions where companion.range.lowerBound >= copied {
+            rebuilt += original[copied..<companion.range.lowerBound]
+            let bytes = replacements[companion.entry] ?? Array(original[companion.range])
+            placed[companion.entry] = (primary.count + rebuilt.count, bytes.count)
+            rebuilt += bytes
+            copied = companion.range.upperBound
+        }
+        rebuilt += original[copied...]
+        var bytes = primary + rebuilt
+        let little = new.littleEndian
         func put(_ value: Int, at offset: Int) {
             bytes.replaceSubrange(offset..<(offset + 4), with: TIFFHeader.bytes(of: value, count: 4, littleEndian: little))
         }
+        let distance = (new.mainEnd - new.header) - (old.mainEnd - old.header)
         for entry in 0..<new.entryCount {
             let field = new.entries + entry * 16
             if entry == 0 {
                 put(new.mainEnd, at: field + 4)  // the primary image: SOI to EOI
-            } else if try integer(field + 8) != 0 {
+            } else if let place = placed[entry] {
+                put(place.size, at: field + 4)
+                put(place.start - new.header, at: field + 8)
+            } else if try integer(bytes, field + 8, little) != 0 {
                 // An offset that did not point past the main image was wrong already: left as it was.
-                let moved = try integer(field + 8) + distance
-                if try integer(field + 8) >= old.mainEnd - old.header, (0...Int(UInt32.max)).contains(moved) { put(moved, at: field + 8) }
+                let moved = try integer(bytes, field + 8, little) + distance
+                if try integer(bytes, field + 8, little) >= old.mainEnd - old.header, (0...Int(UInt32.max)).contains(moved) {
+                    put(moved, at: field + 8)
+                }
             }
         }
         return bytes
+    }
+
+    /// `primary` without its index (the APP2 "MPF" segment), for a file whose companions are
+    /// dropped.
+    package static func removing(from primary: [UInt8]) throws(CodecError) -> [UInt8] {
+        let segments = try JPEGFile.headerSegments(of: primary)
+        guard let segment = segments.list.first(where: { $0.marker == 0xE2 && $0.payloadStarts(with: signature, in: primary) }) else {
+            return primary
+        }
+        return Array(primary[..<segment.range.lowerBound]) + Array(primary[segment.range.upperBound...])
+    }
+
+    private static func integer(_ bytes: [UInt8], _ offset: Int, _ littleEndian: Bool) throws(CodecError) -> Int {
+        try ByteReader(bytes: bytes, format: "MPF").integer(at: offset, count: 4, littleEndian: littleEndian, "an MP entry")
     }
 
     /// Where the index's TIFF header and MP Entry table are, and where the main image ends.

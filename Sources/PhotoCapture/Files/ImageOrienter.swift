@@ -222,13 +222,72 @@ public struct ImageOrienter: Sendable {
             size = planar.size
         }
         let withEXIF = try withEditedEXIF(of: data, into: encoded, size: size, orientation: orientation)
-        let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
-            let carried = try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF, turnedBy: orientation,
-                                                                                           keepingColourModel: isCMYK))
-            return try MPFIndex.rebasing(carried + JPEGFile.trailer(of: data), from: data)
+        let carried = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF, turnedBy: orientation,
+                                                                             keepingColourModel: isCMYK))
         }
+        let (bytes, dropped) = try withCompanions(carried, of: data, turnedBy: orientation)
         let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
-        return (bytes, size, warnings)
+        return (bytes, size, warnings + dropped)
+    }
+
+    /// `primary` (the turned main image, carrying `original`'s MPF index) followed by what came
+    /// after `original`'s EOI, with the images the index lists there — a camera's preview, an
+    /// Ultra HDR gain map — turned the same way (``turnedCompanion(_:_:)``) and the index saying
+    /// where they now are. A companion that cannot be turned is never kept unturned: the
+    /// companions and the index are dropped, with a warning naming it.
+    private func withCompanions(_ primary: [UInt8], of original: [UInt8],
+                                turnedBy orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], warnings: [String]) {
+        let companions = try PhotoCaptureError.damagedFile { () throws(CodecError) in try MPFIndex.companions(in: original) }
+        var turned: [Int: [UInt8]] = [:]
+        for companion in companions {
+            do throws(PhotoCaptureError) {
+                turned[companion.entry] = try turnedCompanion(Array(original[companion.range]), orientation)
+            } catch {
+                return try PhotoCaptureError.damagedFile { () throws(CodecError) in
+                    var trailer = Array(try JPEGFile.trailer(of: original))
+                    let start = original.count - trailer.count
+                    for other in companions.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+                        trailer.removeSubrange((other.range.lowerBound - start)..<(other.range.upperBound - start))
+                    }
+                    let warning = "image \(companion.entry + 1) of the Multi-Picture index (\(companion.range.count) bytes after the picture) "
+                        + "cannot be turned (\(error)): it is dropped, with the index and its other images"
+                    return (try MPFIndex.removing(from: primary) + trailer, [warning])
+                }
+            }
+        }
+        let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            // An Ultra HDR gain map (or another container item) re-encoded has a new length,
+            // which the primary image's XMP must give.
+            let lengths = companions.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { turned[$0.entry]?.count ?? $0.range.count }
+            let described = try JPEGFile.editingXMP(primary) { XMPContainerDirectory.settingLengths(lengths, in: $0) }
+            return try MPFIndex.assembling(described, companionsOf: original, replacedBy: turned)
+        }
+        return (bytes, [])
+    }
+
+    /// A companion JPEG of the MPF index turned by `orientation`: losslessly where exact, else
+    /// decoded and re-encoded at ``quality``; its own EXIF and XMP rewritten as the main
+    /// image's are.
+    private func turnedCompanion(_ jpeg: [UInt8], _ orientation: Orientation) throws(PhotoCaptureError) -> [UInt8] {
+        let refusal = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try JPEGLosslessTransform.refusal(of: jpeg, applying: orientation)
+        }
+        if refusal == nil {
+            let transformed = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+                try JPEGLosslessTransform.transform(jpeg, applying: orientation)
+            }
+            let size = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().header(transformed).size }
+            let withEXIF = try withEditedEXIF(of: jpeg, into: transformed, size: size, orientation: orientation)
+            return try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
+        }
+        let planar = try Self.uprightPlanes(jpeg, orientation, truncated: false)
+        let encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
+        let withEXIF = try withEditedEXIF(of: jpeg, into: encoded, size: planar.size, orientation: orientation)
+        return try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: jpeg, into: withEXIF, turnedBy: orientation,
+                                                                             keepingColourModel: false))
+        }
     }
 
     /// The picture upright as 4:2:0 planes, holding about one decoded picture: an even-sized
@@ -265,10 +324,9 @@ public struct ImageOrienter: Sendable {
         let size = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().header(transformed).size }
         // tjTransform copies every other segment itself.
         let withEXIF = try withEditedEXIF(of: data, into: transformed, size: size, orientation: orientation)
-        let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
-            try MPFIndex.rebasing(JPEGFile.withUprightXMP(withEXIF) + JPEGFile.trailer(of: data), from: data)
-        }
-        return (bytes, size, [])
+        let primary = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
+        let (bytes, warnings) = try withCompanions(primary, of: data, turnedBy: orientation)
+        return (bytes, size, warnings)
     }
 
     /// `jpeg` with the EXIF block of `original` edited for upright pixels of `size`
