@@ -16,6 +16,8 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
     }
 
     let video = VideoDataOutput()
+    /// The detector's ``FaceDetecting/detectorName``.
+    let detectorName: String
     private let analysis: Mutex<FaceAnalysis>
     private let handler: @Sendable (Analysed) -> Void
     private let failures = Mutex<[FaceDetectionError]>([])
@@ -24,6 +26,7 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
 
     init(detector: any FaceDetecting, analysisSize: PixelSize, handler: @escaping @Sendable (Analysed) -> Void) {
         analysis = Mutex(FaceAnalysis(detector: detector, analysisSize: analysisSize))
+        detectorName = detector.detectorName
         self.handler = handler
         video.maximumDimensions = analysisSize
         video.videoPixelFormat = .i420
