@@ -27,6 +27,23 @@ import Testing
         }
     }
 
+    @Test("every photo marked by hand, as it is: at least 98% of the faces, at most one false face in 10 photos")
+    func everyMarkedPhoto() throws {
+        let folder = TestPaths.testImages.appendingPathComponent("faces")
+        let photos = try MarkedFaces.parse(try String(contentsOf: folder.appendingPathComponent("marked-faces.txt"), encoding: .utf8))
+        #expect(photos.count >= 3)
+        let detector = try YuNetFaceDetector()
+        var (marked, missed, extra) = (0, 0, 0)
+        for photo in photos {
+            let image = try ReferenceDecoder.imageMagickStored(folder.appendingPathComponent(photo.file).path)
+            let result = photo.compare(try detector.detectFaces(in: LumaPicture(image)).map(\.bounds), photoSize: image.size)
+            #expect(result.missed.isEmpty && result.extra.isEmpty, "\(photo.file): missed \(result.missed), not faces \(result.extra)")
+            (marked, missed, extra) = (marked + photo.boxes.count, missed + result.missed.count, extra + result.extra.count)
+        }
+        #expect(Double(marked - missed) >= 0.98 * Double(marked), "found \(marked - missed) of \(marked)")
+        #expect(Double(extra) <= Double(photos.count) / 10, "\(extra) false faces in \(photos.count) photos")
+    }
+
     @Test func findsNoFaceInAFlatPicture() throws {
         let flat = LumaPicture(size: PixelSize(width: 320, height: 240), pixels: [UInt8](repeating: 128, count: 320 * 240))
         #expect(try YuNetFaceDetector().detectFaces(in: flat).isEmpty)
