@@ -3,8 +3,8 @@ import Imaging
 import Synchronization
 
 /// YuNet, the CNN face detector of OpenCV's model zoo (MIT licence), run by OpenCV's dnn module:
-/// finds more faces than the cascades, turned and small ones included, with fewer false ones and
-/// in less time, and gives each face a confidence and five landmarks.
+/// finds more faces than the cascades, turned and small ones included, in less time, and gives
+/// each face a confidence and five landmarks.
 ///
 /// The model (`face_detection_yunet_2023mar.onnx`, 232 KB) is built into the library, so nothing
 /// needs installing beside Debian's `libopencv-dnn`; another model file can be named instead.
