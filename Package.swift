@@ -49,16 +49,17 @@ let package = Package(
         .target(name: "CXML", dependencies: ["CLibraryLoading"]),
         // libsystemd's sd-bus, loaded when a rotation coordinator first asks iio-sensor-proxy.
         .target(name: "CSensorProxy", dependencies: ["CLibraryLoading"]),
-        // OpenCV's face cascades (libopencv-objdetect-dev), linked by name. Debian installs the
-        // headers under /usr/include/opencv4, which no safe setting names: OpenCVHeaders/opencv2
-        // links to them, a search path inside the package. (opencv4.pc would find them, but
-        // SwiftPM links every module it lists: 55 libraries, Qt, VTK, MPI and GDAL with them,
-        // in photocap-vision and in every app that uses PhotoCaptureVision.)
+        // OpenCV's face cascades (libopencv-objdetect-dev) and YuNet, a CNN face detector whose
+        // model is built in, run by OpenCV's dnn module (libopencv-dnn-dev); linked by name.
+        // Debian installs the headers under /usr/include/opencv4, which no safe setting names:
+        // OpenCVHeaders/opencv2 links to them, a search path inside the package. (opencv4.pc would
+        // find them, but SwiftPM links every module it lists: 55 libraries, Qt, VTK, MPI and GDAL
+        // with them, in photocap-vision and in every app that uses PhotoCaptureVision.)
         .target(
             name: "COpenCVFaces",
             exclude: ["OpenCVHeaders"],
             cxxSettings: [.headerSearchPath("OpenCVHeaders")],
-            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"),
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"),
                              .linkedLibrary("opencv_core")]
         ),
 

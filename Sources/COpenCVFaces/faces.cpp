@@ -1,15 +1,11 @@
-// The one seam to OpenCV's object detection. Swift cannot catch C++ exceptions, so every call
-// into OpenCV is wrapped and failures come back as codes with a message.
+// OpenCV's cascade classifiers. Every call into OpenCV is guarded (error_message.h).
 #include "opencv_faces.h"
+#include "error_message.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/objdetect.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <exception>
 #include <new>
 #include <vector>
 
@@ -17,34 +13,19 @@ struct pc_faces {
     cv::CascadeClassifier classifier;
 };
 
-static void write_error(char *error, size_t capacity, const char *message) {
-    if (error == nullptr || capacity == 0) return;
-    std::strncpy(error, message, capacity - 1);
-    error[capacity - 1] = '\0';
-}
-
 extern "C" pc_faces *pc_faces_create(const char *path, char *error, size_t error_capacity) {
-    // Checked first: OpenCV logs a missing file to the app's stderr before failing.
-    if (FILE *file = std::fopen(path, "rb")) {
-        std::fclose(file);
-    } else {
-        write_error(error, error_capacity, std::strerror(errno));
-        return nullptr;
-    }
-    try {
-        pc_faces *faces = new pc_faces();
-        if (!faces->classifier.load(path)) {
-            delete faces;
-            write_error(error, error_capacity, "OpenCV could not load the cascade");
-            return nullptr;
-        }
-        return faces;
-    } catch (const std::exception &exception) {
-        write_error(error, error_capacity, exception.what());
-    } catch (...) {
-        write_error(error, error_capacity, "unknown C++ exception while loading the cascade");
-    }
-    return nullptr;
+    if (!file_readable(path, error, error_capacity)) return nullptr;
+    return guarded(
+        [&]() -> pc_faces * {
+            pc_faces *faces = new pc_faces();
+            if (!faces->classifier.load(path)) {
+                delete faces;
+                write_error(error, error_capacity, "OpenCV could not load the cascade");
+                return nullptr;
+            }
+            return faces;
+        },
+        static_cast<pc_faces *>(nullptr), "loading the cascade", error, error_capacity);
 }
 
 extern "C" void pc_faces_destroy(pc_faces *faces) {
@@ -58,23 +39,20 @@ extern "C" int32_t pc_faces_detect(pc_faces *faces, const uint8_t *luma, int32_t
         write_error(error, error_capacity, "invalid picture or handle");
         return -1;
     }
-    try {
-        // Wraps the caller's pixels without copying them.
-        const cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(luma), static_cast<size_t>(stride));
-        std::vector<cv::Rect> found;
-        faces->classifier.detectMultiScale(picture, found, scale_factor, min_neighbors, 0,
-                                           cv::Size(min_size, min_size));
-        const size_t written = std::min(found.size(), static_cast<size_t>(capacity > 0 ? capacity : 0));
-        for (size_t index = 0; index < written; index++) {
-            out[index] = pc_face_rect{found[index].x, found[index].y, found[index].width, found[index].height};
-        }
-        return static_cast<int32_t>(found.size());
-    } catch (const std::exception &exception) {
-        write_error(error, error_capacity, exception.what());
-    } catch (...) {
-        write_error(error, error_capacity, "unknown C++ exception while detecting faces");
-    }
-    return -1;
+    return guarded(
+        [&] {
+            // Wraps the caller's pixels without copying them.
+            const cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(luma), static_cast<size_t>(stride));
+            std::vector<cv::Rect> found;
+            faces->classifier.detectMultiScale(picture, found, scale_factor, min_neighbors, 0,
+                                               cv::Size(min_size, min_size));
+            const size_t written = std::min(found.size(), static_cast<size_t>(capacity > 0 ? capacity : 0));
+            for (size_t index = 0; index < written; index++) {
+                out[index] = pc_face_rect{found[index].x, found[index].y, found[index].width, found[index].height};
+            }
+            return static_cast<int32_t>(found.size());
+        },
+        int32_t(-1), "detecting faces", error, error_capacity);
 }
 
 extern "C" void pc_faces_set_threads(int32_t count) {

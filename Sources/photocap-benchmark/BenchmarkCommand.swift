@@ -71,7 +71,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photocap-benchmark-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        if faceRounds > 0 { try await compareFaceDetection(rounds: faceRounds) }
+        if faceRounds > 0 {
+            try await compareFaceDetection(rounds: faceRounds)
+            try compareFaceDetectionOnMarkedPhotos(rounds: faceRounds)
+        }
 
         // The floor: the encoder alone on planes that are already converted.
         let scenePicture = picture()

@@ -57,3 +57,21 @@ import Testing
         #expect(ids.count == 2)
     }
 }
+
+extension FaceTrackerTests {
+    @Test func aTrackKeepsTheLatestDetectionsLandmarks() {
+        func landmarks(_ dx: Double) -> FaceLandmarks {
+            let point = { (x: Double, y: Double) in NormalizedPoint(x: x + dx, y: y) }
+            return FaceLandmarks(rightEye: point(0.13, 0.24), leftEye: point(0.17, 0.24), noseTip: point(0.15, 0.27),
+                                 rightMouthCorner: point(0.13, 0.3), leftMouthCorner: point(0.17, 0.3))
+        }
+        var tracker = FaceTracker()
+        tracker.update(faces: [DetectedFace(bounds: Self.a, landmarks: landmarks(0))], at: 0)
+        let moved = DetectedFace(bounds: Self.moved(Self.a, by: 0.01), confidence: 0.9, landmarks: landmarks(0.01))
+        let faces = tracker.update(faces: [moved], at: 0.1)
+        #expect(faces.count == 1)
+        #expect(faces.first?.landmarks == landmarks(0.01) && faces.first?.bounds == moved.bounds)
+        // A detector without landmarks (a cascade) leaves none on the track.
+        #expect(tracker.update(detections: [Self.a], at: 0.2).first?.landmarks == nil)
+    }
+}

@@ -5,10 +5,14 @@ import Testing
 
 /// ``MetadataOutput``'s Apple shape: the object types and the delegate, beside the async stream.
 @Suite struct MetadataOutputTests {
-    /// Reports one face in every picture, at a fixed place.
+    /// Reports one face in every picture, at a fixed place, with landmarks.
     struct OneFace: FaceDetecting {
-        func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [NormalizedRect] {
-            [NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.25)]
+        static let landmarks = FaceLandmarks(
+            rightEye: NormalizedPoint(x: 0.45, y: 0.38), leftEye: NormalizedPoint(x: 0.55, y: 0.38),
+            noseTip: NormalizedPoint(x: 0.5, y: 0.43), rightMouthCorner: NormalizedPoint(x: 0.46, y: 0.48),
+            leftMouthCorner: NormalizedPoint(x: 0.54, y: 0.48))
+        func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace] {
+            [DetectedFace(bounds: NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.25), confidence: 0.9, landmarks: Self.landmarks)]
         }
     }
 
@@ -55,6 +59,9 @@ import Testing
         // A face needs a few frames to be confirmed; then it is reported with a stable ID.
         let faces = calls.flatMap(\.objects)
         #expect(!faces.isEmpty && Set(faces.map(\.detectedObjectID)).count == 1, "\(faces.count) faces")
+        // The detector's landmarks travel with the face; the output names the detector.
+        #expect(faces.allSatisfy { $0.landmarks == OneFace.landmarks })
+        #expect(output.faceDetectorName == "OneFace")
     }
 
     @Test("no object types: no analysis, no delegate calls, while the output stays in the session")

@@ -23,7 +23,7 @@ import TestSupport
         let detector = try CascadeFaceDetector()
         for time in [1.0, 5.0, 9.0] {
             let truth = scene.faces(at: time, in: size)
-            let found = try detector.detectFaces(in: LumaPicture(scene.image(at: time, size: size)))
+            let found = try detector.detectFaces(in: LumaPicture(scene.image(at: time, size: size))).map(\.bounds)
             #expect(found.count == truth.count, "at \(time) s: \(found) vs \(truth)")
             for box in truth { #expect(found.contains { CascadeFaceDetectorTests.matches($0, box) }, "at \(time) s: \(box) not in \(found)") }
         }
@@ -41,7 +41,7 @@ import TestSupport
         #expect(boxes.count > 10, "\(boxes.count) faces")
         #expect("\(error)".contains("found \(boxes.count) faces in the portrait"))
         struct Failing: FaceDetecting {
-            func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [NormalizedRect] { throw .detectionFailed(message: "broken") }
+            func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace] { throw .detectionFailed(message: "broken") }
         }
         #expect(throws: ScriptedSceneError.detectionFailed(.detectionFailed(message: "broken"))) {
             try ScriptedPeopleScene.face(in: plain, detector: Failing())

@@ -17,7 +17,7 @@ import Testing
         let detector = try CascadeFaceDetector()
         for time in [1.0, 5.0, 9.0, 13.0] {
             let truth = scene.faces(at: time, in: size)
-            let found = try detector.detectFaces(in: LumaPicture(scene.image(at: time, size: size)))
+            let found = try detector.detectFaces(in: LumaPicture(scene.image(at: time, size: size))).map(\.bounds)
             #expect(found.count == truth.count, "at \(time) s: \(found) vs \(truth)")
             for face in truth {
                 #expect(found.contains { CascadeFaceDetectorTests.matches($0, face) }, "at \(time) s: \(face) not in \(found)")

@@ -56,7 +56,7 @@ func faceCounts(in scene: ScriptedPeopleScene, seconds: Double) async throws -> 
 // the catalog shows too.
 
 func firstFaces(session: CaptureSession) async throws {
-    let faces = try MetadataOutput()         // OpenCV's Haar cascade; throws if its model is missing
+    let faces = try MetadataOutput()         // YuNet (OpenCV's Haar cascade if it cannot load)
     try session.addOutput(faces)
     try await session.startRunning()
     for await frame in faces.faces() where !frame.faces.isEmpty {

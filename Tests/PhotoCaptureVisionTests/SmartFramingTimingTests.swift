@@ -209,5 +209,5 @@ struct SmartFramingTimingTests {
 
 /// A detector that never finds anyone.
 struct NoFaces: FaceDetecting {
-    func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [NormalizedRect] { [] }
+    func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace] { [] }
 }

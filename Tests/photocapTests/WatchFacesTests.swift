@@ -23,6 +23,7 @@ import TestSupport
         }
         let second: Int?
         let faces: [Face]?
+        let faceDetector: String?
         let recommendation: Recommendation?
     }
 
@@ -37,6 +38,7 @@ import TestSupport
         let reports = lines.filter { $0.second != nil }
         #expect(reports.map(\.second) == [1, 2, 3, 4, 5])
         #expect(reports.allSatisfy { $0.faces != nil }, "--faces puts a faces array in every report")
+        #expect(reports.allSatisfy { $0.faceDetector == "YuNet" }, "the detector in use: \(reports.map(\.faceDetector))")
 
         // The person stays in view: by the last seconds one face, one ID, on the true box.
         let truth = person.face

@@ -20,6 +20,8 @@ public final class CascadeFaceDetector: FaceDetecting {
         public static let haarFrontalFace = Model(path: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml")
     }
 
+    /// The cascade.
+    public let model: Model
     /// The smallest face looked for, in pixels of the analysed picture.
     public let minimumFaceSize: Int
     /// Overlapping hits a face needs; more means fewer false faces.
@@ -39,15 +41,24 @@ public final class CascadeFaceDetector: FaceDetecting {
         }
         pc_faces_set_threads(1)
         handle = Mutex(UncheckedPointer(pointer: pointer))
-        (self.minimumFaceSize, self.minimumNeighbours, self.scaleFactor) = (minimumFaceSize, minimumNeighbours, scaleFactor)
+        (self.model, self.minimumFaceSize, self.minimumNeighbours, self.scaleFactor) = (model, minimumFaceSize, minimumNeighbours, scaleFactor)
     }
 
     deinit {
         handle.withLock { pc_faces_destroy($0.pointer) }
     }
 
-    /// The faces in `picture`, normalised to it.
-    public func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [NormalizedRect] {
+    /// `Haar alt2` or `LBP` for the built-in models, the file's path otherwise.
+    public var detectorName: String {
+        switch model {
+        case .haarFrontalFace: "Haar alt2"
+        case .lbpFrontalFace: "LBP"
+        default: model.path
+        }
+    }
+
+    /// The faces in `picture`, normalised to it; cascades give no confidence and no landmarks.
+    public func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace] {
         let capacity = 256
         var found = [pc_face_rect](repeating: pc_face_rect(), count: capacity)
         var message = [CChar](repeating: 0, count: 256)
@@ -62,13 +73,10 @@ public final class CascadeFaceDetector: FaceDetecting {
             throw .detectionFailed(message: String(cMessage: message))
         }
         return found.prefix(Int(min(count, Int32(capacity)))).map { face in
-            NormalizedRect(PixelRect(x: Int(face.x), y: Int(face.y), size: PixelSize(width: Int(face.width), height: Int(face.height))),
-                           in: picture.size)
+            DetectedFace(bounds: NormalizedRect(PixelRect(x: Int(face.x), y: Int(face.y),
+                                                          size: PixelSize(width: Int(face.width), height: Int(face.height))),
+                                                in: picture.size))
         }
     }
 }
 
-/// The OpenCV handle, guarded by the detector's lock.
-private struct UncheckedPointer: @unchecked Sendable {
-    let pointer: OpaquePointer
-}

@@ -1,10 +1,19 @@
 import Imaging
 
-/// Finds faces in upright grey pictures. ``CascadeFaceDetector`` is the real one (OpenCV); tests
-/// of the tracker, the metadata output and the framing monitor may inject their own.
+/// Finds faces in upright grey pictures. ``YuNetFaceDetector`` and ``CascadeFaceDetector`` are
+/// the real ones (OpenCV), ``DefaultFaceDetector`` picks between them; tests of the tracker, the
+/// metadata output and the framing monitor may inject their own.
 public protocol FaceDetecting: Sendable {
+    /// Which detector this is, for reports: `YuNet`, `Haar alt2`, ….
+    var detectorName: String { get }
+
     /// The faces in `picture`, normalised to it (origin top-left, y down).
-    func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [NormalizedRect]
+    func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace]
+}
+
+extension FaceDetecting {
+    /// The type's name, for detectors that do not name themselves.
+    public var detectorName: String { String(describing: Self.self) }
 }
 
 /// Why face detection failed.

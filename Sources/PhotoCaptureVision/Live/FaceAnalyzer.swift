@@ -19,6 +19,8 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
     }
 
     let video = VideoDataOutput()
+    /// The detector's ``FaceDetecting/detectorName``.
+    let detectorName: String
     private let analysis: Mutex<FaceAnalysis>
     private let handler: @Sendable (Analysed) -> Void
     private let failures = Mutex<[FaceDetectionError]>([])
@@ -28,6 +30,7 @@ final class FaceAnalyzer: VideoDataOutputDelegate {
     init(detector: any FaceDetecting, analysisSize: PixelSize, wholeFieldOfView: Bool = false,
          handler: @escaping @Sendable (Analysed) -> Void) {
         analysis = Mutex(FaceAnalysis(detector: detector, analysisSize: analysisSize))
+        detectorName = detector.detectorName
         self.handler = handler
         video.deliversWholeFieldOfView = wholeFieldOfView
         video.maximumDimensions = analysisSize

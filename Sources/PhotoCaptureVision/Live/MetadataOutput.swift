@@ -6,7 +6,7 @@ import Synchronization
 /// ``CaptureSession/addOutput(_:)``.
 ///
 /// ```swift
-/// let faces = try MetadataOutput()         // OpenCV's Haar cascade; throws if its model is missing
+/// let faces = try MetadataOutput()         // YuNet (OpenCV's Haar cascade if it cannot load)
 /// try session.addOutput(faces)
 /// try await session.startRunning()
 /// for await frame in faces.faces() where !frame.faces.isEmpty {
@@ -36,7 +36,7 @@ public final class MetadataOutput: Sendable {
         let analyzer = FaceAnalyzer(detector: detector, analysisSize: analysisSize) { [weak self] analysed in
             guard let self else { return }
             let faces = analysed.result.faces.map {
-                MetadataFaceObject(bounds: $0.bounds, detectedObjectID: $0.detectedObjectID,
+                MetadataFaceObject(bounds: $0.bounds, landmarks: $0.landmarks, detectedObjectID: $0.detectedObjectID,
                                    timestamp: analysed.timestamp, frameSequence: analysed.sequence)
             }
             let frame = FaceMetadata(timestamp: analysed.timestamp, frameSequence: analysed.sequence, faces: faces)
@@ -50,12 +50,16 @@ public final class MetadataOutput: Sendable {
         analyzerBox.withLock { $0 = analyzer }
     }
 
-    /// An output with OpenCV's Haar frontal-face detector (``CascadeFaceDetector`` with its
-    /// defaults); throws ``FaceDetectionError/modelUnreadable(path:message:)`` when the model
-    /// file (Debian's `opencv-data`) cannot be loaded.
+    /// An output with the ``DefaultFaceDetector``: YuNet, or OpenCV's Haar cascade when YuNet
+    /// cannot load; throws ``FaceDetectionError/modelUnreadable(path:message:)`` when neither can
+    /// (the cascade's file comes from Debian's `opencv-data`).
     public convenience init() throws(FaceDetectionError) {
-        self.init(detector: try CascadeFaceDetector())
+        self.init(detector: try DefaultFaceDetector())
     }
+
+    /// The name of the detector finding the faces (``FaceDetecting/detectorName``): `YuNet`,
+    /// `Haar alt2`, ….
+    public var faceDetectorName: String { analyzer.detectorName }
 
     var analyzer: FaceAnalyzer { analyzerBox.withLock { $0! } }
 

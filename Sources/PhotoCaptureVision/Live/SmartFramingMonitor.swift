@@ -55,6 +55,10 @@ public final class SmartFramingMonitor: Sendable {
         state.withLock { $0.detector = detector }
     }
 
+    /// The name of the detector finding the people (``FaceDetecting/detectorName``) while
+    /// monitoring: `YuNet` unless it could not load; nil when not monitoring.
+    public var faceDetectorName: String? { state.withLock { $0.analyzer?.detectorName } }
+
     /// Whether the monitor is watching the stream.
     public var isMonitoring: Bool { state.withLock { $0.analyzer != nil } }
 
@@ -79,7 +83,7 @@ public final class SmartFramingMonitor: Sendable {
         guard !enabled.isEmpty else { throw .noEnabledFramings }
         let detector: any FaceDetecting
         do throws(FaceDetectionError) {
-            if let injected { detector = injected } else { detector = try CascadeFaceDetector() }
+            if let injected { detector = injected } else { detector = try DefaultFaceDetector() }
         } catch {
             throw .detector(error)
         }

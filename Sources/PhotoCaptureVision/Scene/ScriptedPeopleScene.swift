@@ -63,7 +63,7 @@ public struct ScriptedPeopleScene: Sendable {
         let faces: [NormalizedRect]
         do throws(FaceDetectionError) {
             let chosen: any FaceDetecting = if let detector { detector } else { try CascadeFaceDetector() }
-            faces = try chosen.detectFaces(in: LumaPicture(portrait))
+            faces = try chosen.detectFaces(in: LumaPicture(portrait)).map(\.bounds)
         } catch {
             throw .detectionFailed(error)
         }

@@ -30,7 +30,7 @@ public struct FaceAnalysis: Sendable {
     /// Analyses `picture` (upright, whole) taken at `time` seconds.
     public mutating func analyse(_ picture: LumaPicture, at time: Double) throws(FaceDetectionError) -> Result {
         let detections = try detector.detectFaces(in: picture.downscaled(toFit: analysisSize))
-        let confirmed = tracker.update(detections: detections, at: time)
+        let confirmed = tracker.update(faces: detections, at: time)
         return Result(faces: confirmed.filter { $0.lastSeen == time },
                       framingFaces: confirmed.filter { time - $0.lastSeen <= framingMemory })
     }

@@ -23,11 +23,18 @@ public struct FaceTracker: Sendable {
     /// confirmed tracks, oldest ID first.
     @discardableResult
     public mutating func update(detections: [NormalizedRect], at time: Double) -> [TrackedFace] {
+        update(faces: detections.map { DetectedFace(bounds: $0) }, at: time)
+    }
+
+    /// Feeds one analysis: the faces found at `time` (seconds, never decreasing), their landmarks
+    /// kept with their tracks. Returns the confirmed tracks, oldest ID first.
+    @discardableResult
+    public mutating func update(faces detections: [DetectedFace], at time: Double) -> [TrackedFace] {
         // Greedy matching, best overlap first: enough for the few faces of a photo.
         var pairs: [(track: Int, detection: Int, overlap: Double)] = []
         for (t, track) in tracks.enumerated() {
             for (d, detection) in detections.enumerated() {
-                let overlap = track.bounds.intersectionOverUnion(detection)
+                let overlap = track.bounds.intersectionOverUnion(detection.bounds)
                 if overlap >= minimumOverlap { pairs.append((t, d, overlap)) }
             }
         }
@@ -36,7 +43,8 @@ public struct FaceTracker: Sendable {
         for pair in pairs where !matchedTracks.contains(pair.track) && !matchedDetections.contains(pair.detection) {
             matchedTracks.insert(pair.track)
             matchedDetections.insert(pair.detection)
-            tracks[pair.track].bounds = detections[pair.detection]
+            tracks[pair.track].bounds = detections[pair.detection].bounds
+            tracks[pair.track].landmarks = detections[pair.detection].landmarks
             tracks[pair.track].lastSeen = time
         }
         for index in tracks.indices {
@@ -50,7 +58,7 @@ public struct FaceTracker: Sendable {
                 : track.recentHits.count == 3 && track.recentHits.filter({ $0 }).count < 2
         }
         for (d, detection) in detections.enumerated() where !matchedDetections.contains(d) {
-            tracks.append(TrackedFace(detectedObjectID: nextID, bounds: detection, lastSeen: time,
+            tracks.append(TrackedFace(detectedObjectID: nextID, bounds: detection.bounds, landmarks: detection.landmarks, lastSeen: time,
                                       isConfirmed: false, recentHits: [true]))
             nextID += 1
         }

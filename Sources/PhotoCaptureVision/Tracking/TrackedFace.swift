@@ -6,6 +6,9 @@ public struct TrackedFace: Sendable, Hashable {
     public let detectedObjectID: Int
     /// The latest bounds, normalised to the analysed picture.
     public var bounds: NormalizedRect
+    /// The latest detection's eyes, nose tip and mouth corners, normalised like ``bounds``; nil
+    /// when the detector finds none.
+    public var landmarks: FaceLandmarks?
     /// When the face was last detected (seconds on the stream's clock).
     public var lastSeen: Double
     /// Whether it was detected often enough to be reported (2 of the last 3 analyses).

@@ -19,6 +19,8 @@ extension WatchCommand {
 
         /// The faces reported now, or nil without `--faces`.
         var latestFaces: [MetadataFaceObject]? { faces?.latestFaces }
+        /// The face detector's name, or nil with neither `--faces` nor `--smart-framing`.
+        var faceDetectorName: String? { faces?.faceDetectorName ?? monitor?.faceDetectorName }
     }
 
     /// Attaches the face output and starts the monitor the options ask for, on a running session.

@@ -22,6 +22,9 @@ extension WatchCommand {
         let preview: String?
         /// With `--faces`: the faces of the latest analysed frame.
         let faces: [FaceReport]?
+        /// With `--faces` or `--smart-framing`: the detector finding the faces, `YuNet` unless
+        /// it could not load (then `Haar alt2`).
+        let faceDetector: String?
     }
 
     /// The live session, reported on once a second until `--duration` or Ctrl-C.
@@ -99,7 +102,7 @@ extension WatchCommand {
                 dropped: ["video": video.droppedFrameCount, "allConsumers": statistics.consumerDrops],
                 sceneStatus: monitor.lighting.rawValue, isFlashScene: monitor.isFlashScene,
                 meanLuma: monitor.latestReading.map { ($0.meanLuma * 10).rounded() / 10 }, preview: preview,
-                faces: analysis.latestFaces.map { $0.map(FaceReport.init) })
+                faces: analysis.latestFaces.map { $0.map(FaceReport.init) }, faceDetector: analysis.faceDetectorName)
             if json {
                 print(try jsonText(report))
             } else {

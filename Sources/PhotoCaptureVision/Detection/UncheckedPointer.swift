@@ -1,0 +1,4 @@
+/// An OpenCV handle, guarded by its detector's lock.
+struct UncheckedPointer: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
