@@ -26,6 +26,9 @@ public struct DefaultFaceDetector: FaceDetecting {
     /// The name of the detector in use: `YuNet` or `Haar alt2`.
     public var detectorName: String { detector.detectorName }
 
+    /// The analysis size of the detector in use.
+    public var analysisSize: PixelSize { detector.analysisSize }
+
     /// The faces ``detector`` finds in `picture`.
     public func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace] {
         try detector.detectFaces(in: picture)

@@ -7,6 +7,10 @@ public protocol FaceDetecting: Sendable {
     /// Which detector this is, for reports: `YuNet`, `Haar alt2`, ….
     var detectorName: String { get }
 
+    /// The box live pictures are shrunk to fit before detection: large enough for the smallest
+    /// faces the detector finds reliably to stay that large in a person's usual distance.
+    var analysisSize: PixelSize { get }
+
     /// The faces in `picture`, normalised to it (origin top-left, y down).
     func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace]
 }
@@ -14,6 +18,9 @@ public protocol FaceDetecting: Sendable {
 extension FaceDetecting {
     /// The type's name, for detectors that do not name themselves.
     public var detectorName: String { String(describing: Self.self) }
+
+    /// 320x240: the cascades' 20-pixel window finds a face a sixteenth of the picture wide.
+    public var analysisSize: PixelSize { PixelSize(width: 320, height: 240) }
 }
 
 /// Why face detection failed.

@@ -31,9 +31,10 @@ public final class MetadataOutput: Sendable {
     private let state = Mutex(State())
     private let analyzerBox = Mutex<FaceAnalyzer?>(nil)
 
-    /// An output finding faces with `detector` on pictures shrunk to fit `analysisSize`.
-    public init(detector: any FaceDetecting, analysisSize: PixelSize = PixelSize(width: 320, height: 240)) {
-        let analyzer = FaceAnalyzer(detector: detector, analysisSize: analysisSize) { [weak self] analysed in
+    /// An output finding faces with `detector` on pictures shrunk to fit `analysisSize` (the
+    /// detector's ``FaceDetecting/analysisSize`` when nil).
+    public init(detector: any FaceDetecting, analysisSize: PixelSize? = nil) {
+        let analyzer = FaceAnalyzer(detector: detector, analysisSize: analysisSize ?? detector.analysisSize) { [weak self] analysed in
             guard let self else { return }
             let faces = analysed.result.faces.map {
                 MetadataFaceObject(bounds: $0.bounds, landmarks: $0.landmarks, detectedObjectID: $0.detectedObjectID,

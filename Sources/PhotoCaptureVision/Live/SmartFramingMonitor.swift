@@ -87,7 +87,7 @@ public final class SmartFramingMonitor: Sendable {
         } catch {
             throw .detector(error)
         }
-        let analyzer = FaceAnalyzer(detector: detector, analysisSize: PixelSize(width: 320, height: 240),
+        let analyzer = FaceAnalyzer(detector: detector, analysisSize: detector.analysisSize,
                                     wholeFieldOfView: true) { [weak self] analysed in
             self?.analysed(analysed)
         }

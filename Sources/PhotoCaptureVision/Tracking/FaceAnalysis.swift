@@ -22,9 +22,10 @@ public struct FaceAnalysis: Sendable {
     public var framingMemory = 0.3
     private var tracker = FaceTracker()
 
-    /// An analysis with `detector` on pictures shrunk to fit `analysisSize`.
-    public init(detector: any FaceDetecting, analysisSize: PixelSize = PixelSize(width: 320, height: 240)) {
-        (self.detector, self.analysisSize) = (detector, analysisSize)
+    /// An analysis with `detector` on pictures shrunk to fit `analysisSize` (the detector's
+    /// ``FaceDetecting/analysisSize`` when nil).
+    public init(detector: any FaceDetecting, analysisSize: PixelSize? = nil) {
+        (self.detector, self.analysisSize) = (detector, analysisSize ?? detector.analysisSize)
     }
 
     /// Analyses `picture` (upright, whole) taken at `time` seconds.

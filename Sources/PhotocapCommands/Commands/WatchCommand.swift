@@ -10,8 +10,8 @@ package struct WatchCommand: AsyncParsableCommand {
             Ctrl-C stops the camera cleanly (exit status 130); the preview file, if any, is always \
             a whole JPEG (written to a temporary file and renamed).
 
-            --faces and --smart-framing run OpenCV's face detector on a 320x240 grey copy of the \
-            stream, on their own queues: frames arriving while it is busy are skipped for the \
+            --faces and --smart-framing run OpenCV's face detector on a grey copy of the stream \
+            (640x480 for YuNet, 320x240 for the Haar cascade), on their own queues: frames arriving while it is busy are skipped for the \
             analysis, never for the stream or the preview. Faces are in metadata coordinates: \
             normalised to the upright picture, origin top-left.
 
