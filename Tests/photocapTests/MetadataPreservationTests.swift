@@ -278,3 +278,33 @@ import TestSupport
         #expect(try ReferenceDecoder.djpeg(result).size == PixelSize(width: 48, height: 64))
     }
 }
+
+/// An Android portrait JPEG carries its depth map (`GDepth:Data`, a PNG) and its unblurred
+/// original (`GImage:Data`) in its XMP — in extended XMP when large. orient cannot turn them
+/// yet; turning the picture alone left them turned the other way, silently. Now the file is
+/// refused, named, and left byte for byte as it was.
+@Suite struct DepthPortraitTests {
+    @Test(arguments: [("small, in the standard XMP", "64x48"), ("large, in extended XMP", "400x300")])
+    func aPortraitWithADepthMapIsLeftAsItIs(_ case: (name: String, depthSize: String)) throws {
+        let folder = try TemporaryDirectory("portrait")
+        let photo = folder.url.appendingPathComponent("portrait.jpg").path
+        let depth = folder.url.appendingPathComponent("depth.png").path, original = folder.url.appendingPathComponent("original.jpg").path
+        try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", photo]).checked()
+        try ExternalTool.run("convert", ["-size", `case`.depthSize, "xc:", "+noise", "Random", "-colorspace", "gray", depth]).checked()
+        try ExternalTool.run("convert", ["-size", "64x48", "gradient:green-yellow", original]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", "-XMP-GDepth:Format=RangeInverse",
+                                          "-XMP-GDepth:Near=0.5", "-XMP-GDepth:Far=5", "-XMP-GDepth:Mime=image/png",
+                                          "-XMP-GDepth:DepthImage<=\(depth)", "-XMP-GImage:ImageMimeType=image/jpeg",
+                                          "-XMP-GImage:ImageData<=\(original)", photo]).checked()
+        let extended = try ExternalTool.run("exiftool", ["-s3", "-XMP:HasExtendedXMP", photo]).checked().text
+        #expect(extended.isEmpty == (`case`.depthSize == "64x48"), "\(`case`.name): HasExtendedXMP \(extended)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: photo))
+        for options in [["--in-place"], ["--in-place", "--lossless"]] {
+            let run = try ExternalTool.run(TestPaths.photocap, ["orient"] + options + [photo])
+            #expect(run.status == 1, "\(`case`.name) \(options): \(run.stderr)")
+            #expect(run.stderr.contains("a depth map (GDepth) and the original picture (GImage)")
+                    && run.stderr.contains("left as it is"), "\(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == before, "\(`case`.name) \(options): the file changed")
+        }
+    }
+}

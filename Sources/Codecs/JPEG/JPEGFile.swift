@@ -181,6 +181,13 @@ package enum JPEGFile {
         return Array(jpeg[..<xmp.range.lowerBound]) + segment + Array(jpeg[xmp.range.upperBound...])
     }
 
+    /// The standard XMP packet's bytes, nil without one.
+    package static func xmpPacket(in jpeg: [UInt8]) throws(CodecError) -> ArraySlice<UInt8>? {
+        let segments = try headerSegments(of: jpeg)
+        guard let xmp = segments.list.first(where: { $0.isXMP(in: jpeg) }) else { return nil }
+        return jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound]
+    }
+
     /// Whether the header defines Huffman tables (DHT). Webcams' MJPEG frames usually do not:
     /// decoders assume the standard tables of JPEG Annex K.3, but a file must carry them.
     package static func hasHuffmanTables(_ jpeg: [UInt8]) throws(CodecError) -> Bool {

@@ -161,7 +161,9 @@ public struct ImageOrienter: Sendable {
         }
         let turned: (bytes: [UInt8], size: PixelSize, warnings: [String])
         switch info.format {
-        case .jpeg: turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)
+        case .jpeg:
+            try Self.refuseUnturnableCompanions(bytes)
+            turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)
         case .heic: turned = try heic(bytes, orientation)
         case .tiff: turned = try tiff(bytes)
         case .dng: throw PhotoCaptureError(.rawNotReoriented)
@@ -229,6 +231,21 @@ public struct ImageOrienter: Sendable {
         let (bytes, dropped) = try withCompanions(carried, of: data, turnedBy: orientation)
         let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
         return (bytes, size, warnings + dropped)
+    }
+
+    /// Throws ``PhotoCaptureError/Code/companionsNotTurnable(_:)`` for a JPEG whose XMP holds
+    /// pictures of the scene — an Android portrait's depth map (`GDepth:Data`) and unblurred
+    /// original (`GImage:Data`), in the extended XMP when they are large, which the standard
+    /// packet announces (`GDepth:Mime`, `GImage:Mime`) — since turning the main picture alone
+    /// would leave them turned the other way.
+    private static func refuseUnturnableCompanions(_ jpeg: [UInt8]) throws(PhotoCaptureError) {
+        let packet = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGFile.xmpPacket(in: jpeg) }
+        guard let packet else { return }
+        let text = String(decoding: packet, as: UTF8.self)
+        let companions = [("http://ns.google.com/photos/1.0/depthmap/", "a depth map (GDepth)"),
+                          ("http://ns.google.com/photos/1.0/image/", "the original picture (GImage)")]
+            .filter { XMPPacketReader.attributes(["Mime"], inNamespace: $0.0, of: text)?["Mime"] != nil }.map(\.1)
+        if !companions.isEmpty { throw PhotoCaptureError(.companionsNotTurnable(companions)) }
     }
 
     /// `primary` (the turned main image, carrying `original`'s MPF index) followed by what came
