@@ -96,24 +96,25 @@ import TestSupport
     /// The whole clip, made once for the tests that use all of it.
     static let wholeClip = Result { try clip(frames: shifts.count) }
 
-    /// Samples of `image`'s plane `plane` (luma by default) in `rect`.
-    static func luma(_ image: PlanarImage, in rect: PixelRect, plane: Int = 0) -> [Double] {
-        let base = image.baseAddress(ofPlane: plane), stride = image.stride(ofPlane: plane)
-        return (rect.y..<rect.y + rect.size.height).flatMap { row in
-            (rect.x..<rect.x + rect.size.width).map { Double(base[row * stride + $0]) }
+    /// Mean signed, absolute and squared differences of plane `plane` (luma by default) of
+    /// `image` and `clean` in `rect`.
+    static func differences(_ image: PlanarImage, _ clean: PlanarImage, in rect: PixelRect,
+                            plane: Int = 0) -> (signed: Double, absolute: Double, squared: Double) {
+        let (a, b, stride) = (image.baseAddress(ofPlane: plane), clean.baseAddress(ofPlane: plane), image.stride(ofPlane: plane))
+        var (signed, absolute, squared) = (0, 0, 0)
+        for row in rect.y..<rect.y + rect.size.height {
+            for index in row * stride + rect.x..<row * stride + rect.x + rect.size.width {
+                let difference = Int(a[index]) - Int(b[index])
+                (signed, absolute, squared) = (signed + difference, absolute + abs(difference), squared + difference * difference)
+            }
         }
+        let count = Double(rect.size.area)
+        return (Double(signed) / count, Double(absolute) / count, Double(squared) / count)
     }
 
     /// PSNR of `image`'s plane `plane` against `clean`'s in `rect`.
     static func psnr(_ image: PlanarImage, _ clean: PlanarImage, in rect: PixelRect = interior, plane: Int = 0) -> Double {
-        let errors = zip(luma(image, in: rect, plane: plane), luma(clean, in: rect, plane: plane)).map { ($0 - $1) * ($0 - $1) }
-        return 10 * log10(255 * 255 / (errors.reduce(0, +) / Double(errors.count)))
-    }
-
-    /// Mean absolute luma difference of two images in `rect`.
-    static func meanAbsoluteDifference(_ a: PlanarImage, _ b: PlanarImage, in rect: PixelRect) -> Double {
-        let differences = zip(luma(a, in: rect), luma(b, in: rect)).map { abs($0 - $1) }
-        return differences.reduce(0, +) / Double(differences.count)
+        10 * log10(255 * 255 / differences(image, clean, in: rect, plane: plane).squared)
     }
 
     @Test func findsEachFramesTranslation() throws {
@@ -145,7 +146,10 @@ import TestSupport
                 for plane in 1...2 {
                     let gain = Self.psnr(merged, clean, in: chromaInterior, plane: plane) - Self.psnr(frames[0], clean, in: chromaInterior, plane: plane)
                     print(String(format: "FrameMerger: chroma plane %d PSNR gain with 4 neighbours: %.2f dB", plane, gain))
-                    #expect(gain >= 3, "plane \(plane)")
+                    // The mean of 5 frames, those shifted by an odd number of luma pixels read as
+                    // the mean of 2 or 4 chroma samples (noise variance 1/2 or 1/4): 8.9 dB at best.
+                    // Shifts rounded to whole chroma samples instead gave 6.8 dB.
+                    #expect(gain >= 8, "plane \(plane)")
                 }
             }
             #expect(report.framesUsed == count + 1)
@@ -165,28 +169,31 @@ import TestSupport
         let (merged, report) = try FrameMerger().merge(reference: frames[0], neighbours: Array(frames.dropFirst()))
         // The naive merge: the same aligned frames, averaged with equal weights.
         let naive = try PlanarImage(size: Self.frameSize)
-        let (naiveBase, stride) = (naive.baseAddress(ofPlane: 0), naive.lumaStride)
-        for row in 0..<Self.frameSize.height {
-            for column in 0..<Self.frameSize.width {
-                var sum = 0, count = 0
-                for (frame, shift) in zip(frames, Self.shifts) {
-                    let (x, y) = (column - shift.0, row - shift.1)
-                    guard x >= 0, y >= 0, x < Self.frameSize.width, y < Self.frameSize.height else { continue }
-                    sum += Int(frame.baseAddress(ofPlane: 0)[y * stride + x])
-                    count += 1
+        let (width, height, stride) = (Self.frameSize.width, Self.frameSize.height, naive.lumaStride)
+        var sums = [Int](repeating: 0, count: width * height), counts = sums
+        for (frame, shift) in zip(frames, Self.shifts) {
+            let base = frame.baseAddress(ofPlane: 0)
+            // The reference's (x, y) is this frame's (x - sx, y - sy), where it has data.
+            for row in max(0, shift.1)..<min(height, height + shift.1) {
+                for column in max(0, shift.0)..<min(width, width + shift.0) {
+                    sums[row * width + column] += Int(base[(row - shift.1) * stride + column - shift.0])
+                    counts[row * width + column] += 1
                 }
-                naiveBase[row * stride + column] = UInt8((sum + count / 2) / count)
+            }
+        }
+        for row in 0..<height {
+            for column in 0..<width {
+                let (sum, count) = (sums[row * width + column], counts[row * width + column])
+                naive.baseAddress(ofPlane: 0)[row * stride + column] = UInt8((sum + count / 2) / count)
             }
         }
         let side = PixelSize(width: Square.side, height: Square.side)
         var merges: [String] = []
         for (index, place) in places.enumerated() {
             let rect = PixelRect(x: place.x, y: place.y, size: side)
-            let mergedDifference = Self.meanAbsoluteDifference(merged, clean, in: rect)
-            let naiveDifference = Self.meanAbsoluteDifference(naive, clean, in: rect)
+            let fused = Self.differences(merged, clean, in: rect), averaged = Self.differences(naive, clean, in: rect)
+            let (mergedDifference, naiveDifference, meanDifference) = (fused.absolute, averaged.absolute, fused.signed)
             merges.append(String(format: "%.2f/%.2f", mergedDifference, naiveDifference))
-            let meanDifference = zip(Self.luma(merged, in: rect), Self.luma(clean, in: rect)).map { $0 - $1 }.reduce(0, +)
-                / Double(side.area)
             // The square once, where the reference has it: the reference's own pixels, its noise
             // not averaged away (neighbours show sky there), but no sky mixed in.
             // Where a neighbour had it: the clean sky, within half the noise.
@@ -208,7 +215,7 @@ import TestSupport
         for neighbour in report.neighbours { #expect(neighbour.contribution < 0.01, "\(report)") }
         #expect(report.framesUsed == 1)
         let whole = PixelRect(x: 0, y: 0, size: Self.frameSize)
-        #expect(Self.meanAbsoluteDifference(merged, frames[0], in: whole) < 0.1)
+        #expect(Self.differences(merged, frames[0], in: whole).absolute < 0.1)
     }
 
     @Test func refusesFramesOfAnotherSize() throws {
@@ -217,5 +224,17 @@ import TestSupport
         #expect(throws: FrameMergeError.sizeMismatch(index: 1, neighbour: small.size, reference: reference.size)) {
             try FrameMerger().merge(reference: reference, neighbours: [reference, small])
         }
+    }
+
+    @Test func refusesAPictureSmallerThanATile() throws {
+        let tiny = try PlanarImage(size: PixelSize(width: 7, height: 48))
+        #expect(throws: FrameMergeError.tooSmall(tiny.size)) { try FrameMerger().merge(reference: tiny, neighbours: [tiny]) }
+    }
+
+    @Test func withoutNeighboursTheReferenceComesBack() throws {
+        let (_, frames) = try Self.clip(frames: 1)
+        let (merged, report) = try FrameMerger().merge(reference: frames[0], neighbours: [])
+        #expect(report.framesUsed == 1 && report.neighbours.isEmpty)
+        for plane in 0...2 { #expect(merged.packedPlane(plane) == frames[0].packedPlane(plane)) }
     }
 }
