@@ -56,6 +56,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("face-rounds"), help: "Rounds of the face detection and smart framing measurements; 0 skips them.")
     var faceRounds = 20
 
+    @Option(name: .customLong("merge-rounds"), help: "Rounds of the 12 MP frame merge (reference + 2 and + 4 neighbours: time and PSNR gain); 0 skips it.")
+    var mergeRounds = 5
+
     @Option(name: .customLong("large-heic"), help: ArgumentHelp(
         "A very large HEIC (issue 17: pillow_heif's tests/images/heif_special/200MP.heic) to turn with orient --pixels, measured first: peak memory and time against heif-convert + heif-enc.",
         valueName: "file"))
@@ -75,6 +78,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             try await compareFaceDetection(rounds: faceRounds)
             try compareFaceDetectionOnMarkedPhotos(rounds: faceRounds)
         }
+        if mergeRounds > 0 { try compareFrameMerging(rounds: mergeRounds) }
 
         // The floor: the encoder alone on planes that are already converted.
         let scenePicture = picture()

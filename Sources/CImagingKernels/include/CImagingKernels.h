@@ -125,3 +125,52 @@ void pc_place_band(uint8_t *image, long origin, long dx, long dy, long first_row
                    const uint8_t *band);
 void pc_gather_band(const uint8_t *image, long origin, long dx, long dy, long first_row, long rows, long width,
                     uint8_t *band);
+
+/// Halves a `width`×`height` plane: each output sample the rounded mean of a 2×2 block
+/// (⌊width/2⌋×⌊height/2⌋ samples; an odd last column or row is dropped).
+void pc_downsample_half(const uint8_t *src, ptrdiff_t src_stride, int width, int height, uint8_t *dst,
+                        ptrdiff_t dst_stride);
+
+/// The sum of |reference(x, y) − other(x + dx, y + dy)| over columns x0..<x1 and every
+/// `row_step`-th row of y0..<y1; the caller keeps the translated rectangle inside `other`.
+uint64_t pc_sum_absolute_differences(const uint8_t *reference, ptrdiff_t reference_stride, const uint8_t *other,
+                                     ptrdiff_t other_stride, int x0, int y0, int x1, int y1, int dx, int dy,
+                                     int row_step);
+
+/// Adds to `histogram` the magnitudes (capped at 1023) of Immerkær's noise mask (a 3×3
+/// high-pass that is 0 on flat and linear areas and 6σ on noise of σ) at every `step`-th
+/// sample of every `step`-th row of the plane's interior.
+void pc_highpass_histogram(const uint8_t *plane, ptrdiff_t stride, int width, int height, int step,
+                           uint32_t histogram[1024]);
+
+/// One plane of a merge (pc_merge_tile_rows): the reference, `count` neighbours with their
+/// translations in half samples of this plane (the neighbour's sample (x + dx/2, y + dy/2)
+/// shows the reference's (x, y)), and the output, all `width`×`height`.
+typedef struct {
+    const uint8_t *reference;
+    ptrdiff_t reference_stride;
+    const uint8_t *const *neighbours;
+    const ptrdiff_t *neighbour_strides;
+    const int *half_dx;
+    const int *half_dy;
+    int width, height;
+    /// Rows of luma tiles (8×8 luma, 4×4 chroma) of the whole picture.
+    int tiles_y;
+    uint8_t *out;
+    ptrdiff_t out_stride;
+} pc_merge_plane;
+
+/// The weight (0...256) of each neighbour in each luma tile (8×8) of the tile rows
+/// first_tile_row..<first_tile_row + tile_rows, written to `weights` at [neighbour][tile row]
+/// [tile column] (⌈width/8⌉ columns): 256 while the tile's mean squared difference to the
+/// reference is at most the 2σ² of noise (`noise_variance` σ²), falling linearly to 0 at an
+/// excess of `rejection`·σ², and 0 where the translated tile leaves the picture.
+void pc_merge_tile_weights(const pc_merge_plane planes[3], int count, float noise_variance, float rejection,
+                           int first_tile_row, int tile_rows, uint16_t *weights);
+
+/// Merges the luma tile rows first_tile_row..<first_tile_row + tile_rows (and the chroma rows
+/// under them, 4×4 tiles) of Y, Cb and Cr: each output sample the mean of the reference's
+/// (weight 256) and the neighbours' samples, weighted by their tile's `weights` (as
+/// pc_merge_tile_weights writes them). `sums` holds one luma row (width entries).
+void pc_merge_tile_rows(const pc_merge_plane planes[3], int count, int first_tile_row, int tile_rows,
+                        const uint16_t *weights, uint32_t *sums);
