@@ -11,21 +11,7 @@ extension BenchmarkCommand {
     /// without it. The portrait comes from `TestImages/faces/astronaut.png`, decoded by ImageMagick.
     func compareFaceDetection(rounds: Int) async throws {
         let portraitPath = "TestImages/faces/astronaut.png"
-        let decode = Process()
-        decode.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-        decode.arguments = [portraitPath, "-depth", "8", "rgb:-"]
-        let pipe = Pipe()
-        decode.standardOutput = pipe
-        do { try decode.run() } catch {
-            print("  face detection: skipped (ImageMagick's convert is needed to read \(portraitPath))")
-            return
-        }
-        let bytes = [UInt8](pipe.fileHandleForReading.readDataToEndOfFile())
-        decode.waitUntilExit()
-        guard decode.terminationStatus == 0, bytes.count == 512 * 512 * 3 else {
-            print("  face detection: skipped (\(portraitPath) unreadable; run from the repository)")
-            return
-        }
+        guard let bytes = imageMagickRGB(portraitPath, byteCount: 512 * 512 * 3, row: "face detection") else { return }
         let scene = ScriptedPeopleScene.joiningFriends(portrait: RGBImage(size: PixelSize(width: 512, height: 512), pixels: bytes),
                                                        faceInPortrait: PixelRect(x: 175, y: 70, size: PixelSize(width: 90, height: 90)))
         let full = LumaPicture(scene.image(at: 9, size: PixelSize(width: 640, height: 480)))

@@ -11,21 +11,8 @@ extension BenchmarkCommand {
         let photoPath = "TestImages/third-party/recurser-exif-orientation-examples/Landscape_1.jpg"
         let size = PixelSize(width: 4000, height: 3000), margin = 16
         let full = PixelSize(width: size.width + 2 * margin, height: size.height + 2 * margin)
-        let decode = Process()
-        decode.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-        decode.arguments = [photoPath, "-resize", "\(full.width)x\(full.height)!", "-depth", "8", "rgb:-"]
-        let pipe = Pipe()
-        decode.standardOutput = pipe
-        do { try decode.run() } catch {
-            print("  frame merge: skipped (ImageMagick's convert is needed to read \(photoPath))")
-            return
-        }
-        let rgb = [UInt8](pipe.fileHandleForReading.readDataToEndOfFile())
-        decode.waitUntilExit()
-        guard decode.terminationStatus == 0, rgb.count == full.area * 3 else {
-            print("  frame merge: skipped (\(photoPath) unreadable; run from the repository)")
-            return
-        }
+        guard let rgb = imageMagickRGB(photoPath, ["-resize", "\(full.width)x\(full.height)!"], byteCount: full.area * 3,
+                                       row: "frame merge") else { return }
         let shifts = [(0, 0), (3, -2), (-5, 4), (7, 1), (-2, -6)]
         // The window whose pixel (x, y) shows the reference's (x + sx, y + sy).
         func window(_ sx: Int, _ sy: Int) throws -> PlanarImage {
