@@ -220,6 +220,28 @@ import TestSupport
         }
     }
 
+    /// A companion that cannot be decoded is never kept unturned: it is dropped with the index,
+    /// named in a warning, and the picture is turned.
+    @Test func aCompanionThatCannotBeTurnedIsDroppedWithTheIndex() throws {
+        let folder = try TemporaryDirectory("mpf-broken")
+        let main = folder.url.appendingPathComponent("main.jpg").path
+        try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", main]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", main]).checked()
+        let broken: [UInt8] = [0xFF, 0xD8] + (0..<200).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) } + [0xFF, 0xD9]
+        let input = try folder.write(try Self.multiPicture(main: [UInt8](try Data(contentsOf: URL(fileURLWithPath: main))), second: broken),
+                                     named: "broken.jpg")
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("image 2 of the Multi-Picture index (204 bytes after the picture) cannot be turned"), "\(run.stderr)")
+        let result = out + "broken.jpg"
+        let groups = try ExternalTool.run("exiftool", ["-a", "-G1", "-s", "-MPF:all", result]).checked().text
+        #expect(groups.isEmpty, "the index is gone: \(groups)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: result)))
+        #expect(bytes.firstRange(of: broken) == nil, "the companion's bytes are gone")
+        #expect(try ReferenceDecoder.djpeg(result).size == PixelSize(width: 48, height: 64))
+    }
+
     /// An Ultra HDR JPEG, made here as the format describes it (no licensed sample exists): a
     /// 64x48 primary image with Orientation 6 whose XMP says `hdrgm:Version` and lists, in its
     /// GContainer directory, the gain map and its length; the gain map, a 32x24 grey JPEG with

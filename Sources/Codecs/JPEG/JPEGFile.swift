@@ -168,9 +168,8 @@ package enum JPEGFile {
     /// `jpeg` with its standard XMP packet replaced by what `edit` makes of it, in the same
     /// place; unchanged when it has no XMP or `edit` returns nil.
     package static func editingXMP(_ jpeg: [UInt8], _ edit: (ArraySlice<UInt8>) -> [UInt8]?) throws(CodecError) -> [UInt8] {
-        let segments = try headerSegments(of: jpeg)
-        guard let xmp = segments.list.first(where: { $0.isXMP(in: jpeg) }),
-              let edited = edit(jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound])
+        guard let xmp = try headerSegments(of: jpeg).list.first(where: { $0.isXMP(in: jpeg) }),
+              let edited = edit(xmp.xmpPacket(in: jpeg))
         else { return jpeg }
         let payload = XMPOrientation.app1Header + edited
         guard payload.count <= maximumAPP1Payload else {
@@ -183,9 +182,7 @@ package enum JPEGFile {
 
     /// The standard XMP packet's bytes, nil without one.
     package static func xmpPacket(in jpeg: [UInt8]) throws(CodecError) -> ArraySlice<UInt8>? {
-        let segments = try headerSegments(of: jpeg)
-        guard let xmp = segments.list.first(where: { $0.isXMP(in: jpeg) }) else { return nil }
-        return jpeg[(xmp.payloadStart + XMPOrientation.app1Header.count)..<xmp.range.upperBound]
+        try headerSegments(of: jpeg).list.first { $0.isXMP(in: jpeg) }?.xmpPacket(in: jpeg)
     }
 
     /// Whether the header defines Huffman tables (DHT). Webcams' MJPEG frames usually do not:
@@ -277,6 +274,11 @@ package enum JPEGFile {
 
         func isXMP(in jpeg: [UInt8]) -> Bool {
             marker == 0xE1 && payloadStarts(with: XMPOrientation.app1Header, in: jpeg)
+        }
+
+        /// The packet of a standard XMP segment (``isXMP(in:)``): its payload after the header.
+        func xmpPacket(in jpeg: [UInt8]) -> ArraySlice<UInt8> {
+            jpeg[(payloadStart + XMPOrientation.app1Header.count)..<range.upperBound]
         }
 
         /// Metadata about the picture that survives re-encoding (see

@@ -2,53 +2,51 @@
 /// table gives each image's size and its offset from the index's TIFF header. Cameras put a large
 /// preview (or a second view) after the main image's EOI; a turn changes the main image's
 /// length, so the table must follow, or readers find the other images at the wrong place; and
-/// the other images turn with it (``assembling(_:companionsOf:replacedBy:)``).
+/// the other images turn with it (``assembling(_:of:companions:replacedBy:)``).
 package enum MPFIndex {
     static let signature = Array("MPF".utf8) + [0]
     /// MPEntry: 16 bytes per image (attributes, size, offset, two dependent-image entries).
     static let entryTag = 0xB002
 
     /// The images the index lists after the main one — a camera's preview, an Ultra HDR gain
-    /// map, a second view: each one's MP Entry number and bytes in `jpeg`. Entries that point
-    /// into the main image or outside the file, or at something that does not start as a JPEG,
-    /// are not listed (a file with them is rewritten with those entries as they were).
-    package static func companions(in jpeg: [UInt8]) throws(CodecError) -> [(entry: Int, range: Range<Int>)] {
+    /// map, a second view: each one's MP Entry number and bytes in `jpeg`, in the order of the
+    /// file. Entries that point into the main image or outside the file, or at something that
+    /// does not start as a JPEG, are not listed (a file with them is rewritten with those entries
+    /// as they were).
+    package static func companions(in jpeg: [UInt8]) throws(CodecError) -> [Companion] {
         guard let index = try location(in: jpeg) else { return [] }
-        var found: [(entry: Int, range: Range<Int>)] = []
+        var found: [Companion] = []
         for entry in 1..<max(1, index.entryCount) {
             let field = index.entries + entry * 16
             let (size, offset) = (try integer(jpeg, field + 4, index.littleEndian), try integer(jpeg, field + 8, index.littleEndian))
             let start = index.header + offset
             guard offset != 0, size >= 4, start >= index.mainEnd, start <= jpeg.count - size,
                   jpeg[start] == 0xFF, jpeg[start + 1] == 0xD8 else { continue }
-            found.append((entry, start..<(start + size)))
+            found.append(Companion(entry: entry, range: start..<(start + size)))
         }
-        return found
+        return found.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// One image after the main one: its MP Entry number and its bytes in the file.
+    package struct Companion: Sendable {
+        package let entry: Int
+        package let range: Range<Int>
     }
 
     /// `primary` — a turned main image carrying `original`'s index, nothing after its EOI —
-    /// followed by `original`'s bytes after its EOI, each companion (``companions(in:)``)
-    /// replaced by `replacements[entry]` when given; the table then says where everything is:
-    /// the main image's new size, each companion's new size and offset from the index. Entries
-    /// that were not companions keep their values (an offset that pointed past the main image
-    /// moves with the bytes). Unchanged `primary` + trailer when there is no index.
-    package static func assembling(_ primary: [UInt8], companionsOf original: [UInt8],
+    /// followed by `original`'s bytes after its EOI, each of `companions` (``companions(in:)``
+    /// of `original`) replaced by `replacements[entry]` when given; the table then says where
+    /// everything is: the main image's new size, each companion's new size and offset from the
+    /// index. Entries that were not companions keep their values (an offset that pointed past
+    /// the main image moves with the bytes). Unchanged `primary` + trailer when there is no index.
+    package static func assembling(_ primary: [UInt8], of original: [UInt8], companions: [Companion],
                                    replacedBy replacements: [Int: [UInt8]] = [:]) throws(CodecError) -> [UInt8] {
-        let trailer = try JPEGFile.trailer(of: original)
-        guard let new = try location(in: primary), let old = try location(in: original) else { return primary + trailer }
-        let companions = try companions(in: original).sorted { $0.range.lowerBound < $1.range.lowerBound }
-        // The trailer rebuilt: the bytes between companions as they were, each companion replaced.
-        var rebuilt: [UInt8] = []
-        var placed: [Int: (start: Int, size: Int)] = [:]
-        var copied = trailer.startIndex
-        for companion in companions where companion.range.lowerBound >= copied {
-            rebuilt += original[copied..<companion.range.lowerBound]
-            let bytes = replacements[companion.entry] ?? Array(original[companion.range])
-            placed[companion.entry] = (primary.count + rebuilt.count, bytes.count)
-            rebuilt += bytes
-            copied = companion.range.upperBound
+        guard let new = try location(in: primary), let old = try location(in: original) else {
+            return primary + (try JPEGFile.trailer(of: original))
         }
-        rebuilt += original[copied...]
+        let (rebuilt, placed) = try trailer(of: original, companions: companions, after: primary.count) {
+            replacements[$0.entry] ?? Array(original[$0.range])
+        }
         var bytes = primary + rebuilt
         let little = new.littleEndian
         func put(_ value: Int, at offset: Int) {
@@ -73,14 +71,36 @@ package enum MPFIndex {
         return bytes
     }
 
-    /// `primary` without its index (the APP2 "MPF" segment), for a file whose companions are
-    /// dropped.
-    package static func removing(from primary: [UInt8]) throws(CodecError) -> [UInt8] {
+    /// `primary` without its index (the APP2 "MPF" segment), followed by `original`'s bytes after
+    /// its EOI without `companions`: for a file whose companions cannot be kept.
+    package static func droppingCompanions(_ primary: [UInt8], of original: [UInt8], companions: [Companion]) throws(CodecError) -> [UInt8] {
         let segments = try JPEGFile.headerSegments(of: primary)
-        guard let segment = segments.list.first(where: { $0.marker == 0xE2 && $0.payloadStarts(with: signature, in: primary) }) else {
-            return primary
+        var unindexed = primary
+        if let segment = segments.list.first(where: { $0.marker == 0xE2 && $0.payloadStarts(with: signature, in: primary) }) {
+            unindexed.removeSubrange(segment.range)
         }
-        return Array(primary[..<segment.range.lowerBound]) + Array(primary[segment.range.upperBound...])
+        return unindexed + (try trailer(of: original, companions: companions, after: unindexed.count) { _ in nil }).bytes
+    }
+
+    /// `original`'s bytes after its EOI with each companion replaced by what `replacement` gives
+    /// (nil: left out), and where each replacement lands in a file whose trailer starts at
+    /// `start`. A companion overlapping one before it is left as the bytes already copied.
+    private static func trailer(of original: [UInt8], companions: [Companion], after start: Int,
+                                _ replacement: (Companion) -> [UInt8]?) throws(CodecError)
+        -> (bytes: [UInt8], placed: [Int: (start: Int, size: Int)]) {
+        let trailer = try JPEGFile.trailer(of: original)
+        var rebuilt: [UInt8] = []
+        var placed: [Int: (start: Int, size: Int)] = [:]
+        var copied = trailer.startIndex
+        for companion in companions where companion.range.lowerBound >= copied {
+            rebuilt += original[copied..<companion.range.lowerBound]
+            if let bytes = replacement(companion) {
+                placed[companion.entry] = (start + rebuilt.count, bytes.count)
+                rebuilt += bytes
+            }
+            copied = companion.range.upperBound
+        }
+        return (rebuilt + original[copied...], placed)
     }
 
     private static func integer(_ bytes: [UInt8], _ offset: Int, _ littleEndian: Bool) throws(CodecError) -> Int {

@@ -244,7 +244,10 @@ public struct ImageOrienter: Sendable {
         let text = String(decoding: packet, as: UTF8.self)
         let companions = [("http://ns.google.com/photos/1.0/depthmap/", "a depth map (GDepth)"),
                           ("http://ns.google.com/photos/1.0/image/", "the original picture (GImage)")]
-            .filter { XMPPacketReader.attributes(["Mime"], inNamespace: $0.0, of: text)?["Mime"] != nil }.map(\.1)
+            // A packet that never names the namespace has no property in it: libxml2 (loaded on
+            // first use) parses only the packets that do, not every JPEG's a batch turns.
+            .filter { text.contains($0.0) && XMPPacketReader.attributes(["Mime"], inNamespace: $0.0, of: text)?["Mime"] != nil }
+            .map(\.1)
         if !companions.isEmpty { throw PhotoCaptureError(.companionsNotTurnable(companions)) }
     }
 
@@ -261,24 +264,22 @@ public struct ImageOrienter: Sendable {
             do throws(PhotoCaptureError) {
                 turned[companion.entry] = try turnedCompanion(Array(original[companion.range]), orientation)
             } catch {
-                return try PhotoCaptureError.damagedFile { () throws(CodecError) in
-                    var trailer = Array(try JPEGFile.trailer(of: original))
-                    let start = original.count - trailer.count
-                    for other in companions.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
-                        trailer.removeSubrange((other.range.lowerBound - start)..<(other.range.upperBound - start))
-                    }
-                    let warning = "image \(companion.entry + 1) of the Multi-Picture index (\(companion.range.count) bytes after the picture) "
-                        + "cannot be turned (\(error)): it is dropped, with the index and its other images"
-                    return (try MPFIndex.removing(from: primary) + trailer, [warning])
+                let warning = "image \(companion.entry + 1) of the Multi-Picture index (\(companion.range.count) bytes after the picture) "
+                    + "cannot be turned (\(error)): it is dropped, with the index and its other images"
+                let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+                    try MPFIndex.droppingCompanions(primary, of: original, companions: companions)
                 }
+                return (bytes, [warning])
             }
         }
         let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
             // An Ultra HDR gain map (or another container item) re-encoded has a new length,
-            // which the primary image's XMP must give.
-            let lengths = companions.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { turned[$0.entry]?.count ?? $0.range.count }
-            let described = try JPEGFile.editingXMP(primary) { XMPContainerDirectory.settingLengths(lengths, in: $0) }
-            return try MPFIndex.assembling(described, companionsOf: original, replacedBy: turned)
+            // which the primary image's XMP must give; without companions there is none to give
+            // (and no packet to parse).
+            let lengths = companions.map { turned[$0.entry]?.count ?? $0.range.count }
+            let described = lengths.isEmpty ? primary
+                : try JPEGFile.editingXMP(primary) { XMPContainerDirectory.settingLengths(lengths, in: $0) }
+            return try MPFIndex.assembling(described, of: original, companions: companions, replacedBy: turned)
         }
         return (bytes, [])
     }
