@@ -5,37 +5,13 @@
 #include <string.h>
 
 #include "CPNG.h"
+#include "source.h"
 
 struct pc_png_rows {
     png_structp png;
     png_infop info;
-    const uint8_t *data;
-    size_t size;
-    size_t offset;
-    char *message;
-    size_t message_size;
+    pc_png_source source;
 };
-
-static void on_error(png_structp png, png_const_charp text) {
-    pc_png_rows *rows = png_get_error_ptr(png);
-    if (rows->message && rows->message_size) {
-        strncpy(rows->message, text, rows->message_size - 1);
-        rows->message[rows->message_size - 1] = 0;
-    }
-    png_longjmp(png, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp text) {
-    (void)png;
-    (void)text;
-}
-
-static void read_bytes(png_structp png, png_bytep out, size_t count) {
-    pc_png_rows *rows = png_get_io_ptr(png);
-    if (count > rows->size - rows->offset) png_error(png, "the file ends before the image does");
-    memcpy(out, rows->data + rows->offset, count);
-    rows->offset += count;
-}
 
 void pc_png_rows_close(pc_png_rows *rows) {
     if (!rows) return;
@@ -49,11 +25,8 @@ pc_png_rows *pc_png_rows_open(const uint8_t *data, size_t size, uint32_t *width,
     message[0] = 0;
     pc_png_rows *rows = calloc(1, sizeof *rows);
     if (!rows) return NULL;
-    rows->data = data;
-    rows->size = size;
-    rows->message = message;
-    rows->message_size = message_size;
-    rows->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, rows, on_error, on_warning);
+    rows->source = (pc_png_source){data, size, 0, message, message_size};
+    rows->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &rows->source, pc_png_source_error, pc_png_ignore_warning);
     if (!rows->png || !(rows->info = png_create_info_struct(rows->png))) {
         strncpy(message, "libpng could not start", message_size - 1);
         pc_png_rows_close(rows);
@@ -63,7 +36,7 @@ pc_png_rows *pc_png_rows_open(const uint8_t *data, size_t size, uint32_t *width,
         pc_png_rows_close(rows);
         return NULL;
     }
-    png_set_read_fn(rows->png, rows, read_bytes);
+    png_set_read_fn(rows->png, &rows->source, pc_png_source_read);
     png_read_info(rows->png, rows->info);
     const int type = png_get_color_type(rows->png, rows->info);
     const int depth = png_get_bit_depth(rows->png, rows->info);
@@ -94,16 +67,16 @@ pc_png_rows *pc_png_rows_open(const uint8_t *data, size_t size, uint32_t *width,
 }
 
 int pc_png_rows_read(pc_png_rows *rows, uint8_t *rgb, char *message, size_t message_size) {
-    rows->message = message;
-    rows->message_size = message_size;
+    rows->source.message = message;
+    rows->source.message_size = message_size;
     if (setjmp(png_jmpbuf(rows->png))) return -1;
     png_read_row(rows->png, rgb, NULL);
     return 0;
 }
 
 int pc_png_rows_finish(pc_png_rows *rows, char *message, size_t message_size) {
-    rows->message = message;
-    rows->message_size = message_size;
+    rows->source.message = message;
+    rows->source.message_size = message_size;
     if (setjmp(png_jmpbuf(rows->png))) return -1;
     png_read_end(rows->png, NULL);
     return 0;

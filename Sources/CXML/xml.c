@@ -72,6 +72,8 @@ typedef void (*xml_structured_error)(void *user_data, xml_error *error);
 
 enum {
     XML_PARSE_NONET = 1 << 11,
+    // Text nodes over 10 MB: an Android portrait's unblurred original, base64 in its XMP.
+    XML_PARSE_HUGE = 1 << 19,
     // xmlSaveOption: no <?xml?> declaration (an XMP packet starts with its xpacket instruction).
     XML_SAVE_NO_DECL = 1 << 1,
 };
@@ -101,6 +103,10 @@ static struct {
     int (*save_close)(void *save_context);
     xml_attribute *(*has_ns_prop)(const xml_node *node, const char *name, const char *namespace_href);
     xml_attribute *(*set_ns_prop)(xml_node *node, xml_ns *ns, const char *name, const char *value);
+    int (*remove_prop)(xml_attribute *attribute);
+    void (*unlink_node)(xml_node *node);
+    void (*free_node)(xml_node *node);
+    xml_node *(*new_doc_text)(void *document, const char *content);
 } xml;
 
 /// The libxml2 functions in the order of their fields in `xml`.
@@ -110,6 +116,7 @@ static const char *const function_names[] = {
     "xmlSetStructuredErrorFunc", "__xmlStructuredError", "__xmlStructuredErrorContext",
     "xmlDocCopyNode", "xmlAddChild", "xmlBufferCreate", "xmlBufferFree", "xmlBufferContent", "xmlBufferLength",
     "xmlSaveToBuffer", "xmlSaveDoc", "xmlSaveClose", "xmlHasNsProp", "xmlSetNsProp",
+    "xmlRemoveProp", "xmlUnlinkNode", "xmlFreeNode", "xmlNewDocText",
 };
 enum { function_count = sizeof function_names / sizeof function_names[0] };
 _Static_assert(sizeof xml == function_count * sizeof(void *), "a name for every function field, in order");
@@ -153,7 +160,7 @@ static xml_node *rdf_element(xml_node *root, const char *rdf_namespace) {
 
 /// Parses `size` bytes into a document (freed with xml.free_document), the first error recorded
 /// in `check`; NULL when libxml2 made none. Sets `*out_of_memory` when it could not start.
-static void *parse(const char *bytes, int size, pc_xml_document_check *check, int *out_of_memory) {
+static void *parse_with(const char *bytes, int size, int options, pc_xml_document_check *check, int *out_of_memory) {
     // Errors go to this check, not to stderr; the thread's previous handler comes back after.
     xml_structured_error previous = *xml.structured_error();
     void *previous_context = *xml.structured_error_context();
@@ -163,7 +170,7 @@ static void *parse(const char *bytes, int size, pc_xml_document_check *check, in
     void *document = NULL;
     *out_of_memory = context == NULL;
     if (context != NULL) {
-        xml.use_options(context, XML_PARSE_NONET);
+        xml.use_options(context, XML_PARSE_NONET | options);
         xml.parse_chunk(context, bytes + head, size - head, 1);
         document = context->document;
         context->document = NULL;
@@ -171,6 +178,10 @@ static void *parse(const char *bytes, int size, pc_xml_document_check *check, in
     }
     xml.set_structured_error(previous_context, previous);
     return document;
+}
+
+static void *parse(const char *bytes, int size, pc_xml_document_check *check, int *out_of_memory) {
+    return parse_with(bytes, size, 0, check, out_of_memory);
 }
 
 int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace, pc_xml_document_check *check) {
@@ -229,12 +240,14 @@ int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_na
     pc_xml_document_check check;
     memset(&check, 0, sizeof check);
     int out_of_memory = 0;
-    void *document = parse(bytes, size, &check, &out_of_memory);
+    void *document = parse_with(bytes, size, XML_PARSE_HUGE, &check, &out_of_memory);
     if (out_of_memory) return -1;
     int found = 0;
     xml_node *root = document != NULL && check.error_code == 0 ? xml.root_element(document) : NULL;
     xml_node *rdf = root != NULL ? rdf_element(root, rdf_namespace) : NULL;
-    for (xml_node *child = rdf != NULL ? xml.first_element_child(rdf) : NULL; child != NULL && !found;
+    // Every description: RDF merges those about the same resource, and writers split a
+    // namespace over several (ExifTool puts a property too large for the rest in one of its own).
+    for (xml_node *child = rdf != NULL ? xml.first_element_child(rdf) : NULL; child != NULL;
          child = xml.next_element_sibling(child)) {
         // RDF writes a simple property as an attribute (as photocap does) or as an element (as
         // ExifTool rewrites it); a value that is not plain text (an entity reference) is not read.
@@ -343,6 +356,81 @@ int pc_xml_set_container_item_lengths(const char *bytes, int size, const char *c
         if (changed > 0) status = serialise(document, edited, edited_size);
     }
     pc_xml_release(&check);
+    if (document != NULL) xml.free_document(document);
+    return status;
+}
+
+/// The index of `name` in `names`, -1 when absent.
+static int name_index(const char *name, const char *const *names, int count) {
+    for (int index = 0; name != NULL && index < count; index++) {
+        if (strcmp(name, names[index]) == 0) return index;
+    }
+    return -1;
+}
+
+/// Sets or removes the properties in `property_namespace` of one rdf:RDF element (see
+/// pc_xml_set_properties); counts the changes in `*changed`. Returns -1 when out of memory.
+static int set_properties_of(xml_node *element, const char *property_namespace, const char *const *names,
+                             const char *const *values, int count, int remove_others, int *changed) {
+    xml_attribute *attribute = element->properties;
+    while (attribute != NULL) {
+        xml_attribute *next = attribute->next;
+        if (is_namespace(attribute->ns, property_namespace)) {
+            int index = name_index(attribute->name, names, count);
+            if (index >= 0 && values[index] != NULL) {
+                if (xml.set_ns_prop(element, attribute->ns, attribute->name, values[index]) == NULL) return -1;
+                (*changed)++;
+            } else if (index >= 0 || remove_others) {
+                if (xml.remove_prop(attribute) == 0) (*changed)++;
+            }
+        }
+        attribute = next;
+    }
+    xml_node *property = xml.first_element_child(element);
+    while (property != NULL) {
+        xml_node *next = xml.next_element_sibling(property);
+        if (is_namespace(property->ns, property_namespace)) {
+            int index = name_index(property->name, names, count);
+            if (index >= 0 && values[index] != NULL && plain_text(property->children) != NULL) {
+                // The one text node is replaced by a new one holding the value as it is (the
+                // serialiser escapes it).
+                xml_node *text = xml.new_doc_text(property->doc, values[index]);
+                if (text == NULL) return -1;
+                xml_node *old = property->children;
+                xml.unlink_node(old);
+                xml.free_node(old);
+                if (xml.add_child(property, text) == NULL) return -1;
+                (*changed)++;
+            } else if (index >= 0 ? values[index] == NULL : remove_others) {
+                xml.unlink_node(property);
+                xml.free_node(property);
+                (*changed)++;
+            }
+        }
+        property = next;
+    }
+    return 0;
+}
+
+int pc_xml_set_properties(const char *bytes, int size, const char *rdf_namespace, const char *property_namespace,
+                          const char *const *names, const char *const *values, int count, int remove_others,
+                          char **edited, int *edited_size) {
+    *edited = NULL;
+    *edited_size = 0;
+    if (pc_xml_load(NULL, 0) != 0) return -1;
+    pc_xml_document_check check;
+    memset(&check, 0, sizeof check);
+    int out_of_memory = 0;
+    void *document = parse_with(bytes, size, XML_PARSE_HUGE, &check, &out_of_memory);
+    int status = out_of_memory ? -1 : 0;
+    xml_node *root = document != NULL && check.error_code == 0 ? xml.root_element(document) : NULL;
+    xml_node *rdf = root != NULL ? rdf_element(root, rdf_namespace) : NULL;
+    int changed = 0;
+    for (xml_node *child = rdf != NULL ? xml.first_element_child(rdf) : NULL; child != NULL && status == 0;
+         child = xml.next_element_sibling(child)) {
+        status = set_properties_of(child, property_namespace, names, values, count, remove_others, &changed);
+    }
+    if (status == 0 && changed > 0) status = serialise(document, edited, edited_size);
     if (document != NULL) xml.free_document(document);
     return status;
 }

@@ -302,31 +302,122 @@ import TestSupport
 }
 
 /// An Android portrait JPEG carries its depth map (`GDepth:Data`, a PNG) and its unblurred
-/// original (`GImage:Data`) in its XMP — in extended XMP when large. orient cannot turn them
-/// yet; turning the picture alone left them turned the other way, silently. Now the file is
-/// refused, named, and left byte for byte as it was.
+/// original (`GImage:Data`, a JPEG) in its XMP — in extended XMP when large — aligned with the
+/// picture. Built here with exiftool as such a camera writes it, set to Orientation 6 and
+/// turned, both companions turn with the picture.
 @Suite struct DepthPortraitTests {
-    @Test(arguments: [("small, in the standard XMP", "64x48"), ("large, in extended XMP", "400x300")])
-    func aPortraitWithADepthMapIsLeftAsItIs(_ case: (name: String, depthSize: String)) throws {
-        let folder = try TemporaryDirectory("portrait")
+    /// A portrait of `size` whose depth map (`depth` bits, noise: every sample tells) and
+    /// original have its size, written by exiftool.
+    static func portrait(in folder: TemporaryDirectory, size: String, depthBits: Int,
+                         depthData: [UInt8]? = nil) throws -> (photo: String, depth: String, original: String) {
         let photo = folder.url.appendingPathComponent("portrait.jpg").path
         let depth = folder.url.appendingPathComponent("depth.png").path, original = folder.url.appendingPathComponent("original.jpg").path
-        try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", photo]).checked()
-        try ExternalTool.run("convert", ["-size", `case`.depthSize, "xc:", "+noise", "Random", "-colorspace", "gray", depth]).checked()
-        try ExternalTool.run("convert", ["-size", "64x48", "gradient:green-yellow", original]).checked()
+        try ExternalTool.run("convert", ["-size", size, "gradient:red-blue", "-quality", "90", photo]).checked()
+        try ExternalTool.run("convert", ["-size", size, "xc:", "+noise", "Random", "-colorspace", "gray", "-depth", "\(depthBits)", depth]).checked()
+        if let depthData { try Data(depthData).write(to: URL(fileURLWithPath: depth)) }
+        try ExternalTool.run("convert", ["-size", size, "gradient:green-yellow", "-attenuate", "0.3", "+noise", "Gaussian", "-quality", "92",
+                                         original]).checked()
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", "-XMP-GDepth:Format=RangeInverse",
                                           "-XMP-GDepth:Near=0.5", "-XMP-GDepth:Far=5", "-XMP-GDepth:Mime=image/png",
                                           "-XMP-GDepth:DepthImage<=\(depth)", "-XMP-GImage:ImageMimeType=image/jpeg",
                                           "-XMP-GImage:ImageData<=\(original)", photo]).checked()
-        let extended = try ExternalTool.run("exiftool", ["-s3", "-XMP:HasExtendedXMP", photo]).checked().text
-        #expect(extended.isEmpty == (`case`.depthSize == "64x48"), "\(`case`.name): HasExtendedXMP \(extended)")
-        let before = try Data(contentsOf: URL(fileURLWithPath: photo))
-        for options in [["--in-place"], ["--in-place", "--lossless"]] {
-            let run = try ExternalTool.run(TestPaths.photocap, ["orient"] + options + [photo])
-            #expect(run.status == 1, "\(`case`.name) \(options): \(run.stderr)")
-            #expect(run.stderr.contains("a depth map (GDepth) and the original picture (GImage)")
-                    && run.stderr.contains("left as it is"), "\(run.stderr)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == before, "\(`case`.name) \(options): the file changed")
+        return (photo, depth, original)
+    }
+
+    /// 16-bit grey samples as ImageMagick reads `path`, after `operations`.
+    static func greySamples(_ path: String, _ operations: [String] = []) throws -> (size: PixelSize, samples: [UInt16]) {
+        try PGM.parse16(try ExternalTool.run("convert", [path] + operations + ["-depth", "16", "pgm:-"]).checked().stdout)
+    }
+
+    /// The packet of each extended XMP GUID, put together from its APP1 segments (XMP
+    /// specification part 3), read here byte by byte as a reader of the format would.
+    static func extendedPackets(_ jpeg: [UInt8]) -> [String: [UInt8]] {
+        let signature = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
+        var chunks: [String: [(offset: Int, data: ArraySlice<UInt8>)]] = [:]
+        var position = 2
+        while position + 4 <= jpeg.count, jpeg[position] == 0xFF, jpeg[position + 1] != 0xDA {
+            let end = position + 2 + (Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3]))
+            let payload = jpeg[(position + 4)..<end]
+            if jpeg[position + 1] == 0xE1, payload.starts(with: signature) {
+                let start = payload.startIndex + signature.count
+                let guid = String(decoding: jpeg[start..<(start + 32)], as: UTF8.self)
+                let offset = jpeg[(start + 36)..<(start + 40)].reduce(0) { $0 << 8 | Int($1) }
+                chunks[guid, default: []].append((offset, jpeg[(start + 40)..<end]))
+            }
+            position = end
         }
+        return chunks.mapValues { $0.sorted { $0.offset < $1.offset }.flatMap(\.data) }
+    }
+
+    @Test(arguments: [("small, in the standard XMP", "64x48", 8, [String]()), ("small, in the standard XMP", "64x48", 8, ["--lossless"]),
+                      ("large, in extended XMP", "320x240", 16, []), ("large, in extended XMP", "320x240", 16, ["--lossless"])])
+    func theDepthMapAndTheOriginalTurnWithThePicture(_ case: (name: String, size: String, depthBits: Int, options: [String])) throws {
+        let folder = try TemporaryDirectory("portrait")
+        let (photo, depth, original) = try Self.portrait(in: folder, size: `case`.size, depthBits: `case`.depthBits)
+        let extended = try ExternalTool.run("exiftool", ["-s3", "-XMP:HasExtendedXMP", photo]).checked().text
+        #expect(extended.isEmpty == (`case`.size == "64x48"), "\(`case`.name): HasExtendedXMP \(extended)")
+        let warningsBefore = try MetadataPreservationTests.warnings(photo)
+
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--in-place"] + `case`.options + [photo])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(`case`.name) \(`case`.options): \(run.stderr)")
+        let picture = try ReferenceDecoder.djpeg(photo)
+        let turnedDepth = try folder.write([UInt8](try ExternalTool.run("exiftool", ["-b", "-XMP-GDepth:DepthImage", photo]).checked().stdout),
+                                           named: "turned-depth.png")
+        let turnedOriginal = try folder.write([UInt8](try ExternalTool.run("exiftool", ["-b", "-XMP-GImage:ImageData", photo]).checked().stdout),
+                                              named: "turned-original.jpg")
+
+        // The depth map: the picture's shape, ImageMagick's turn sample for sample, its kind kept.
+        let depthSamples = try Self.greySamples(turnedDepth), reference = try Self.greySamples(depth, ["-rotate", "90"])
+        #expect(depthSamples.size == picture.size && reference.size == picture.size, "\(depthSamples.size) for a \(picture.size) picture")
+        #expect(depthSamples.samples == reference.samples, "the turned depth map differs from ImageMagick's turn")
+        let kind = try ExternalTool.run("exiftool", ["-s3", "-n", "-PNG:BitDepth", "-PNG:ColorType", turnedDepth]).checked().text
+        #expect(kind == "\(`case`.depthBits)\n0\n", "bit depth and colour type (0: grey): \(kind)")
+        let description = try ExternalTool.run("exiftool", ["-s3", "-XMP-GDepth:Near", "-XMP-GDepth:Far", "-XMP-GDepth:Format",
+                                                            "-XMP-GDepth:Mime", "-XMP-GImage:ImageMimeType", photo]).checked().text
+        #expect(description == "0.5\n5\nRangeInverse\nimage/png\nimage/jpeg\n", "\(description)")
+
+        // The original: the picture's shape, ImageMagick's turn within re-encoding tolerance.
+        let originalPixels = try ReferenceDecoder.djpeg(turnedOriginal)
+        let originalReference = try PPM.parse(try ExternalTool.run("convert", [original, "-rotate", "90", "-depth", "8", "ppm:-"]).checked().stdout)
+        #expect(originalPixels.size == picture.size && originalReference.size == picture.size)
+        if originalPixels.size == originalReference.size {
+            #expect(originalPixels.meanAbsoluteDifference(to: originalReference) <= 3, "the turned original differs from ImageMagick's turn")
+        }
+
+        // exiftool finds nothing wrong; the extended packet's GUID is its MD5 and the one the
+        // standard packet names.
+        let validation = try ExternalTool.run("exiftool", ["-validate", "-warning", "-a", photo]).checked().text
+        #expect(!validation.contains("XMP") && validation.contains("OK"), "\(validation)")
+        #expect(try MetadataPreservationTests.warnings(photo).isSubset(of: warningsBefore))
+        let packets = Self.extendedPackets([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo))))
+        let named = try ExternalTool.run("exiftool", ["-s3", "-XMP:HasExtendedXMP", photo]).checked().text
+        #expect(packets.count == (`case`.size == "64x48" ? 0 : 1), "extended packets: \(packets.keys.sorted())")
+        for (guid, packet) in packets {
+            let digest = try ExternalTool.run("md5sum", [try folder.write(packet, named: "extended.xmp")]).checked().text.prefix(32)
+            #expect(guid == digest.uppercased() && named == guid + "\n", "GUID \(guid), MD5 \(digest), named \(named)")
+        }
+    }
+
+    /// A depth map that cannot be decoded is not kept unturned: it is dropped, with the rest
+    /// of its description, named in a warning; the original still turns.
+    @Test(arguments: [[String](), ["--lossless"]])
+    func aDepthMapThatCannotBeTurnedIsDropped(_ options: [String]) throws {
+        let folder = try TemporaryDirectory("portrait-broken")
+        let broken = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        let (photo, _, _) = try Self.portrait(in: folder, size: "320x240", depthBits: 8, depthData: broken)
+        #expect(try ExternalTool.run("exiftool", ["-s3", "-XMP:HasExtendedXMP", photo]).checked().text.count == 33)
+        let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--in-place"] + options + [photo])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: its depth map (GDepth:Data) cannot be turned")
+                && run.stderr.contains("it is dropped, with the rest of its description"), "\(run.stderr)")
+        let depthTags = try ExternalTool.run("exiftool", ["-s", "-XMP-GDepth:all", photo]).checked().text
+        #expect(depthTags.isEmpty, "GDepth is gone: \(depthTags)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
+        #expect(bytes.firstRange(of: Array(Data(broken).base64EncodedString().utf8.prefix(4096))) == nil, "the depth map's data is gone")
+        let turnedOriginal = try folder.write([UInt8](try ExternalTool.run("exiftool", ["-b", "-XMP-GImage:ImageData", photo]).checked().stdout),
+                                              named: "turned-original.jpg")
+        #expect(try ReferenceDecoder.djpeg(turnedOriginal).size == PixelSize(width: 240, height: 320))
+        let validation = try ExternalTool.run("exiftool", ["-validate", "-warning", "-a", photo]).checked().text
+        #expect(!validation.contains("XMP"), "\(validation)")
     }
 }

@@ -33,11 +33,11 @@ int pc_xml_load(char *reason, size_t reason_size);
 int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace, pc_xml_document_check *check);
 
 /// Parses `size` bytes as pc_xml_check_document does and, when the document is well-formed,
-/// copies from the first element of its rdf:RDF that has properties in `attribute_namespace`
-/// the plain values of that namespace's properties named `names[0..<count]` — attributes or
-/// child elements, both RDF spellings — into `values` (NULL where absent; the caller frees each
-/// with free). Returns 1 when such an element was
-/// found, 0 when not (or the document is not well-formed), -1 when libxml2 is not loaded or out
+/// copies from the elements of its rdf:RDF the plain values of the properties in
+/// `attribute_namespace` named `names[0..<count]` — attributes or child elements, both RDF
+/// spellings; the first value of each in document order — into `values` (NULL where absent;
+/// the caller frees each with free). Returns 1 when an element with properties in that
+/// namespace was found, 0 when not (or the document is not well-formed), -1 when libxml2 is not loaded or out
 /// of memory.
 int pc_xml_namespaced_properties(const char *bytes, int size, const char *rdf_namespace, const char *attribute_namespace,
                                  const char *const *names, int count, char **values);
@@ -61,6 +61,19 @@ int pc_xml_append_description(const char *bytes, int size, const char *descripti
 int pc_xml_set_container_item_lengths(const char *bytes, int size, const char *container_namespace,
                                       const char *item_namespace, const long *lengths, int count,
                                       char **edited, int *edited_size, int *items);
+
+/// Parses `size` bytes (an XMP packet) as pc_xml_check_document does, but without libxml2's
+/// limit on the size of a text (a picture in base64 can pass it), and in every element of its
+/// rdf:RDF sets the plain values of the properties in `property_namespace` named
+/// `names[0..<count]` — attributes or child elements holding text — to `values[i]`, or removes
+/// them where `values[i]` is NULL; with `remove_others` nonzero the namespace's other properties
+/// are removed too. When one changed, serialises the packet as pc_xml_append_description does
+/// into `*edited` and returns 1; returns 0 when none changed (or the packet is not
+/// well-formed), -1 when libxml2 is not loaded or out of memory. pc_xml_namespaced_properties
+/// reads such values without that limit as well.
+int pc_xml_set_properties(const char *bytes, int size, const char *rdf_namespace, const char *property_namespace,
+                          const char *const *names, const char *const *values, int count, int remove_others,
+                          char **edited, int *edited_size);
 
 /// Frees the strings in `check`.
 void pc_xml_release(pc_xml_document_check *check);

@@ -15,7 +15,9 @@ import Imaging
 /// thumbnail that is not a decodable JPEG (a placeholder such as "<Dummy thumbnail image
 /// data>") is left as it is, with its IFD1 Orientation. XMP says orientation 1; JFIF, ICC
 /// profiles, comments, IPTC and the other descriptive segments and any trailer after the image
-/// are carried over.
+/// are carried over. Pictures aligned with the main one turn with it: the images of an MPF index
+/// (previews, Ultra HDR gain maps) and those an Android portrait carries in its XMP (depth map,
+/// original); one that cannot be turned is dropped, named in the outcome's warnings.
 ///
 /// HEIC orientation is the `irot`/`imir` properties, which HEIF readers must apply: a HEIC is
 /// shown upright as it is coded, and keeps every byte but its EXIF Orientation, which is set in
@@ -162,7 +164,6 @@ public struct ImageOrienter: Sendable {
         let turned: (bytes: [UInt8], size: PixelSize, warnings: [String])
         switch info.format {
         case .jpeg:
-            try Self.refuseUnturnableCompanions(bytes)
             turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)
         case .heic: turned = try heic(bytes, orientation)
         case .tiff: turned = try tiff(bytes)
@@ -228,27 +229,19 @@ public struct ImageOrienter: Sendable {
             try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF, turnedBy: orientation,
                                                                              keepingColourModel: isCMYK))
         }
-        let (bytes, dropped) = try withCompanions(carried, of: data, turnedBy: orientation)
+        let described = try withXMPPictures(carried, turnedBy: orientation)
+        let (bytes, dropped) = try withCompanions(described.bytes, of: data, turnedBy: orientation)
         let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
-        return (bytes, size, warnings + dropped)
+        return (bytes, size, warnings + described.warnings + dropped)
     }
 
-    /// Throws ``PhotoCaptureError/Code/companionsNotTurnable(_:)`` for a JPEG whose XMP holds
-    /// pictures of the scene — an Android portrait's depth map (`GDepth:Data`) and unblurred
-    /// original (`GImage:Data`), in the extended XMP when they are large, which the standard
-    /// packet announces (`GDepth:Mime`, `GImage:Mime`) — since turning the main picture alone
-    /// would leave them turned the other way.
-    private static func refuseUnturnableCompanions(_ jpeg: [UInt8]) throws(PhotoCaptureError) {
-        let packet = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGFile.xmpPacket(in: jpeg) }
-        guard let packet else { return }
-        let text = String(decoding: packet, as: UTF8.self)
-        let companions = [("http://ns.google.com/photos/1.0/depthmap/", "a depth map (GDepth)"),
-                          ("http://ns.google.com/photos/1.0/image/", "the original picture (GImage)")]
-            // A packet that never names the namespace has no property in it: libxml2 (loaded on
-            // first use) parses only the packets that do, not every JPEG's a batch turns.
-            .filter { text.contains($0.0) && XMPPacketReader.attributes(["Mime"], inNamespace: $0.0, of: text)?["Mime"] != nil }
-            .map(\.1)
-        if !companions.isEmpty { throw PhotoCaptureError(.companionsNotTurnable(companions)) }
+    /// `jpeg` with the pictures its XMP carries (``XMPCompanionPictures``: an Android portrait's
+    /// depth map and original) turned by `orientation`, a JPEG one as an MPF companion is
+    /// (``turnedCompanion(_:_:)``); the warnings name those dropped.
+    private func withXMPPictures(_ jpeg: [UInt8], turnedBy orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], warnings: [String]) {
+        try XMPCompanionPictures.turning(jpeg, by: orientation) { (picture) throws(PhotoCaptureError) in
+            try turnedCompanion(picture, orientation)
+        }
     }
 
     /// `primary` (the turned main image, carrying `original`'s MPF index) followed by what came
@@ -343,8 +336,9 @@ public struct ImageOrienter: Sendable {
         // tjTransform copies every other segment itself.
         let withEXIF = try withEditedEXIF(of: data, into: transformed, size: size, orientation: orientation)
         let primary = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
-        let (bytes, warnings) = try withCompanions(primary, of: data, turnedBy: orientation)
-        return (bytes, size, warnings)
+        let described = try withXMPPictures(primary, turnedBy: orientation)
+        let (bytes, warnings) = try withCompanions(described.bytes, of: data, turnedBy: orientation)
+        return (bytes, size, described.warnings + warnings)
     }
 
     /// `jpeg` with the EXIF block of `original` edited for upright pixels of `size`

@@ -147,10 +147,6 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         /// The lossless turn of a JPEG of `size` with an iMCU of `mcu` is not exact for
         /// `orientation` (the partial blocks at the edges would be lost).
         case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
-        /// The file carries pictures that must turn with it and that orient cannot turn yet,
-        /// named (`a depth map (GDepth)`, `the original picture (GImage)`): it is left as it
-        /// is rather than written with them turned the other way.
-        case companionsNotTurnable([String])
         /// An in-place rewrite was refused: the file has other hard links, which a replacement
         /// would detach (and rewriting the shared inode could leave it half-written).
         case hardLinked(path: String, links: Int)
@@ -251,9 +247,6 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
             return "a lossless turn applies to JPEG files only; this is \(format.rawValue.uppercased())"
         case .losslessNotExact(let orientation, let size, let mcu):
             return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
-        case .companionsNotTurnable(let companions):
-            return "it carries \(companions.joined(separator: " and ")) in its XMP, which orient cannot turn yet: "
-                + "the file is left as it is rather than written with \(companions.count == 1 ? "it" : "them") turned the other way"
         case .hardLinked(let path, let links):
             return "\(path) has \(links) hard links; rewriting it in place would break them, so it is left as it is "
                 + "(write the result elsewhere, or copy the file first)"

@@ -8,9 +8,9 @@ import Glibc
 /// its text.
 enum XMPPacketReader {
     /// The plain values of the properties `names` in `namespace` — attributes or elements, both
-    /// RDF spellings — on the first description of the packet's `rdf:RDF` that has any property
-    /// in that namespace (absent names are left out); nil when no description has one, or the
-    /// packet is not well-formed XML, or libxml2 cannot be loaded.
+    /// RDF spellings — on the descriptions of the packet's `rdf:RDF`, the first of each in
+    /// document order (absent names are left out); nil when no description has a property in
+    /// that namespace, or the packet is not well-formed XML, or libxml2 cannot be loaded.
     static func attributes(_ names: [String], inNamespace namespace: String, of packet: String) -> [String: String]? {
         let cNames = names.map { strdup($0) }
         defer { cNames.forEach { free($0) } }

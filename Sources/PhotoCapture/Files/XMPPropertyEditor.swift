@@ -1,0 +1,35 @@
+import CXML
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sets and removes plain properties of an XMP packet with libxml2, by the document's
+/// structure (``XMPPacketReader`` reads them).
+enum XMPPropertyEditor {
+    /// `packet` with the properties `values` names in `namespace` — attributes or elements, on
+    /// every description — set to their values, or removed where the value is nil; with
+    /// `removingOthers` the namespace's other properties are removed too. nil when nothing
+    /// changed (no such property, a packet that is not well-formed, libxml2 not loadable).
+    static func editing(_ packet: [UInt8], inNamespace namespace: String, setting values: [(name: String, value: String?)],
+                        removingOthers: Bool = false) -> [UInt8]? {
+        let names = values.map { strdup($0.name) }
+        let texts = values.map { $0.value.map { strdup($0) } ?? nil }
+        defer { (names + texts).forEach { free($0) } }
+        var edited: UnsafeMutablePointer<CChar>?
+        var editedSize: Int32 = 0
+        defer { free(edited) }
+        let status = names.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { namePointers in
+            texts.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { valuePointers in
+                packet.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { text in
+                        pc_xml_set_properties(text.baseAddress, Int32(text.count), XMPPacketValidator.rdfNamespace, namespace,
+                                              namePointers.baseAddress, valuePointers.baseAddress, Int32(values.count),
+                                              removingOthers ? 1 : 0, &edited, &editedSize)
+                    }
+                }
+            }
+        }
+        guard status == 1, let edited else { return nil }
+        return Array(UnsafeRawBufferPointer(start: edited, count: Int(editedSize)))
+    }
+}
