@@ -44,13 +44,19 @@ package final class HEICEncoder {
     ///   - carried: what a re-encoded file keeps of its original: the ICC profile and nclx
     ///     primaries and transfer (of the image and thumbnail, whose pixels are in that colour
     ///     space), and the metadata items, stored as they are. Auxiliary images are not written.
+    ///   - alpha: an optional alpha plane (8-bit, `image`'s size, rows without padding), which
+    ///     libheif codes as the primary image's alpha auxiliary image. libheif 1.15 writes no
+    ///     other auxiliary image (depth, gain map), and none for a grid.
     ///
     /// A picture of more pixels than ``tiling`` allows is coded as a grid of tiles
     /// (``HEIFGridWriter``); its orientation, colour, thumbnail and metadata are the grid's.
     package func encode(_ image: PlanarImage, quality: Int, orientation: Orientation, thumbnail: PlanarImage?,
                        exif: [UInt8]?, xmp: String? = nil,
-                       carrying carried: HEIFCarriedProperties = HEIFCarriedProperties()) throws(CodecError) -> [UInt8] {
+                       carrying carried: HEIFCarriedProperties = HEIFCarriedProperties(), alpha: [UInt8]? = nil) throws(CodecError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidArgument("HEIC quality \(quality) is not in 1...100") }
+        if let alpha, alpha.count != image.size.area {
+            throw .invalidArgument("an alpha plane of \(alpha.count) bytes for a \(image.size) picture")
+        }
         try HEIFContext.check(heif.encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
         let file = try HEIFContext()
         guard let options = heif.encoding_options_alloc() else {
@@ -70,12 +76,13 @@ package final class HEICEncoder {
         let primary: HEIFImageHandle
         var tiles: [Int] = []
         if let grid {
+            guard alpha == nil else { throw .invalidArgument("a \(image.size) picture is coded as a grid, which libheif gives no alpha") }
             // The orientation belongs to the grid, not to each tile.
             options.pointee.image_orientation = heif_orientation_normal
             (primary, tiles) = try encodeTiles(of: image, grid: grid, into: file, options: options, colour: carried)
             options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation.exifValue))
         } else {
-            primary = try encodeImage(image, into: file, options: options, colour: carried)
+            primary = try encodeImage(image, into: file, options: options, colour: carried, alpha: alpha)
         }
         if let thumbnail {
             let thumbnailHandle = try encodeImage(thumbnail, into: file, options: options, colour: carried)
@@ -195,7 +202,7 @@ package final class HEICEncoder {
 
     /// Copies the planes into a libheif image and encodes it into `file`.
     private func encodeImage(_ image: PlanarImage, into file: HEIFContext, options: UnsafeMutablePointer<heif_encoding_options>,
-                             colour: HEIFCarriedProperties) throws(CodecError) -> HEIFImageHandle {
+                             colour: HEIFCarriedProperties, alpha: [UInt8]? = nil) throws(CodecError) -> HEIFImageHandle {
         var created: OpaquePointer?
         try HEIFContext.check(heif.image_create(Int32(image.size.width), Int32(image.size.height), heif_colorspace_YCbCr,
                                                 heif_chroma_420, &created), "heif_image_create")
@@ -214,6 +221,21 @@ package final class HEICEncoder {
             let sourceStride = image.stride(ofPlane: plane)
             for row in 0..<planeSize.height {
                 (target + row * Int(stride)).update(from: source + row * sourceStride, count: planeSize.width)
+            }
+        }
+        if let alpha {
+            // libheif codes an alpha plane as an auxiliary image of the one it codes
+            // (save_alpha_channel, on by default).
+            try HEIFContext.check(heif.image_add_plane(heifImage, heif_channel_Alpha, Int32(image.size.width), Int32(image.size.height), 8),
+                                  "heif_image_add_plane(alpha)")
+            var stride: Int32 = 0
+            guard let target = heif.image_get_plane(heifImage, heif_channel_Alpha, &stride) else {
+                throw .heif(function: "heif_image_get_plane", message: "the alpha plane is missing")
+            }
+            alpha.withUnsafeBufferPointer { source in
+                for row in 0..<image.size.height {
+                    (target + row * Int(stride)).update(from: source.baseAddress! + row * image.size.width, count: image.size.width)
+                }
             }
         }
         try setColourProfile(of: heifImage, carrying: colour)

@@ -77,20 +77,58 @@ final class HEIFImageHandle {
             result.metadata.append(.init(type: type, contentType: contentType?.isEmpty == false ? contentType : nil,
                                          bytes: try metadata(identifier)))
         }
-        // Every auxiliary image, alpha and depth included (filter 0), named by its auxC type.
+        result.auxiliaryImages = try auxiliaryImages().map(\.name)
+        return result
+    }
+
+    /// Every auxiliary image, alpha and depth included (filter 0), named by its `auxC` type
+    /// (``auxiliaryNames``, else the type itself).
+    func auxiliaryImages() throws(CodecError) -> [(name: String, handle: HEIFImageHandle)] {
+        var images: [(name: String, handle: HEIFImageHandle)] = []
         for identifier in auxiliaryItems.map(heif_item_id.init) {
             var auxiliary: OpaquePointer?
             try HEIFContext.check(heif.image_handle_get_auxiliary_image_handle(handle, identifier, &auxiliary),
                                   "heif_image_handle_get_auxiliary_image_handle")
             guard let auxiliary else { continue }
-            defer { heif.image_handle_release(auxiliary) }
+            let image = HEIFImageHandle(auxiliary)
             var type: UnsafePointer<CChar>?
             try HEIFContext.check(heif.image_handle_get_auxiliary_type(auxiliary, &type), "heif_image_handle_get_auxiliary_type")
             let urn = type.map { String(cString: $0) } ?? ""
             heif.image_handle_free_auxiliary_types(auxiliary, &type)
-            result.auxiliaryImages.append(Self.auxiliaryNames[urn] ?? (urn.isEmpty ? "auxiliary" : urn))
+            images.append((Self.auxiliaryNames[urn] ?? (urn.isEmpty ? "auxiliary" : urn), image))
         }
-        return result
+        return images
+    }
+
+    /// Decodes the stored samples (no `irot`/`imir`/`clap` applied) of a grey image — an alpha
+    /// or depth auxiliary image — as 8-bit grey; nil when they are deeper.
+    func decodeStoredGrey() throws(CodecError) -> (size: PixelSize, grey: [UInt8])? {
+        try PixelBudget.check(storedSize, declaredBy: "HEIC")
+        guard heif.image_handle_get_luma_bits_per_pixel(handle) == 8, let options = heif.decoding_options_alloc() else { return nil }
+        defer { heif.decoding_options_free(options) }
+        options.pointee.ignore_transformations = 1
+        var decoded: OpaquePointer?
+        // Coded 4:2:0 (x265 codes no 4:0:0) or monochrome: libheif 1.15 converts neither into
+        // the other's layout, so the coded one is asked for, the grey samples being Y in both.
+        let coded = heif.decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, options)
+        if coded.code != heif_error_Ok {
+            try HEIFContext.check(heif.decode_image(handle, &decoded, heif_colorspace_monochrome, heif_chroma_monochrome, options),
+                                  "heif_decode_image")
+        }
+        guard let decoded else { throw .heif(function: "heif_decode_image", message: "no image") }
+        defer { heif.image_release(decoded) }
+        guard heif.image_get_bits_per_pixel_range(decoded, heif_channel_Y) == 8 else { return nil }
+        let size = PixelSize(width: Int(heif.image_get_width(decoded, heif_channel_Y)), height: Int(heif.image_get_height(decoded, heif_channel_Y)))
+        var stride: Int32 = 0
+        guard size.area > 0, let plane = heif.image_get_plane_readonly(decoded, heif_channel_Y, &stride) else {
+            throw .heif(function: "heif_image_get_plane_readonly", message: "the decoded image has no grey plane")
+        }
+        var grey = [UInt8]()
+        grey.reserveCapacity(size.area)
+        for row in 0..<size.height {
+            grey.append(contentsOf: UnsafeBufferPointer(start: plane + row * Int(stride), count: size.width))
+        }
+        return (size, grey)
     }
 
     /// What the common `auxC` types are, in words.
