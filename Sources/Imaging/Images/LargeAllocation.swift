@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Memory for frames and planes: 64-byte aligned, and for buffers of megabytes asked to be
 /// backed by transparent huge pages.
@@ -8,6 +9,12 @@ import Glibc
 /// pages on request (`/sys/kernel/mm/transparent_hugepage/enabled` says `madvise`, Debian's
 /// default), a 2 MiB-aligned buffer advised with `MADV_HUGEPAGE` takes one fault per 2 MiB;
 /// elsewhere the advice is ignored and nothing changes.
+///
+/// Those buffers are mapped from the kernel directly and unmapped when released. From `malloc`,
+/// a freed 18 MB buffer raises glibc's threshold for mapping, and later ones come from the heap
+/// of the allocating thread's arena, which keeps them when they are freed: a long session's
+/// memory then grew by a frame each time another thread first made one (up to eight arenas a
+/// core), although nothing was leaked.
 package enum LargeAllocation {
     /// Buffers from this size on are aligned to 2 MiB and advised.
     static let hugePageThreshold = 4 << 20
@@ -24,12 +31,31 @@ package enum LargeAllocation {
         // A large buffer is rounded up to whole huge pages: a tail left on 4 KiB pages (0.9 MB
         // of a 12 MP RGB frame) would take a fault per page, some 250 of them.
         let count = large ? (byteCount + hugePageSize - 1) & ~(hugePageSize - 1) : max(byteCount, 1)
+        if large { return UnsafeMutableRawBufferPointer(start: mapped(count), count: byteCount) }
         var pointer: UnsafeMutableRawPointer?
-        guard posix_memalign(&pointer, large ? hugePageSize : 64, count) == 0, let pointer else {
+        guard posix_memalign(&pointer, 64, count) == 0, let pointer else {
             fatalError("out of memory allocating \(count) bytes")
         }
-        if large { _ = madvise(pointer, count, Int32(MADV_HUGEPAGE)) }
         return UnsafeMutableRawBufferPointer(start: pointer, count: byteCount)
+    }
+
+    /// Mapped buffers by address, with their lengths, which ``deallocate(_:)`` unmaps.
+    private static let mappings = Mutex<[UInt: Int]>([:])
+
+    /// `count` bytes (whole huge pages) mapped at a huge page's boundary and advised.
+    private static func mapped(_ count: Int) -> UnsafeMutableRawPointer {
+        // Mapped a huge page longer, so that an aligned start lies inside; the ends are unmapped.
+        let length = count + hugePageSize
+        guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              base != MAP_FAILED else { fatalError("out of memory mapping \(count) bytes") }
+        let start = (UInt(bitPattern: base) + UInt(hugePageSize - 1)) & ~UInt(hugePageSize - 1)
+        let head = Int(start - UInt(bitPattern: base))
+        if head > 0 { munmap(base, head) }
+        if length - head - count > 0 { munmap(UnsafeMutableRawPointer(bitPattern: start + UInt(count)), length - head - count) }
+        let pointer = UnsafeMutableRawPointer(bitPattern: start)!
+        _ = madvise(pointer, count, Int32(MADV_HUGEPAGE))
+        mappings.withLock { $0[start] = count }
+        return pointer
     }
 
     /// Writes a byte into every 4 KiB page of `buffer`, so the kernel backs it now (a huge
@@ -53,6 +79,11 @@ package enum LargeAllocation {
 
     /// Releases a buffer from ``allocate(byteCount:writtenInFull:)``.
     package static func deallocate(_ buffer: UnsafeMutableRawBufferPointer) {
-        free(buffer.baseAddress)
+        let address = UInt(bitPattern: buffer.baseAddress)
+        if let count = mappings.withLock({ $0.removeValue(forKey: address) }) {
+            munmap(buffer.baseAddress, count)
+        } else {
+            free(buffer.baseAddress)
+        }
     }
 }
