@@ -56,7 +56,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("face-rounds"), help: "Rounds of the face detection and smart framing measurements; 0 skips them.")
     var faceRounds = 20
 
-    @Option(name: .customLong("merge-rounds"), help: "Rounds of the 12 MP frame merge (reference + 2 and + 4 neighbours: time and PSNR gain); 0 skips it.")
+    @Option(name: .customLong("merge-rounds"), help: "Rounds of the 12 MP frame merge (reference + 2 and + 4 neighbours: time and PSNR gain) and of the photos at each quality prioritization; 0 skips them.")
     var mergeRounds = 5
 
     @Option(name: .customLong("large-heic"), help: ArgumentHelp(
@@ -78,7 +78,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
             try await compareFaceDetection(rounds: faceRounds)
             try compareFaceDetectionOnMarkedPhotos(rounds: faceRounds)
         }
-        if mergeRounds > 0 { try compareFrameMerging(rounds: mergeRounds) }
+        if mergeRounds > 0 {
+            try compareFrameMerging(rounds: mergeRounds)
+            try await compareQualityPrioritization(rounds: mergeRounds, in: folder)
+        }
 
         // The floor: the encoder alone on planes that are already converted.
         let scenePicture = picture()

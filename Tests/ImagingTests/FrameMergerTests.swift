@@ -13,108 +13,37 @@ import TestSupport
     /// Another photo altogether, 1200x1800.
     static let otherPhoto = Result { try ReferenceDecoder.djpeg(folder.appendingPathComponent("Portrait_1.jpg").path) }
 
-    /// Frames are this large (1.1 MP), cut at `margin` + their shift from the photo's corner.
+    /// Frames of 1.1 MP, σ 10 in luma and 6 in chroma; each frame's offset in the photo from
+    /// the reference's (frame 0), so the merger should find (-sx, -sy).
+    static let handheld = Result {
+        HandheldClip(photo: try photo.get(), frameSize: frameSize, shifts: shifts, lumaNoise: lumaNoise, chromaNoise: 6)
+    }
     static let frameSize = PixelSize(width: 1184, height: 896)
-    static let margin = 16
-    /// Each frame's offset in the photo from the reference's (frame 0): a frame's pixel
-    /// (x, y) shows the reference's (x + sx, y + sy), so the merger should find (-sx, -sy).
     static let shifts = [(0, 0), (3, -2), (-5, 4), (7, 1), (-2, -6), (1, 5), (-4, -3), (6, -5)]
-    /// σ of the noise added, on 8-bit luma and chroma.
-    static let lumaNoise = 10.0, chromaNoise = 6.0
-    /// Where every frame has data, with the tiles along the edges, which a shifted neighbour
-    /// only partly covers, left out.
-    static let interior = PixelRect(x: 16, y: 16, size: PixelSize(width: frameSize.width - 32, height: frameSize.height - 32))
+    static let lumaNoise = 10.0
+    typealias Square = HandheldClip.Square
+    static var interior: PixelRect { PixelRect(x: 16, y: 16, size: PixelSize(width: frameSize.width - 32, height: frameSize.height - 32)) }
 
-    /// A dark square (its colour), drawn into a frame at `origin` in frame coordinates.
-    struct Square {
-        var origin: (x: Int, y: Int)
-        static let side = 64
+    static func window(of rgb: RGBImage, at origin: (x: Int, y: Int)) throws -> PlanarImage {
+        try handheld.get().window(of: rgb, at: origin)
     }
 
-    /// The window of `rgb` at `origin`, with `squares` drawn in, as a planar image.
-    static func window(of rgb: RGBImage, at origin: (x: Int, y: Int), squares: [Square] = []) throws -> PlanarImage {
-        var pixels = [UInt8](repeating: 0, count: frameSize.area * 3)
-        let rowBytes = frameSize.width * 3
-        for row in 0..<frameSize.height {
-            let start = ((origin.y + row) * rgb.size.width + origin.x) * 3
-            pixels.replaceSubrange(row * rowBytes..<(row + 1) * rowBytes, with: rgb.pixels[start..<start + rowBytes])
-        }
-        for square in squares {
-            for row in square.origin.y..<square.origin.y + Square.side {
-                for column in square.origin.x..<square.origin.x + Square.side {
-                    let index = (row * frameSize.width + column) * 3
-                    (pixels[index], pixels[index + 1], pixels[index + 2]) = (12, 10, 30)
-                }
-            }
-        }
-        return try pixels.withUnsafeBufferPointer { try PlanarImage(rgb: $0, size: frameSize) }
-    }
+    static func noisy(_ image: PlanarImage, seed: UInt64) throws -> PlanarImage { try handheld.get().noisy(image, seed: seed) }
 
-    /// A copy of `image` with noise of σ `lumaNoise` (luma) and `chromaNoise` (chroma) added:
-    /// each sample a sum of four uniform bytes (Irwin–Hall, near enough Gaussian), scaled.
-    static func noisy(_ image: PlanarImage, seed: UInt64) throws -> PlanarImage {
-        var generator = SeededGenerator(seed: seed)
-        let copy = try PlanarImage(size: image.size)
-        for plane in 0..<3 {
-            let size = image.size(ofPlane: plane), stride = image.stride(ofPlane: plane)
-            // Four uniform bytes sum to a mean of 510 and a standard deviation of 147.8.
-            let scale = (plane == 0 ? lumaNoise : chromaNoise) / 147.8
-            let source = image.baseAddress(ofPlane: plane), target = copy.baseAddress(ofPlane: plane)
-            for row in 0..<size.height {
-                var column = 0
-                while column < size.width {
-                    let bits = generator.next()
-                    for half in 0..<2 where column < size.width {
-                        let word = bits >> (32 * UInt64(half))
-                        let sum = Int(word & 255) + Int((word >> 8) & 255) + Int((word >> 16) & 255) + Int((word >> 24) & 255)
-                        let value = Double(source[row * stride + column]) + Double(sum - 510) * scale
-                        target[row * stride + column] = UInt8(max(0, min(255, value.rounded())))
-                        column += 1
-                    }
-                }
-            }
-        }
-        return copy
-    }
-
-    /// The clean reference and the noisy frames of the clip (frame 0 the reference), from
-    /// `shifts.prefix(count)`; `squares[i]` are drawn into frame i at reference coordinates.
     static func clip(frames count: Int, squares: [[(x: Int, y: Int)]] = []) throws -> (clean: PlanarImage, frames: [PlanarImage]) {
-        let rgb = try photo.get()
-        var clean: PlanarImage?
-        let frames = try (0..<count).map { index in
-            let (sx, sy) = shifts[index]
-            // The reference's point (x, y) is this frame's (x - sx, y - sy).
-            let drawn = (index < squares.count ? squares[index] : []).map { Square(origin: ($0.x - sx, $0.y - sy)) }
-            let image = try window(of: rgb, at: (margin + sx, margin + sy), squares: drawn)
-            if index == 0 { clean = image }
-            return try noisy(image, seed: 0x5EED_0000 + UInt64(index))
-        }
-        return (clean!, frames)
+        try handheld.get().frames(count, squares: squares)
     }
 
     /// The whole clip, made once for the tests that use all of it.
     static let wholeClip = Result { try clip(frames: shifts.count) }
 
-    /// Mean signed, absolute and squared differences of plane `plane` (luma by default) of
-    /// `image` and `clean` in `rect`.
     static func differences(_ image: PlanarImage, _ clean: PlanarImage, in rect: PixelRect,
                             plane: Int = 0) -> (signed: Double, absolute: Double, squared: Double) {
-        let (a, b, stride) = (image.baseAddress(ofPlane: plane), clean.baseAddress(ofPlane: plane), image.stride(ofPlane: plane))
-        var (signed, absolute, squared) = (0, 0, 0)
-        for row in rect.y..<rect.y + rect.size.height {
-            for index in row * stride + rect.x..<row * stride + rect.x + rect.size.width {
-                let difference = Int(a[index]) - Int(b[index])
-                (signed, absolute, squared) = (signed + difference, absolute + abs(difference), squared + difference * difference)
-            }
-        }
-        let count = Double(rect.size.area)
-        return (Double(signed) / count, Double(absolute) / count, Double(squared) / count)
+        HandheldClip.differences(image, clean, in: rect, plane: plane)
     }
 
-    /// PSNR of `image`'s plane `plane` against `clean`'s in `rect`.
     static func psnr(_ image: PlanarImage, _ clean: PlanarImage, in rect: PixelRect = interior, plane: Int = 0) -> Double {
-        10 * log10(255 * 255 / differences(image, clean, in: rect, plane: plane).squared)
+        HandheldClip.psnr(image, clean, in: rect, plane: plane)
     }
 
     @Test func findsEachFramesTranslation() throws {

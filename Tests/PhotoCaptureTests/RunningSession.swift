@@ -1,9 +1,12 @@
 import PhotoCapture
 
-/// A session streaming from `device`, with a photo output attached.
-func runningSession(_ device: CaptureDevice) async throws -> (CaptureSession, PhotoOutput) {
+/// A session streaming from `device`, with a photo output attached that may merge frames up to
+/// `maxQualityPrioritization`.
+func runningSession(_ device: CaptureDevice, maxQualityPrioritization: PhotoQualityPrioritization = .balanced)
+    async throws -> (CaptureSession, PhotoOutput) {
     let session = CaptureSession()
     let output = PhotoOutput()
+    output.maxPhotoQualityPrioritization = maxQualityPrioritization
     try session.addInput(device)
     try session.addOutput(output)
     try await session.startRunning()

@@ -40,8 +40,9 @@ import TestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.photocap)
         process.arguments = ["watch", "--device", "synthetic", "--preview-file", preview]
-        let output = Pipe()
-        process.standardOutput = output
+        // Not a pipe nobody reads: one that fills (after some minutes of reports, on a machine
+        // so busy that this task waits that long) would stall watch in a write, deaf to Ctrl-C.
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Wait (bounded) for the first report, then interrupt as a terminal's Ctrl-C does.

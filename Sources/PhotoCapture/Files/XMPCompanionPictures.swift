@@ -111,7 +111,7 @@ enum XMPCompanionPictures {
         switch mime?.lowercased() {
         case "image/png":
             return try PhotoCaptureError.damagedFile { () throws(CodecError) in try PNGFile.turned([UInt8](decoded), by: orientation) }
-        case "image/jpeg":
+        case "image/jpeg", "image/jpg":  // some writers use the second
             return try turningJPEG([UInt8](decoded))
         default:
             throw PhotoCaptureError(.imageFileDamaged(.unsupportedFormat(reason: "a picture of type \(mime ?? "unnamed") is not turned")))

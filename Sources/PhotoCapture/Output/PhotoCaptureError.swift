@@ -29,6 +29,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case settingsReused
         /// JPEG/HEIC quality must be 1...100.
         case qualityOutOfRange(Int)
+        /// The request's ``PhotoSettings/photoQualityPrioritization`` is above the output's
+        /// ``PhotoOutput/maxPhotoQualityPrioritization``.
+        case qualityPrioritizationAboveMaximum(requested: PhotoQualityPrioritization, maximum: PhotoQualityPrioritization)
         /// The device has no flash, so `.on` cannot be honoured.
         case flashUnavailable
         /// Rotation angles are multiples of 90 degrees.
@@ -180,6 +183,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         switch code {
         case .settingsReused: return "these photo settings were already used; create new settings (or copy them with PhotoSettings(from:))"
         case .qualityOutOfRange(let q): return "quality \(q) is out of range (1...100)"
+        case .qualityPrioritizationAboveMaximum(let requested, let maximum):
+            return "quality prioritization \(requested) is above the output's maximum, \(maximum)"
         case .flashUnavailable: return "flash mode .on requested but the device has no flash"
         case .invalidRotationAngle(let a): return "rotation angle \(a) is not a multiple of 90 degrees"
         case .pixelFormatUnavailable(let requested, let available):

@@ -17,6 +17,7 @@ public final class PhotoOutput: Sendable {
         var prepared: [PhotoSettings] = []
         var frameTimeout: Duration = .seconds(5)
         var isZeroShutterLagEnabled = true
+        var maxQualityPrioritization = PhotoQualityPrioritization.balanced
     }
     private let state = Mutex(State())
     let encoders = EncoderPool()
@@ -25,10 +26,12 @@ public final class PhotoOutput: Sendable {
     public init() {}
 
     func attach(to session: CaptureSession) throws(PhotoCaptureError) {
-        try state.withLock { (state) throws(PhotoCaptureError) in
+        let maximum = try state.withLock { (state) throws(PhotoCaptureError) in
             guard state.link.session == nil else { throw PhotoCaptureError(.outputAlreadyAttached) }
             state.link.session = session
+            return state.maxQualityPrioritization
         }
+        session.setMaxQualityPrioritization(maximum, of: self)
     }
 
     private var session: CaptureSession? { state.withLock { $0.link.session } }
@@ -106,6 +109,23 @@ public final class PhotoOutput: Sendable {
         set { state.withLock { $0.isZeroShutterLagEnabled = newValue } }
     }
 
+    /// The highest ``PhotoSettings/photoQualityPrioritization`` a request may ask for (like
+    /// `AVCapturePhotoOutput.maxPhotoQualityPrioritization`): ``PhotoQualityPrioritization/balanced``
+    /// by default. It says what the camera's stream keeps for merging: nothing at `.speed`,
+    /// recent frames while the scene is dark at `.balanced`, recent frames always at `.quality`
+    /// (copies of them when they are a V4L2 camera's buffers, which the camera needs back). Set
+    /// it before the session runs, so frames are in hand for the first request.
+    public var maxPhotoQualityPrioritization: PhotoQualityPrioritization {
+        get { state.withLock { $0.maxQualityPrioritization } }
+        set {
+            let session = state.withLock { (state) -> CaptureSession? in
+                state.maxQualityPrioritization = newValue
+                return state.link.session
+            }
+            session?.setMaxQualityPrioritization(newValue, of: self)
+        }
+    }
+
     /// How long a capture waits for a frame before failing with
     /// ``PhotoCaptureError/Code/frameTimeout(milliseconds:)``. 5 seconds by default.
     public var frameTimeout: Duration {
@@ -119,7 +139,12 @@ public final class PhotoOutput: Sendable {
     /// settings' uniqueID. Throws the same errors a capture would.
     public func resolvedSettings(for settings: PhotoSettings) throws(PhotoCaptureError) -> ResolvedPhotoSettings {
         guard let device = session?.input else { throw PhotoCaptureError(.notConnected, uniqueID: settings.uniqueID) }
-        return try SettingsResolver(device: device, defaultCompensation: orientationCompensation).resolve(settings)
+        return try resolver(for: device).resolve(settings)
+    }
+
+    private func resolver(for device: CaptureDevice) -> SettingsResolver {
+        let (compensation, maximum) = state.withLock { ($0.compensation, $0.maxQualityPrioritization) }
+        return SettingsResolver(device: device, defaultCompensation: compensation, maxQualityPrioritization: maximum)
     }
 
     /// Prepares for captures like `settingsArray`: validates them, switches the stream to their
@@ -129,9 +154,11 @@ public final class PhotoOutput: Sendable {
     /// uniqueIDs are not used up.
     public func setPreparedPhotoSettingsArray(_ settingsArray: [PhotoSettings]) async throws(PhotoCaptureError) {
         guard let session, let device = session.input else { throw PhotoCaptureError(.notConnected) }
-        let resolver = SettingsResolver(device: device, defaultCompensation: orientationCompensation)
+        let resolver = resolver(for: device)
         var resolved: [ResolvedPhotoSettings] = []
         for settings in settingsArray { resolved.append(try resolver.resolve(settings)) }
+        // `.balanced` merges as the scene monitor judges the light: prepared, it starts.
+        if settingsArray.contains(where: { $0.photoQualityPrioritization == .balanced }) { _ = device.sceneMonitor }
         if let first = resolved.first, session.isRunning {
             try await device.startStreaming(format: first.framePixelFormat, size: first.frameDimensions,
                                             hardwareCrop: first.framing.hardwareCropRect, discardingFirst: 0)
@@ -202,11 +229,15 @@ public final class PhotoOutput: Sendable {
                 throw PhotoCaptureError(.notConnected, uniqueID: id)
             }
             guard session.isRunning else { throw PhotoCaptureError(.sessionNotRunning, uniqueID: id) }
-            let resolved = try SettingsResolver(device: device, defaultCompensation: state.compensation).resolve(settings)
+            let resolved = try SettingsResolver(device: device, defaultCompensation: state.compensation,
+                                                maxQualityPrioritization: state.maxQualityPrioritization).resolve(settings)
             state.usedIDs.insert(id)
             return (session, resolved)
         }
     }
+
+    /// How long a `.quality` photo waits for the frames after its own.
+    static let neighbourWait = Duration.seconds(1)
 
     private func run(_ resolved: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
                      reservation: LiveFrameSource.Reservation?, timeout: Duration, delegate: any PhotoCaptureDelegate) async {
@@ -228,6 +259,12 @@ public final class PhotoOutput: Sendable {
             return await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error.attributed(to: resolved.uniqueID))
         }
         await delegate.photoOutput(self, didCapturePhotoFor: resolved)
+        // The stream's copy of the frame, when it keeps one, so the camera has its buffer back
+        // while the merge waits for later frames.
+        let reference = resolved.frameMerging.framesPlanned > 1 ? session.keptCopy(of: delivered.frame) ?? delivered.frame
+            : delivered.frame
+        let neighbours = await session.neighbours(of: reference, merging: resolved.frameMerging,
+                                                  timeout: min(timeout, Self.neighbourWait))
         // Each photo goes to the delegate as soon as it is made (a RAW photo while the processed
         // one is developed from it).
         let (made, sink) = AsyncStream.makeStream(of: Result<CapturePhoto, PhotoCaptureError>.self)
@@ -235,7 +272,8 @@ public final class PhotoOutput: Sendable {
             for await result in made { await self.deliver(result, to: delegate) }
         }()
         let failure = PhotoProcessor(encoders: encoders).results(
-            from: delivered.frame, resolved: resolved, device: session.input, delivery: delivered.delivery) { sink.yield($0) }
+            from: reference, neighbours: neighbours, resolved: resolved, device: session.input,
+            delivery: delivered.delivery) { sink.yield($0) }
         sink.finish()
         await handedOver
         await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)

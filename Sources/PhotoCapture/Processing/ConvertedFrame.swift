@@ -21,8 +21,12 @@ struct ConvertedFrame {
     /// Encoded from band buffers, the photo's planes made only if asked for
     /// (see ``PhotoProcessor/encodesFromBands(_:framesAreFreeToKeep:)``).
     let deferredPlanes: Bool
+    /// What the merge did, for a photo merged from several frames.
+    let merged: FrameMergeReport?
 
-    init(pixels: PixelBuffer, keptJPEG: KeptJPEG? = nil, inEncode: FrameConversion? = nil, deferredPlanes: Bool = false) {
+    init(pixels: PixelBuffer, keptJPEG: KeptJPEG? = nil, inEncode: FrameConversion? = nil, deferredPlanes: Bool = false,
+         merged: FrameMergeReport? = nil) {
         (self.pixels, self.keptJPEG, self.inEncode, self.deferredPlanes) = (pixels, keptJPEG, inEncode, deferredPlanes)
+        self.merged = merged
     }
 }

@@ -7,8 +7,7 @@ extension PhotoProcessor {
     /// encode (JPEG) or done here (other formats). An MJPEG frame that is not kept is decoded to
     /// RGB first, so crop and turn still happen in the one pass.
     func convert(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String) throws(PhotoCaptureError) -> ConvertedFrame {
-        let id = resolved.uniqueID
-        do {
+        try convertingErrors(of: resolved, cameraName: cameraName) {
             // An MJPEG frame's bytes, copied out of the driver's buffer once.
             let compressed = frame.format.isCompressed ? frame.storage.withUnsafeBytes { [UInt8]($0) } : nil
             if let kept = try compressed.flatMap({ (jpeg) throws in try Self.keptCameraJPEG(jpeg, frame, resolved) }) {
@@ -21,6 +20,16 @@ extension PhotoProcessor {
             let deferred = Self.encodesFromBands(resolved, framesAreFreeToKeep: conversion.isFreeToKeep)
             let pixels = deferred ? PixelBuffer(deferring: conversion) : PixelBuffer(image: try PlanarImage(size: conversion.size))
             return ConvertedFrame(pixels: pixels, inEncode: conversion, deferredPlanes: deferred)
+        }
+    }
+
+    /// `body`'s result, its failures as the capture's errors: a damaged frame is reported as
+    /// corrupt, one too large for the pixel budget as such.
+    func convertingErrors<T>(of resolved: ResolvedPhotoSettings, cameraName: String,
+                             _ body: () throws -> T) throws(PhotoCaptureError) -> T {
+        let id = resolved.uniqueID
+        do {
+            return try body()
         } catch let error as ImagingError {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
         } catch CodecError.pixelBudgetExceeded(_, let size, let limit) {

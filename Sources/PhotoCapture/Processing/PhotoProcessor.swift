@@ -26,13 +26,13 @@ struct PhotoProcessor {
     /// Every photo of one captured frame, each handed to `deliver` as soon as it is ready: the
     /// processed photo alone; or the RAW photo alone; or the RAW photo, then the processed photo
     /// developed from its DNG. A bracket member's `exposure` goes into the EXIF of each.
-    func photos(from frame: Frame, resolved: ResolvedPhotoSettings, device: CaptureDevice?,
+    func photos(from frame: Frame, neighbours: [Frame] = [], resolved: ResolvedPhotoSettings, device: CaptureDevice?,
                 delivery: FrameDelivery, sequenceCount: Int = 1, exposure: AppliedExposure? = nil,
                 deliver: (CapturePhoto) -> Void) throws(PhotoCaptureError) {
         let cameraName = device?.localizedName ?? "camera"
         guard resolved.rawPhoto != nil else {
-            deliver(try process(frame, resolved: resolved, cameraName: cameraName, delivery: delivery, sequenceCount: sequenceCount,
-                                exposure: exposure))
+            deliver(try process(frame, neighbours: neighbours, resolved: resolved, cameraName: cameraName, delivery: delivery,
+                                sequenceCount: sequenceCount, exposure: exposure))
             return
         }
         let (raw, dng) = try rawPhoto(frame, resolved: resolved, cameraName: cameraName,
@@ -53,12 +53,12 @@ struct PhotoProcessor {
     /// makes them, each delivered as it is made; when one fails, it and every photo not yet made
     /// are delivered as the error (a processed photo is developed from the RAW photo before it),
     /// which is also returned.
-    func results(from frame: Frame, resolved: ResolvedPhotoSettings, device: CaptureDevice?,
+    func results(from frame: Frame, neighbours: [Frame] = [], resolved: ResolvedPhotoSettings, device: CaptureDevice?,
                  delivery: FrameDelivery, sequenceCount: Int = 1, exposure: AppliedExposure? = nil,
                  deliver: (Result<CapturePhoto, PhotoCaptureError>) -> Void) -> PhotoCaptureError? {
         var made = 0
         do {
-            try photos(from: frame, resolved: resolved, device: device, delivery: delivery, sequenceCount: sequenceCount,
+            try photos(from: frame, neighbours: neighbours, resolved: resolved, device: device, delivery: delivery, sequenceCount: sequenceCount,
                        exposure: exposure) { photo in
                 made += 1
                 deliver(.success(photo))
@@ -73,16 +73,19 @@ struct PhotoProcessor {
     }
 
     /// The processed photo of `frame`, stage by stage: convert (format, crop, turn — or keep the
-    /// camera's JPEG), describe (EXIF and XMP), encode (with reductions and the EXIF block),
-    /// deliver.
-    func process(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String,
+    /// camera's JPEG; with `neighbours`, each converted and merged), describe (EXIF and XMP),
+    /// encode (with reductions and the EXIF block), deliver.
+    func process(_ frame: Frame, neighbours: [Frame] = [], resolved planned: ResolvedPhotoSettings, cameraName: String,
                  delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1,
                  captureDate knownDate: Date? = nil,
                  exposure: AppliedExposure? = nil,
                  sourceCamera: EXIFMetadata? = nil) throws(PhotoCaptureError) -> CapturePhoto {
         let (converted, conversionTime) = try Self.timed { () throws(PhotoCaptureError) in
-            try convert(frame, resolved: resolved, cameraName: cameraName)
+            neighbours.isEmpty ? try convert(frame, resolved: planned, cameraName: cameraName)
+                : try merged(frame, neighbours: neighbours, resolved: planned, cameraName: cameraName)
         }
+        let resolved = planned.frameMerging.framesPlanned > 1
+            ? Self.recording(converted.merged, neighboursGiven: neighbours.count, in: planned) : planned
         let captureDate = knownDate ?? Self.captureDate(of: frame)
         let described = describe(frame, size: converted.pixels.size, resolved: resolved, cameraName: cameraName,
                                  captureDate: captureDate, exposure: exposure, sourceCamera: sourceCamera)

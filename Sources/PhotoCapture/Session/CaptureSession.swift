@@ -17,6 +17,11 @@ public final class CaptureSession: Sendable {
         var isRunning = false
         var framesToDiscard = 0
         var logger = Logger.disabled
+        /// Each photo output's ``PhotoOutput/maxPhotoQualityPrioritization``.
+        var mergeDemands: [ObjectIdentifier: PhotoQualityPrioritization] = [:]
+
+        /// What the camera's stream keeps for the most demanding output.
+        var framesKept: FrameHistory.Policy { FrameHistory.Policy(serving: mergeDemands.values.max() ?? .speed) }
     }
     private let state = Mutex(State())
 
@@ -53,6 +58,16 @@ public final class CaptureSession: Sendable {
             return state.logger
         }
         device.source.logger = logger
+        device.source.keepFrames(for: state.withLock { $0.framesKept })
+    }
+
+    /// Notes how much `output` may merge, so the stream keeps the frames it needs.
+    func setMaxQualityPrioritization(_ maximum: PhotoQualityPrioritization, of output: PhotoOutput) {
+        let (input, policy) = state.withLock { state in
+            state.mergeDemands[ObjectIdentifier(output)] = maximum
+            return (state.input, state.framesKept)
+        }
+        input?.source.keepFrames(for: policy)
     }
 
     /// Attaches a photo output.
@@ -101,6 +116,20 @@ public final class CaptureSession: Sendable {
               device.source.isStreaming(format: format, size: size, crop: hardwareCrop) else { return nil }
         return device.source.reserve(zeroShutterLag ? .underWayAt(instant) : .startedAfter(instant))
     }
+
+    /// The neighbours a photo of `reference` is merged with, as `merging` plans them: frames
+    /// in hand from before (and after) it, and for `.quality` frames still to come, waited for
+    /// at most `timeout`.
+    func neighbours(of reference: Frame, merging: FrameMerging, timeout: Duration) async -> [Frame] {
+        guard merging.framesPlanned > 1, let device = input else { return [] }
+        let (before, total) = merging.prioritization.neighbours
+        return await device.source.history.neighbours(of: reference, before: before, total: min(total, merging.framesPlanned - 1),
+                                                      waiting: merging.prioritization == .quality ? timeout : nil)
+    }
+
+    /// The stream's own copy of `frame`, when it keeps one: the photo can use it and let the
+    /// camera have its buffer back.
+    func keptCopy(of frame: Frame) -> Frame? { input?.source.history.keptCopy(of: frame) }
 
     /// Streams `format` at `size`, cropped by the driver to `hardwareCrop` when given
     /// (restarting the stream only when they change), and returns the frame for a request made

@@ -107,6 +107,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     }
 
     private let state = Mutex(State())
+    /// Recent frames for photos merged from several frames.
+    let history = FrameHistory()
     private let loggerStorage = Mutex(Logger.disabled)
     /// Where stream starts, restarts, failures and dropped frames are logged (the session's
     /// ``CaptureSession/logger``).
@@ -203,6 +205,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             state.configuration = configuration
             return state.generation
         }
+        history.clear()
         let backend = backend
         // A thread of its own, as AVFoundation's capture queues: an app that fills the
         // cooperative pool with blocking work neither stalls the stream nor loses its frames.
@@ -232,6 +235,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             defer { state.pump = nil; state.generation += 1; state.ring = [] }
             return state.pump
         }
+        history.clear()
         pump?.cancel()
         await pump?.value
     }
@@ -241,12 +245,12 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     private func arrived(_ delivered: DeliveredFrame, generation: UInt64) {
         let entry = Entry(delivered: delivered, arrival: MonotonicClock.now())
         var ready: [(Waiting, Entry)] = []
-        let consumers = state.withLock { (state) -> [FrameConsumerSlot] in
+        let (consumers, sceneMonitor, current) = state.withLock { (state) -> ([FrameConsumerSlot], SceneMonitor?, Bool) in
             guard state.generation == generation else {
                 // A frame of a stream being replaced goes to nobody, but its faults (such as the
                 // retried start that began that stream) happened: the next photo reports them.
                 state.unreported.carry(entry.delivered.delivery.faults)
-                return []
+                return ([], nil, false)
             }
             if let last = state.ring.last, entry.delivered.frame.timestampNanoseconds > last.delivered.frame.timestampNanoseconds {
                 state.recentGaps.append(entry.delivered.frame.timestampNanoseconds - last.delivered.frame.timestampNanoseconds)
@@ -275,8 +279,9 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                     }
                 }
             }
-            return state.consumers
+            return (state.consumers, state.sceneMonitor, true)
         }
+        if current { history.keep(delivered.frame) { sceneMonitor?.isFlashScene ?? false } }
         for (continuation, picked) in ready { continuation.resume(returning: .success(picked)) }
         for consumer in consumers { consumer.offer(delivered.frame) }
     }
@@ -464,6 +469,15 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     }
 
     // MARK: Consumers
+
+    /// The scene monitor, when something started it; nil otherwise (asking does not start it).
+    var runningSceneMonitor: SceneMonitor? { state.withLock { $0.sceneMonitor } }
+
+    /// Keeps recent frames for merging as `policy` says. `.whenDark` keeps none until the scene
+    /// monitor, once something started it, judges the scene too dark.
+    func keepFrames(for policy: FrameHistory.Policy) {
+        history.policy = policy
+    }
 
     /// The scene monitor of this stream, attached on first use.
     var sceneMonitor: SceneMonitor {

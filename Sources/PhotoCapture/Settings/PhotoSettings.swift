@@ -55,6 +55,11 @@ public struct PhotoSettings: Sendable {
     /// camera's focus as it is. Rejected before capture on a camera without the mode (see
     /// ``CaptureDevice/focusCapabilities``).
     public var focus: FocusRequest?
+    /// How much the photo may trade speed for less noise (like
+    /// `AVCapturePhotoSettings.photoQualityPrioritization`): ``PhotoQualityPrioritization/balanced``
+    /// by default. A request above the output's ``PhotoOutput/maxPhotoQualityPrioritization`` is
+    /// rejected before capture.
+    public var photoQualityPrioritization = PhotoQualityPrioritization.balanced
 
     /// New settings for `format` with a fresh ``uniqueID``.
     public init(format: PhotoFormat = .jpeg) {

@@ -59,6 +59,9 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     /// How the lens is focused for the request, and (in the resolved settings of a capture,
     /// from `didCapturePhoto` on) where it went; nil when the request leaves focus alone.
     public internal(set) var focus: ResolvedFocus? = nil
+    /// The frames the processed photo is merged from (planned, then in the photo's settings
+    /// done), and why not more.
+    public internal(set) var frameMerging = FrameMerging(.speed, framesPlanned: 1)
 }
 
 /// What the RAW (DNG) photo of a request will be, modelled on the `raw…` fields of

@@ -9,6 +9,13 @@ struct SettingsResolver: Sendable {
 
     let device: CaptureDevice
     let defaultCompensation: OrientationCompensation
+    /// The output's ``PhotoOutput/maxPhotoQualityPrioritization``.
+    let maxQualityPrioritization: PhotoQualityPrioritization
+
+    init(device: CaptureDevice, defaultCompensation: OrientationCompensation,
+         maxQualityPrioritization: PhotoQualityPrioritization = .balanced) {
+        (self.device, self.defaultCompensation, self.maxQualityPrioritization) = (device, defaultCompensation, maxQualityPrioritization)
+    }
 
     func resolve(_ settings: PhotoSettings) throws(PhotoCaptureError) -> ResolvedPhotoSettings {
         let id = settings.uniqueID
@@ -108,6 +115,7 @@ struct SettingsResolver: Sendable {
 
         let raw = rawPhotoSettings(rawFormat, frameSize: frameSize, rotationAngle: rotation,
                                    thumbnailBox: settings.embeddedThumbnailDimensions)
+        let merging = try frameMerging(for: settings, raw: raw != nil, bracket: !bracket.members.isEmpty, focused: focus != nil)
         return ResolvedPhotoSettings(
             uniqueID: id, format: settings.format, quality: settings.quality,
             heicEncodingSpeed: settings.heicEncodingSpeed, framePixelFormat: format.pixelFormat,
@@ -121,6 +129,28 @@ struct SettingsResolver: Sendable {
             writtenOrientation: plan.writtenOrientation,
             isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
             bracketedSettings: bracket.members, framing: framed.framing, rawPhoto: raw, metadata: settings.metadata,
-            focus: focus)
+            focus: focus, frameMerging: merging)
+    }
+
+    /// The frames a processed photo will be merged from: checked against the output's maximum,
+    /// one for RAW photos, bracket members and requests that focus, and for `.balanced` only in
+    /// a dark scene.
+    private func frameMerging(for settings: PhotoSettings, raw: Bool, bracket: Bool,
+                              focused: Bool) throws(PhotoCaptureError) -> FrameMerging {
+        let asked = settings.photoQualityPrioritization
+        guard asked <= maxQualityPrioritization else {
+            throw PhotoCaptureError(.qualityPrioritizationAboveMaximum(requested: asked, maximum: maxQualityPrioritization),
+                                    uniqueID: settings.uniqueID)
+        }
+        if asked == .speed { return FrameMerging(asked, framesPlanned: 1) }
+        if raw || settings.format == .dng { return FrameMerging(asked, framesPlanned: 1, limitation: .rawPhoto) }
+        if bracket { return FrameMerging(asked, framesPlanned: 1, limitation: .bracket) }
+        if focused { return FrameMerging(asked, framesPlanned: 1, limitation: .focusRequest) }
+        if asked == .balanced {
+            // Asked, not started: a monitor running on every session would cost each stream its analyses.
+            guard let monitor = device.source.runningSceneMonitor else { return FrameMerging(asked, framesPlanned: 1, limitation: .sceneNotMonitored) }
+            if !monitor.isFlashScene { return FrameMerging(asked, framesPlanned: 1, limitation: .sceneBright) }
+        }
+        return FrameMerging(asked, framesPlanned: 1 + asked.neighbours.total)
     }
 }

@@ -137,6 +137,7 @@ extension ShootCommand {
             let device = sensorRotation.map { found.overridingSensorMounting(SensorMounting(rotation: $0, isMirrored: mirror)) } ?? found
             let session = CaptureSession()
             let output = PhotoOutput()
+            output.maxPhotoQualityPrioritization = max(qualityPrioritization, .balanced)
             try session.addInput(device)
             try session.addOutput(output)
             try await applyFraming(to: device)

@@ -91,6 +91,14 @@ package struct ShootCommand: AsyncParsableCommand {
     @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before the request fails.")
     var frameTimeout: Int = 5000
 
+    @Option(name: .customLong("quality-prioritization"), help: ArgumentHelp(
+        "speed: one frame; balanced: in a dark scene, merged with the frames before it; quality: merged with up to six frames around it, for less noise. Default: balanced.",
+        valueName: "speed|balanced|quality"))
+    var qualityPrioritizationOption: PhotoQualityPrioritization?
+
+    /// `--quality-prioritization`, `.balanced` by default.
+    var qualityPrioritization: PhotoQualityPrioritization { qualityPrioritizationOption ?? .balanced }
+
     @Flag(name: .customLong("smart-framing"), help: "Let the smart framing monitor choose the aspect ratio and zoom for the people in view, then shoot.")
     var smartFraming = false
 
@@ -264,6 +272,8 @@ package struct ShootCommand: AsyncParsableCommand {
         let session = CaptureSession()
         if let logger = logging.logger { session.logger = logger }
         let output = PhotoOutput()
+        // Before the session runs, so the stream keeps the frames a merge needs from the start.
+        output.maxPhotoQualityPrioritization = max(qualityPrioritization, .balanced)
         try session.addInput(camera)
         try session.addOutput(output)
         var rawFormat: FramePixelFormat?
@@ -302,6 +312,7 @@ package struct ShootCommand: AsyncParsableCommand {
         settings.rotationAngle = Int(rotation) ?? 0
         settings.bracketedSettings = bracket.members
         settings.focus = focus.request
+        settings.photoQualityPrioritization = qualityPrioritization
         return settings
     }
 

@@ -20,3 +20,14 @@ extension FramePixelFormat: ExpressibleByArgument {
 
 extension PhotoFormat: ExpressibleByArgument {}
 extension HEICEncodingSpeed: ExpressibleByArgument {}
+
+extension PhotoQualityPrioritization: ExpressibleByArgument {
+    /// Parses `speed`, `balanced` or `quality`.
+    public init?(argument: String) {
+        guard let level = Self.allCases.first(where: { $0.description == argument }) else { return nil }
+        self = level
+    }
+
+    /// The names, for help.
+    public static var allValueStrings: [String] { allCases.map(\.description) }
+}

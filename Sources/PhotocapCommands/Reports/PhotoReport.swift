@@ -78,6 +78,8 @@ struct PhotoReport: Encodable {
     let crop: CropReport
     /// The focus the request set and where the lens went; absent without `--focus`.
     let focus: FocusReport?
+    /// The frames the photo was merged from (`--quality-prioritization`).
+    let frameMerging: FrameMergingReport
     /// Where the photo stands in a timelapse (`--interval`).
     var timelapse: TimelapseReport?
 
@@ -129,6 +131,7 @@ struct PhotoReport: Encodable {
                           encodingMs: photo.timings.encoding * 1000, developmentMs: photo.timings.development * 1000)
         bracket = BracketReport(photo)
         focus = FocusReport(r)
+        frameMerging = FrameMergingReport(r.frameMerging)
         regions = RegionReport.written(in: photo)
     }
 
