@@ -67,9 +67,10 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
         .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CJPEGCoefficients", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG"]),
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
+        .target(name: "ImageFiles", dependencies: ["Imaging", "Codecs", "CXML", "CFileAttributes"]),
         .target(
             name: "PhotoCapture",
-            dependencies: ["Imaging", "Codecs", "V4L2", "CXML", "CFileAttributes", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Imaging", "Codecs", "ImageFiles", "V4L2", "CXML", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),

@@ -14,7 +14,7 @@ public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConverti
         /// A picture to be written could not be encoded as PNG; the codec error says why.
         case unencodable(CodecError)
         /// Writing a picture's file failed; photocap's error names the call.
-        case writeFailed(PhotoCaptureError)
+        case writeFailed(ImageFileError)
         /// Goldens are recorded as PNG; the golden's path does not end in `.png`.
         case recordingNeedsPNG
         /// ``GoldenImage/verify(fileAt:)``: the picture did not match its golden (it

@@ -30,7 +30,7 @@ import TestSupport
         #expect(url.absoluteString.hasSuffix("a%20photo.jpg"))
         try photo.write(to: url)
         #expect(FileManager.default.contents(atPath: folder.url.path + "/a photo.jpg") == photo.fileDataRepresentation())
-        #expect(throws: PhotoCaptureError(.fileExists(path: url.path))) { try photo.write(to: url) }
+        #expect(throws: PhotoCaptureError(.file(ImageFileError(.fileExists(path: url.path))))) { try photo.write(to: url) }
 
         // Stored as the sensor delivered it, so turning it upright changes it.
         let upright = folder.url.appendingPathComponent("upright photo.jpg")
@@ -39,10 +39,10 @@ import TestSupport
         #expect(try ImageOrienter().upright(fileAt: upright).data == nil, "already upright")
 
         let web = try #require(URL(string: "https://example.com/photo.jpg"))
-        #expect(throws: PhotoCaptureError(.notAFileURL("https://example.com/photo.jpg"))) {
+        #expect(throws: ImageFileError(.notAFileURL("https://example.com/photo.jpg"))) {
             try AtomicFileWriter.write(Data([1]), to: web, overwrite: false)
         }
-        #expect(throws: PhotoCaptureError(.notAFileURL("https://example.com/photo.jpg"))) {
+        #expect(throws: PhotoCaptureError(.file(ImageFileError(.notAFileURL("https://example.com/photo.jpg"))))) {
             try CaptureDevice.frameFile(url: web, format: .yuyv, size: PixelSize(width: 2, height: 2))
         }
     }

@@ -33,20 +33,20 @@ import TestSupport
     @Test func refusalsComeBeforeAnyPixelWork() throws {
         let folder = try TemporaryDirectory("orienter-refusals")
         let heic = TestPaths.testImages.appendingPathComponent("third-party/pillow-heif/pillow_heif_arrow.heic").path
-        #expect(throws: PhotoCaptureError(.losslessRequiresJPEG(.heic))) {
+        #expect(throws: ImageFileError(.losslessRequiresJPEG(.heic))) {
             try ImageOrienter(lossless: true).upright(fileAt: heic)
         }
         // The library names no CLI option; `photocap orient` says --lossless itself.
-        #expect(PhotoCaptureError(.losslessRequiresJPEG(.heic)).description == "a lossless turn applies to JPEG files only; this is HEIC")
+        #expect(ImageFileError(.losslessRequiresJPEG(.heic)).description == "a lossless turn applies to JPEG files only; this is HEIC")
         let dng = try folder.write([0, 1, 2], named: "shot.dng")
-        #expect(throws: PhotoCaptureError(.rawNotReoriented)) { try ImageOrienter().upright(fileAt: dng) }
-        #expect(throws: PhotoCaptureError(.imageFileUnreadable(reason: "no such file"))) {
+        #expect(throws: ImageFileError(.rawNotReoriented)) { try ImageOrienter().upright(fileAt: dng) }
+        #expect(throws: ImageFileError(.unreadable(.noSuchFile(path: folder.url.appendingPathComponent("missing.jpg").path)))) {
             try ImageOrienter().upright(fileAt: folder.url.appendingPathComponent("missing.jpg").path)
         }
         // An existing result is refused without overwrite, and left untouched.
         let target = try folder.write(Array("mine".utf8), named: "taken.jpg")
         let source = Self.hopper.appendingPathComponent("hopper_orientation_6.jpg").path
-        #expect(throws: PhotoCaptureError(.fileExists(path: target))) {
+        #expect(throws: ImageFileError(.fileExists(path: target))) {
             try ImageOrienter().orientFile(at: source, writingTo: target, overwrite: false)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("mine".utf8))

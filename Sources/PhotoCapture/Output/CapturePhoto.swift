@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ImageFiles
 import Imaging
 
 /// One photo a request produced, modelled on `AVCapturePhoto`.
@@ -60,12 +61,12 @@ public struct CapturePhoto: Sendable {
     public func write(to path: String, overwrite: Bool = false) throws(PhotoCaptureError) {
         guard let fileData else { throw PhotoCaptureError(.noFileRepresentation(resolvedSettings.format),
                                                           uniqueID: resolvedSettings.uniqueID) }
-        try AtomicFileWriter.write(fileData, to: path, overwrite: overwrite)
+        try PhotoCaptureError.file { () throws(ImageFileError) in try AtomicFileWriter.write(fileData, to: path, overwrite: overwrite) }
     }
 
     /// Writes the file to the `file:` URL `url`, as ``write(to:overwrite:)-(String,_)`` does.
     public func write(to url: URL, overwrite: Bool = false) throws(PhotoCaptureError) {
-        try write(to: url.filePath(), overwrite: overwrite)
+        try write(to: PhotoCaptureError.file(url.filePath), overwrite: overwrite)
     }
 }
 

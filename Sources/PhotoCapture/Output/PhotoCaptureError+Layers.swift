@@ -1,4 +1,5 @@
 import Codecs
+import ImageFiles
 import Imaging
 
 extension PhotoCaptureError {
@@ -8,10 +9,9 @@ extension PhotoCaptureError {
         do { return try body() } catch { throw PhotoCaptureError(.encoding(error)) }
     }
 
-    /// `body`'s value; a codec error reading or rewriting a file becomes
-    /// ``Code/imageFileDamaged(_:)``, keeping its type.
-    static func damagedFile<T>(_ body: () throws(CodecError) -> T) throws(PhotoCaptureError) -> T {
-        do { return try body() } catch { throw PhotoCaptureError(.imageFileDamaged(error)) }
+    /// `body`'s value; a file layer's error becomes ``Code/file(_:)``, keeping its type.
+    package static func file<T>(_ body: () throws(ImageFileError) -> T) throws(PhotoCaptureError) -> T {
+        do { return try body() } catch { throw PhotoCaptureError(.file(error)) }
     }
 
     /// `body`'s value; an imaging error becomes ``Code/imaging(_:)``, keeping its type.

@@ -1,4 +1,5 @@
 import Codecs
+import ImageFiles
 import Imaging
 
 /// Why a request was rejected or a capture failed.
@@ -131,28 +132,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case unreadableRaw(path: String, error: CodecError)
         /// Development makes processed photos (JPEG, HEIC, TIFF or uncompressed), not this format.
         case developmentFormatUnsupported(PhotoFormat)
-        /// The target file exists and overwriting was not requested.
-        case fileExists(path: String)
-        /// Writing a file failed in `call`.
-        case fileWriteFailed(path: String, call: String, reason: String)
-        /// A URL given for a file is not a `file:` URL (it is quoted whole).
-        case notAFileURL(String)
-
-        // Orienting image files (``ImageOrienter``); the file's name is the caller's to add.
-        /// RAW files are never re-oriented: their Orientation tag is the correction.
-        case rawNotReoriented
-        /// The image file cannot be read: `reason` says why (no such file, permission...).
-        case imageFileUnreadable(reason: String)
-        /// The image file's bytes cannot be decoded or turned; the codec error says why.
-        case imageFileDamaged(CodecError)
-        /// A lossless turn was asked of a file that is not a JPEG.
-        case losslessRequiresJPEG(ImageFileFormat)
-        /// The lossless turn of a JPEG of `size` with an iMCU of `mcu` is not exact for
-        /// `orientation` (the partial blocks at the edges would be lost).
-        case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
-        /// An in-place rewrite was refused: the file has other hard links, which a replacement
-        /// would detach (and rewriting the shared inode could leave it half-written).
-        case hardLinked(path: String, links: Int)
+        /// Writing the photo's file failed, or a URL given for a file is not a `file:` URL; the
+        /// file layer's error says how.
+        case file(ImageFileError)
         /// A value of ``PhotoSettings/metadata`` is out of range (a latitude beyond 90°, ...).
         case invalidMetadata(String)
     }
@@ -161,8 +143,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
     /// ``ImagingError``, typed, for an app that wants more than the message.
     public var underlyingError: (any Error & Sendable)? {
         switch code {
-        case .encoding(let error), .rawDevelopmentFailed(let error), .imageFileDamaged(let error),
-             .unreadableRaw(_, let error): return error
+        case .encoding(let error), .rawDevelopmentFailed(let error), .unreadableRaw(_, let error): return error
+        case .file(let error): return error
         case .deviceFailure(let error), .deviceCallFailed(let error), .controlsNotRestored(_, _, let error): return error
         case .hardwareCropRefused(_, let error): return error
         case .imaging(let error): return error
@@ -242,19 +224,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .unreadableRaw(let path, .file(let error)): return "cannot develop \(path): \(error.reason)"
         case .unreadableRaw(let path, let error): return "cannot develop \(path): \(error)"
         case .developmentFormatUnsupported(let format): return "RAW data cannot be developed into \(format); use jpeg, heic, tiff or uncompressed"
-        case .fileExists(let path): return "\(path) already exists (pass overwrite to replace it)"
-        case .fileWriteFailed(let path, let call, let reason): return "cannot write \(path): \(call) failed: \(reason)"
-        case .notAFileURL(let url): return "\(url) is not a file URL (file:///...)"
-        case .rawNotReoriented: return "RAW files are never re-oriented: their Orientation tag is the correction"
-        case .imageFileUnreadable(let reason): return reason
-        case .imageFileDamaged(let error): return error.description
-        case .losslessRequiresJPEG(let format):
-            return "a lossless turn applies to JPEG files only; this is \(format.rawValue.uppercased())"
-        case .losslessNotExact(let orientation, let size, let mcu):
-            return JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
-        case .hardLinked(let path, let links):
-            return "\(path) has \(links) hard links; rewriting it in place would break them, so it is left as it is "
-                + "(write the result elsewhere, or copy the file first)"
+        case .file(let error): return error.description
         }
     }
 }

@@ -1,4 +1,5 @@
 import Codecs
+import ImageFiles
 import Imaging
 
 /// How a DNG's Orientation tag — the whole correction — splits into the sensor's mounting and

@@ -1,5 +1,6 @@
 import Codecs
 import FoundationEssentials
+import ImageFiles
 import Imaging
 
 /// Metadata the app supplies for a photo, written into its file beside what photocap records

@@ -1,4 +1,5 @@
 import CXML
+import ImageFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ enum XMPPacketMerger {
         let status = packet.utf8CString.withUnsafeBufferPointer { bytes in
             description.utf8CString.withUnsafeBufferPointer { addition in
                 pc_xml_append_description(bytes.baseAddress, Int32(packet.utf8.count), addition.baseAddress,
-                                          Int32(description.utf8.count), XMPPacketValidator.rdfNamespace, &merged, &mergedSize)
+                                          Int32(description.utf8.count), XMPPacketReader.rdfNamespace, &merged, &mergedSize)
             }
         }
         guard status == 1, let merged else { return nil }

@@ -1,12 +1,10 @@
 import CXML
+import ImageFiles
 
 /// Checks an app's XMP packet (``PhotoMetadata/xmp``) before capture with libxml2: its size,
 /// that it is well-formed, and its root element. libxml2 is loaded on the first check (see
 /// CXML), so a process that never checks a packet never loads it.
 enum XMPPacketValidator {
-    static let metaNamespace = "adobe:ns:meta/"
-    static let rdfNamespace = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-
     /// Throws ``PhotoCaptureError/Code/invalidMetadata(_:)`` saying what is wrong with `packet`.
     static func validate(_ packet: String) throws(PhotoCaptureError) {
         func refuse(_ reason: String) -> PhotoCaptureError { PhotoCaptureError(.invalidMetadata(reason)) }
@@ -25,7 +23,7 @@ enum XMPPacketValidator {
         var check = pc_xml_document_check()
         defer { pc_xml_release(&check) }
         let status = packet.utf8CString.withUnsafeBufferPointer { bytes in
-            pc_xml_check_document(bytes.baseAddress, Int32(size), rdfNamespace, &check)
+            pc_xml_check_document(bytes.baseAddress, Int32(size), XMPPacketReader.rdfNamespace, &check)
         }
         guard status == 0 else { throw refuse("the XMP packet cannot be checked: libxml2 ran out of memory") }
         if check.error_code != 0 {
@@ -35,7 +33,7 @@ enum XMPPacketValidator {
             throw notWellFormed("it has no complete root element")
         }
         let namespace = check.root_namespace.map { String(cString: $0) }
-        guard (rootName == "x:xmpmeta" && namespace == metaNamespace) || (rootName == "rdf:RDF" && namespace == rdfNamespace) else {
+        guard (rootName == "x:xmpmeta" && namespace == XMPPacketReader.metaNamespace) || (rootName == "rdf:RDF" && namespace == XMPPacketReader.rdfNamespace) else {
             throw refuse("the XMP packet's root element is <\(rootName)> (namespace \(namespace.flatMap { $0.isEmpty ? nil : $0 } ?? "none")), "
                          + "not x:xmpmeta or rdf:RDF")
         }

@@ -62,9 +62,9 @@ struct DevelopCommand: AsyncParsableCommand {
         try RawDevelopment.validate(data, name: file)
         let target = destination()
         if URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: file).standardizedFileURL {
-            throw PhotoCaptureError(.fileWriteFailed(path: target, call: "open", reason: "it is the DNG being developed"))
+            throw PhotoCaptureError(.file(ImageFileError(.sameAsSource(path: target))))
         }
-        if !outputOptions.overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.fileExists(path: target)) }
+        if !outputOptions.overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.file(ImageFileError(.fileExists(path: target)))) }
         let xmp = try metadata.xmpPacket()
         var settings = PhotoSettings(format: format)
         encoding.apply(to: &settings)

@@ -195,15 +195,14 @@ struct OrientCommand: AsyncParsableCommand {
 
     /// The library's message, but an existing result says that --output never overwrites, and a
     /// refused lossless turn names the option that asked for it.
-    private func message(for error: PhotoCaptureError) -> String {
-        if case .fileExists(let path) = error.code { return "\(path) exists; photocap orient --output never overwrites" }
-        if case .losslessRequiresJPEG(let format) = error.code {
-            return "--lossless applies to JPEG files only; this is \(format.rawValue.uppercased())"
+    private func message(for error: ImageFileError) -> String {
+        switch error.code {
+        case .fileExists(let path): return "\(path) exists; photocap orient --output never overwrites"
+        case .losslessRequiresJPEG(let format): return "--lossless applies to JPEG files only; this is \(format.rawValue.uppercased())"
+        case .losslessNotExact: return error.description + "; run without --lossless"
+        case .damaged(.truncated(format: "JPEG", _)) where !lossless:
+            return error.description + "; --accept-truncated turns what its data holds"
+        default: return error.description
         }
-        if case .losslessNotExact = error.code { return PhotoCaptureError(error.code).description + "; run without --lossless" }
-        if case .imageFileDamaged(.truncated(format: "JPEG", _)) = error.code, !lossless {
-            return PhotoCaptureError(error.code).description + "; --accept-truncated turns what its data holds"
-        }
-        return PhotoCaptureError(error.code).description
     }
 }

@@ -159,12 +159,12 @@ extension ShootCommand {
             ? target.lastPathComponent : target
         unlink(temporary)
         guard symlink(destination, temporary) == 0 else {
-            throw PhotoCaptureError(.fileWriteFailed(path: link, call: "symlink", reason: String(cString: strerror(errno))))
+            throw PhotoCaptureError(.file(ImageFileError(.writeFailed(path: link, call: "symlink", errno: Errno(errno)))))
         }
         guard rename(temporary, link) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = ImageFileError(.writeFailed(path: link, call: "rename", errno: Errno(errno)))
             unlink(temporary)
-            throw PhotoCaptureError(.fileWriteFailed(path: link, call: "rename", reason: reason))
+            throw PhotoCaptureError(.file(error))
         }
     }
 }

@@ -346,7 +346,8 @@ package struct ShootCommand: AsyncParsableCommand {
         var previewPath: String?
         if let previewBuffer = photo.previewPixelBuffer, let target = paths.preview {
             do {
-                try AtomicFileWriter.write(try previewBuffer.jpegData(), to: target, overwrite: overwrite)
+                let preview = try previewBuffer.jpegData()
+                try PhotoCaptureError.file { () throws(ImageFileError) in try AtomicFileWriter.write(preview, to: target, overwrite: overwrite) }
                 previewPath = target
             } catch {
                 // The photo is not reported yet: do not leave it without its preview.

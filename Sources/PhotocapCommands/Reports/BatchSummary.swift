@@ -41,7 +41,7 @@ struct BatchSummary: Encodable {
     /// `transformsSet` or `refused`), the orientation it had (for a HEIC: its irot/imir) and its
     /// new size (and warnings: what a re-encode lost), the EXIF orientation beside
     /// a HEIC's irot/imir (as it was, or as they now are), or the error.
-    static func jsonLine(for outcome: ImageOrienter.BatchOutcome, message: (PhotoCaptureError) -> String) -> String {
+    static func jsonLine(for outcome: ImageOrienter.BatchOutcome, message: (ImageFileError) -> String) -> String {
         struct Line: Encodable {
             let path: String
             let target: String

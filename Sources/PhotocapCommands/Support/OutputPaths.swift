@@ -40,22 +40,30 @@ struct OutputPaths {
         let folder = URL(fileURLWithPath: photo).deletingLastPathComponent().path
         if requested.hasSuffix("/"), !exists {
             // A folder asked for by a trailing slash is made, like `mkdir -p`.
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw PhotoCaptureError(.fileWriteFailed(path: photo, call: "mkdir", reason: "\(error.fileErrorReason)"))
-            }
+            try Self.makeFolders(folder, for: photo)
         }
         var folderIsDirectory = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &folderIsDirectory), folderIsDirectory else {
-            throw PhotoCaptureError(.fileWriteFailed(path: self.photo, call: "stat", reason: "folder \(folder) does not exist"))
+            throw PhotoCaptureError(.file(ImageFileError(.folderMissing(path: self.photo, folder: folder))))
         }
         guard access(folder, W_OK) == 0 else {
-            throw PhotoCaptureError(.fileWriteFailed(path: self.photo, call: "access", reason: String(cString: strerror(errno))))
+            throw PhotoCaptureError(.file(ImageFileError(.writeFailed(path: self.photo, call: "access", errno: Errno(errno)))))
         }
         if !overwrite {
             for path in [self.photo] + [preview, raw].compactMap({ $0 }) where FileManager.default.fileExists(atPath: path) {
-                throw PhotoCaptureError(.fileExists(path: path))
+                throw PhotoCaptureError(.file(ImageFileError(.fileExists(path: path))))
+            }
+        }
+    }
+
+    /// Makes `folder` and the folders above it that are missing, like `mkdir -p`; a failure
+    /// names the call and its errno for the file `path` that was to be written there.
+    private static func makeFolders(_ folder: String, for path: String) throws(PhotoCaptureError) {
+        var made = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            made += "/" + component
+            if mkdir(made, 0o777) != 0, errno != EEXIST {
+                throw PhotoCaptureError(.file(ImageFileError(.writeFailed(path: path, call: "mkdir", errno: Errno(errno)))))
             }
         }
     }

@@ -1,6 +1,7 @@
-import Dispatch
 import Codecs
+import Dispatch
 import FoundationEssentials
+import ImageFiles
 import Imaging
 
 extension CaptureDevice {
@@ -54,7 +55,7 @@ extension CaptureDevice {
     /// the file at the `file:` URL `url`.
     public static func frameFile(url: URL, format: FramePixelFormat, size: PixelSize, mounting: SensorMounting = .upright,
                                  framesPerSecond: Int = 30) throws(PhotoCaptureError) -> CaptureDevice {
-        try frameFile(path: url.filePath(), format: format, size: size, mounting: mounting, framesPerSecond: framesPerSecond)
+        try frameFile(path: PhotoCaptureError.file(url.filePath), format: format, size: size, mounting: mounting, framesPerSecond: framesPerSecond)
     }
 
     /// The bytes of the file at `path`, mapped (no copy, no fresh memory: see `InputFile.map`),

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ImageFiles
 import Imaging
 import V4L2
 
@@ -24,7 +25,7 @@ extension CaptureDevice {
     /// The V4L2 camera at the `file:` URL `url` (`file:///dev/video0`), as
     /// ``v4l2(path:input:)`` opens it.
     public static func v4l2(url: URL, input: Int? = nil) throws(PhotoCaptureError) -> CaptureDevice {
-        try v4l2(path: url.filePath(), input: input)
+        try v4l2(path: PhotoCaptureError.file(url.filePath), input: input)
     }
 
     /// The camera at `path` as `driver` answers for it: host tests run the whole stack over the
@@ -100,7 +101,7 @@ extension CaptureDevice {
 
     /// ``discovery(in:)-(String)`` in the folder at the `file:` URL `folder`.
     public static func discovery(in folder: URL) throws(PhotoCaptureError) -> DeviceDiscovery {
-        discovery(in: try folder.filePath())
+        discovery(in: try PhotoCaptureError.file(folder.filePath))
     }
 
     /// The V4L2 capture nodes of this machine (`/dev/video*` in number order, metadata and

@@ -10,10 +10,10 @@ import FoundationEssentials
 /// name and renamed over the old file. Only where the file system has no `O_TMPFILE` does a
 /// named temporary file (`.NAME.XXXXXX`) exist while the bytes are written.
 public enum AtomicFileWriter {
-    /// Writes `data` to `path`; fails with ``PhotoCaptureError/Code/fileExists(path:)`` when the
+    /// Writes `data` to `path`; fails with ``ImageFileError/Code/fileExists(path:)`` when the
     /// file exists and `overwrite` is false. Nothing is left behind on failure.
-    public static func write(_ data: Data, to path: String, overwrite: Bool) throws(PhotoCaptureError) {
-        if !overwrite, access(path, F_OK) == 0 { throw PhotoCaptureError(.fileExists(path: path)) }
+    public static func write(_ data: Data, to path: String, overwrite: Bool) throws(ImageFileError) {
+        if !overwrite, access(path, F_OK) == 0 { throw ImageFileError(.fileExists(path: path)) }
         let file = try PendingFile(beside: path)
         defer { file.discard() }
         try file.write(data)
@@ -24,7 +24,7 @@ public enum AtomicFileWriter {
     }
 
     /// Writes `data` to the `file:` URL `url`, as ``write(_:to:overwrite:)-(_,String,_)`` does.
-    public static func write(_ data: Data, to url: URL, overwrite: Bool) throws(PhotoCaptureError) {
+    public static func write(_ data: Data, to url: URL, overwrite: Bool) throws(ImageFileError) {
         try write(data, to: url.filePath(), overwrite: overwrite)
     }
 }

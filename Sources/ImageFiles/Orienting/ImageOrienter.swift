@@ -101,56 +101,56 @@ public struct ImageOrienter: Sendable {
     }
 
     /// Reads `path` and returns its upright form, checking everything before any pixel work.
-    public func upright(fileAt path: String) throws(PhotoCaptureError) -> Result {
+    public func upright(fileAt path: String) throws(ImageFileError) -> Result {
         let bytes = try Self.contents(of: path)
         return try upright(bytes, try inspected(bytes))
     }
 
     /// Reads the file at the `file:` URL `url` and returns its upright form, as
     /// ``upright(fileAt:)-(String)`` does.
-    public func upright(fileAt url: URL) throws(PhotoCaptureError) -> Result {
+    public func upright(fileAt url: URL) throws(ImageFileError) -> Result {
         try upright(fileAt: url.filePath())
     }
 
     /// The bytes of the image file at `path`; RAW files are refused by name, unread.
-    private static func contents(of path: String) throws(PhotoCaptureError) -> [UInt8] {
+    private static func contents(of path: String) throws(ImageFileError) -> [UInt8] {
         let url = URL(fileURLWithPath: path)
-        if rawExtensions.contains(url.pathExtension.lowercased()) { throw PhotoCaptureError(.rawNotReoriented) }
+        if rawExtensions.contains(url.pathExtension.lowercased()) { throw ImageFileError(.rawNotReoriented) }
         // Only regular files: a directory, FIFO or device is named as such, not read. As bytes,
         // not Data: each copy of a photo is a page fault per 4 KiB of fresh memory.
         do { return try InputFile.read(path) } catch {
-            throw PhotoCaptureError(.imageFileUnreadable(reason: error.reason))
+            throw ImageFileError(.unreadable(error))
         }
     }
 
     /// The upright form of an image file's bytes.
-    public func upright(_ data: Data) throws(PhotoCaptureError) -> Result {
+    public func upright(_ data: Data) throws(ImageFileError) -> Result {
         let bytes = [UInt8](data)
         return try upright(bytes, try inspected(bytes))
     }
 
     /// What the file is, refusing before any pixel work what cannot be turned.
-    private func inspected(_ bytes: [UInt8]) throws(PhotoCaptureError) -> ImageFileInfo {
+    private func inspected(_ bytes: [UInt8]) throws(ImageFileError) -> ImageFileInfo {
         let info: ImageFileInfo
         do { info = try ImageFileInfo(data: bytes, acceptingTruncatedJPEG: acceptsTruncatedJPEG && !isLossless) } catch {
-            throw PhotoCaptureError(.imageFileDamaged(error))
+            throw ImageFileError(.damaged(error))
         }
-        if info.format == .dng { throw PhotoCaptureError(.rawNotReoriented) }
-        if isLossless, info.format != .jpeg { throw PhotoCaptureError(.losslessRequiresJPEG(info.format)) }
+        if info.format == .dng { throw ImageFileError(.rawNotReoriented) }
+        if isLossless, info.format != .jpeg { throw ImageFileError(.losslessRequiresJPEG(info.format)) }
         for quality in [quality, heicQuality ?? quality] where !(1...100).contains(quality) {
-            throw PhotoCaptureError(.qualityOutOfRange(quality))
+            throw ImageFileError(.qualityOutOfRange(quality))
         }
         return info
     }
 
-    private func upright(_ original: [UInt8], _ originalInfo: ImageFileInfo) throws(PhotoCaptureError) -> Result {
+    private func upright(_ original: [UInt8], _ originalInfo: ImageFileInfo) throws(ImageFileError) -> Result {
         var (bytes, info) = (original, originalInfo)
         if info.format == .heic, takesHEICOrientationFromEXIF, let said = info.exifOrientation, said != info.orientation {
-            let edited = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            let edited = try ImageFileError.damaged { () throws(CodecError) in
                 try HEIFOrientationEditor.setting(said, ofItems: HEICFileInfo(data: original).imageItems, in: original)
             }
             bytes = edited
-            info = try PhotoCaptureError.damagedFile { () throws(CodecError) in try ImageFileInfo(data: edited) }
+            info = try ImageFileError.damaged { () throws(CodecError) in try ImageFileInfo(data: edited) }
             if !turnsHEICPixels || said == .up {
                 return Result(format: .heic, originalOrientation: originalInfo.orientation, data: Data(bytes), size: info.displayedSize,
                               outcome: .transformsSet(from: originalInfo.orientation, to: said))
@@ -169,7 +169,7 @@ public struct ImageOrienter: Sendable {
             turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)
         case .heic: turned = try heic(bytes, orientation)
         case .tiff: turned = try tiff(bytes)
-        case .dng: throw PhotoCaptureError(.rawNotReoriented)
+        case .dng: throw ImageFileError(.rawNotReoriented)
         }
         return Result(format: info.format, originalOrientation: orientation, data: Data(turned.bytes), size: turned.size,
                       outcome: .turned(from: orientation, size: turned.size, warnings: turned.warnings))
@@ -179,13 +179,13 @@ public struct ImageOrienter: Sendable {
     /// with `overwrite` (in place, by ``AtomicFileWriter/replace(_:with:keepingModificationTime:)-(String,_,_)``:
     /// symlinks followed, mode, owner and group kept, hard-linked files refused). An upright file is copied to another `target` unchanged and
     /// left alone in place. Without `overwrite` an existing `target` is refused
-    /// (``PhotoCaptureError/Code/fileExists(path:)``) once the file is known to be one that
+    /// (``ImageFileError/Code/fileExists(path:)``) once the file is known to be one that
     /// can be turned, before any pixel work.
     @discardableResult
-    public func orientFile(at path: String, writingTo target: String, overwrite: Bool) throws(PhotoCaptureError) -> Outcome {
+    public func orientFile(at path: String, writingTo target: String, overwrite: Bool) throws(ImageFileError) -> Outcome {
         let bytes = try Self.contents(of: path)
         let info = try inspected(bytes)
-        if !overwrite, FileManager.default.fileExists(atPath: target) { throw PhotoCaptureError(.fileExists(path: target)) }
+        if !overwrite, FileManager.default.fileExists(atPath: target) { throw ImageFileError(.fileExists(path: target)) }
         let result = try upright(bytes, info)
         guard let changed = result.data else {
             if URL(fileURLWithPath: target).standardizedFileURL != URL(fileURLWithPath: path).standardizedFileURL {
@@ -204,7 +204,7 @@ public struct ImageOrienter: Sendable {
     /// Turns the file at the `file:` URL `url` upright into `target`, as
     /// ``orientFile(at:writingTo:overwrite:)-(String,String,_)`` does.
     @discardableResult
-    public func orientFile(at url: URL, writingTo target: URL, overwrite: Bool) throws(PhotoCaptureError) -> Outcome {
+    public func orientFile(at url: URL, writingTo target: URL, overwrite: Bool) throws(ImageFileError) -> Outcome {
         try orientFile(at: url.filePath(), writingTo: target.filePath(), overwrite: overwrite)
     }
 
@@ -214,20 +214,20 @@ public struct ImageOrienter: Sendable {
     /// YCCK one in its own colour model (``JPEGCMYKTurn``), its Adobe APP14 kept; EXIF rewritten,
     /// XMP (orientation 1), JFIF, ICC profile, comments and other descriptive segments carried over.
     private func lossyJPEG(_ data: [UInt8], _ orientation: Orientation,
-                           truncated: Bool) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        let isCMYK = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGCMYKTurn.isCMYK(data) }
+                           truncated: Bool) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+        let isCMYK = try ImageFileError.damaged { () throws(CodecError) in try JPEGCMYKTurn.isCMYK(data) }
         let (encoded, size): ([UInt8], PixelSize)
         if isCMYK {
-            (encoded, size) = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            (encoded, size) = try ImageFileError.damaged { () throws(CodecError) in
                 try JPEGCMYKTurn.turned(data, by: orientation, quality: quality, acceptingTruncation: truncated)
             }
         } else {
             let planar = try Self.uprightPlanes(data, orientation, truncated: truncated)
-            encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
+            encoded = try ImageFileError.damaged { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
             size = planar.size
         }
         let withEXIF = try withEditedEXIF(of: data, into: encoded, size: size, orientation: orientation)
-        let carried = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        let carried = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: data, into: withEXIF, turnedBy: orientation,
                                                                              keepingColourModel: isCMYK))
         }
@@ -240,8 +240,8 @@ public struct ImageOrienter: Sendable {
     /// `jpeg` with the pictures its XMP carries (``XMPCompanionPictures``: an Android portrait's
     /// depth map and original) turned by `orientation`, a JPEG one as an MPF companion is
     /// (``turnedCompanion(_:_:)``); the warnings name those dropped.
-    private func withXMPPictures(_ jpeg: [UInt8], turnedBy orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], warnings: [String]) {
-        try XMPCompanionPictures.turning(jpeg, by: orientation) { (picture) throws(PhotoCaptureError) in
+    private func withXMPPictures(_ jpeg: [UInt8], turnedBy orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], warnings: [String]) {
+        try XMPCompanionPictures.turning(jpeg, by: orientation) { (picture) throws(ImageFileError) in
             try turnedCompanion(picture, orientation)
         }
     }
@@ -252,22 +252,22 @@ public struct ImageOrienter: Sendable {
     /// where they now are. A companion that cannot be turned is never kept unturned: the
     /// companions and the index are dropped, with a warning naming it.
     private func withCompanions(_ primary: [UInt8], of original: [UInt8],
-                                turnedBy orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], warnings: [String]) {
-        let companions = try PhotoCaptureError.damagedFile { () throws(CodecError) in try MPFIndex.companions(in: original) }
+                                turnedBy orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], warnings: [String]) {
+        let companions = try ImageFileError.damaged { () throws(CodecError) in try MPFIndex.companions(in: original) }
         var turned: [Int: [UInt8]] = [:]
         for companion in companions {
-            do throws(PhotoCaptureError) {
+            do throws(ImageFileError) {
                 turned[companion.entry] = try turnedCompanion(Array(original[companion.range]), orientation)
             } catch {
                 let warning = "image \(companion.entry + 1) of the Multi-Picture index (\(companion.range.count) bytes after the picture) "
                     + "cannot be turned (\(error)): it is dropped, with the index and its other images"
-                let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+                let bytes = try ImageFileError.damaged { () throws(CodecError) in
                     try MPFIndex.droppingCompanions(primary, of: original, companions: companions)
                 }
                 return (bytes, [warning])
             }
         }
-        let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        let bytes = try ImageFileError.damaged { () throws(CodecError) in
             // An Ultra HDR gain map (or another container item) re-encoded has a new length,
             // which the primary image's XMP must give; without companions there is none to give
             // (and no packet to parse).
@@ -282,22 +282,22 @@ public struct ImageOrienter: Sendable {
     /// A companion JPEG of the MPF index turned by `orientation`: losslessly where exact, else
     /// decoded and re-encoded at ``quality``; its own EXIF and XMP rewritten as the main
     /// image's are.
-    private func turnedCompanion(_ jpeg: [UInt8], _ orientation: Orientation) throws(PhotoCaptureError) -> [UInt8] {
-        let refusal = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+    private func turnedCompanion(_ jpeg: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> [UInt8] {
+        let refusal = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.refusal(of: jpeg, applying: orientation)
         }
         if refusal == nil {
-            let transformed = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            let transformed = try ImageFileError.damaged { () throws(CodecError) in
                 try JPEGLosslessTransform.transform(jpeg, applying: orientation)
             }
-            let size = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().header(transformed).size }
+            let size = try ImageFileError.damaged { () throws(CodecError) in try JPEGDecoder().header(transformed).size }
             let withEXIF = try withEditedEXIF(of: jpeg, into: transformed, size: size, orientation: orientation)
-            return try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
+            return try ImageFileError.damaged { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
         }
         let planar = try Self.uprightPlanes(jpeg, orientation, truncated: false)
-        let encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
+        let encoded = try ImageFileError.damaged { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
         let withEXIF = try withEditedEXIF(of: jpeg, into: encoded, size: planar.size, orientation: orientation)
-        return try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        return try ImageFileError.damaged { () throws(CodecError) in
             try JPEGFile.withUprightXMP(JPEGFile.carryingDescriptiveSegments(from: jpeg, into: withEXIF, turnedBy: orientation,
                                                                              keepingColourModel: false))
         }
@@ -308,36 +308,36 @@ public struct ImageOrienter: Sendable {
     /// 2×2 blocks, so nothing is resampled), never an RGB picture beside them. Odd sizes are
     /// turned as RGB, which keeps the odd last row or column that turned planes would lose; a
     /// file cut short needs the RGB decoder, which fills what its data does not reach.
-    private static func uprightPlanes(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws(PhotoCaptureError) -> PlanarImage {
-        let header = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().header(data) }
+    private static func uprightPlanes(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws(ImageFileError) -> PlanarImage {
+        let header = try ImageFileError.damaged { () throws(CodecError) in try JPEGDecoder().header(data) }
         if !truncated, header.subsampling == "4:2:0", header.size.width % 2 == 0, header.size.height % 2 == 0 {
-            let planes = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().decodePlanar(data) }
-            return try PhotoCaptureError.imaging { () throws(ImagingError) in try planes.transformed(by: orientation) }
+            let planes = try ImageFileError.damaged { () throws(CodecError) in try JPEGDecoder().decodePlanar(data) }
+            return try ImageFileError.imaging { () throws(ImagingError) in try planes.transformed(by: orientation) }
         }
-        let decoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        let decoded = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGDecoder().decodeRGB(data, acceptingTruncation: truncated)
         }
-        return try PhotoCaptureError.imaging { () throws(ImagingError) in
+        return try ImageFileError.imaging { () throws(ImagingError) in
             try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
         }
     }
 
-    /// tjTransform where exact (else ``PhotoCaptureError/Code/losslessNotExact(orientation:size:mcu:)``);
+    /// tjTransform where exact (else ``ImageFileError/Code/losslessNotExact(orientation:size:mcu:)``);
     /// EXIF and XMP rewritten.
-    private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        let refusal = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+    private func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+        let refusal = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.refusal(of: data, applying: orientation)
         }
         if let refusal {
-            throw PhotoCaptureError(.losslessNotExact(orientation: refusal.orientation, size: refusal.size, mcu: refusal.mcu))
+            throw ImageFileError(.losslessNotExact(orientation: refusal.orientation, size: refusal.size, mcu: refusal.mcu))
         }
-        let transformed = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        let transformed = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.transform(data, applying: orientation)
         }
-        let size = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGDecoder().header(transformed).size }
+        let size = try ImageFileError.damaged { () throws(CodecError) in try JPEGDecoder().header(transformed).size }
         // tjTransform copies every other segment itself.
         let withEXIF = try withEditedEXIF(of: data, into: transformed, size: size, orientation: orientation)
-        let primary = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
+        let primary = try ImageFileError.damaged { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
         let described = try withXMPPictures(primary, turnedBy: orientation)
         let (bytes, warnings) = try withCompanions(described.bytes, of: data, turnedBy: orientation)
         return (bytes, size, described.warnings + warnings)
@@ -346,12 +346,12 @@ public struct ImageOrienter: Sendable {
     /// `jpeg` with the EXIF block of `original` edited for upright pixels of `size`
     /// (``editedEXIF(_:size:orientation:largest:)``), at the offset the original had it.
     private func withEditedEXIF(of original: [UInt8], into jpeg: [UInt8], size: PixelSize,
-                                orientation: Orientation) throws(PhotoCaptureError) -> [UInt8] {
-        guard let block = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try JPEGFile.exifBlock(in: original) }) else {
+                                orientation: Orientation) throws(ImageFileError) -> [UInt8] {
+        guard let block = try ImageFileError.damaged({ () throws(CodecError) in try JPEGFile.exifBlock(in: original) }) else {
             return jpeg
         }
         let edited = try editedEXIF(block, size: size, orientation: orientation, largest: JPEGFile.maximumEXIFBlock)
-        return try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        return try ImageFileError.damaged { () throws(CodecError) in
             // Where the original began with its EXIF, so does the result: same file offset.
             let target = try JPEGFile.startsWithEXIF(original) ? try JPEGFile.removingJFIF(jpeg) : jpeg
             return try JPEGFile.insertingEXIF(edited, into: target)
@@ -364,18 +364,18 @@ public struct ImageOrienter: Sendable {
     /// (cameras write placeholders such as "<Dummy thumbnail image data>") is left as it is, with
     /// its IFD1 Orientation, which still describes it. The block stays within `largest` bytes.
     private func editedEXIF(_ block: [UInt8], size: PixelSize, orientation: Orientation,
-                            largest: Int) throws(PhotoCaptureError) -> [UInt8] {
-        var editor = try PhotoCaptureError.damagedFile { () throws(CodecError) in try EXIFBlockEditor(block) }
+                            largest: Int) throws(ImageFileError) -> [UInt8] {
+        var editor = try ImageFileError.damaged { () throws(CodecError) in try EXIFBlockEditor(block) }
         var thumbnailTurned = editor.thumbnail == nil
         if let thumbnail = editor.thumbnail, let decoded = try? JPEGDecoder().decodeRGB(thumbnail) {
-            let turned = try PhotoCaptureError.imaging { () throws(ImagingError) in
+            let turned = try ImageFileError.imaging { () throws(ImagingError) in
                 try RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation).planarImage()
             }
             // A turned thumbnail that does not fit its slot is appended; lower qualities keep
             // the block within `largest` (one APP1 segment in a JPEG).
             for quality in [Self.thumbnailQuality, 75, 50, 25] {
                 var attempt = editor
-                let encoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try JPEGEncoder().encode(turned, quality: quality) }
+                let encoded = try ImageFileError.damaged { () throws(CodecError) in try JPEGEncoder().encode(turned, quality: quality) }
                 guard attempt.replaceThumbnail(with: encoded) else { break }
                 if attempt.block.count <= largest {
                     editor = attempt
@@ -395,13 +395,13 @@ public struct ImageOrienter: Sendable {
     /// (coded image, colour, XMP, thumbnails, auxiliary images). An EXIF item that is not found
     /// once, byte for byte, in the file (compressed, or split over extents) is left as it is:
     /// HEIF readers do not apply it.
-    private func heicWithAgreeingEXIF(_ data: [UInt8], _ info: ImageFileInfo) throws(PhotoCaptureError) -> Result {
+    private func heicWithAgreeingEXIF(_ data: [UInt8], _ info: ImageFileInfo) throws(ImageFileError) -> Result {
         let shown = info.orientation
         let unchanged = Result(format: .heic, originalOrientation: shown, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
         guard let said = info.exifOrientation, said != shown,
-              let block = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try HEICFileInfo(data: data).exifBlock }),
+              let block = try ImageFileError.damaged({ () throws(CodecError) in try HEICFileInfo(data: data).exifBlock }),
               let range = Self.onlyRange(of: block, in: data) else { return unchanged }
-        var editor = try PhotoCaptureError.damagedFile { () throws(CodecError) in try EXIFBlockEditor(block) }
+        var editor = try ImageFileError.damaged { () throws(CodecError) in try EXIFBlockEditor(block) }
         guard editor.setOrientation(shown), editor.block.count == block.count else { return unchanged }
         var output = data
         output.replaceSubrange(range, with: editor.block)
@@ -425,42 +425,42 @@ public struct ImageOrienter: Sendable {
     /// and one buffer of the picture's planes, half its RGB. Others (4:2:2, 4:4:4, monochrome,
     /// deeper samples, other nclx matrices or limited range, a clean aperture) are decoded to RGB
     /// as a viewer shows them and converted to JFIF's planes.
-    private func heic(_ data: [UInt8], _ orientation: Orientation) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+    private func heic(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
         let image: PlanarImage
-        if let turned = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try HEICDecoder.decodeTurnedPlanes(data, by: orientation) }) {
+        if let turned = try ImageFileError.damaged({ () throws(CodecError) in try HEICDecoder.decodeTurnedPlanes(data, by: orientation) }) {
             image = turned
         } else {
-            let decoded = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEICDecoder.decodeRGB(data, applyingTransformations: true) }
-            image = try PhotoCaptureError.imaging { () throws(ImagingError) in try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage() }
+            let decoded = try ImageFileError.damaged { () throws(CodecError) in try HEICDecoder.decodeRGB(data, applyingTransformations: true) }
+            image = try ImageFileError.imaging { () throws(ImagingError) in try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage() }
         }
-        let decodedThumbnail = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        let decodedThumbnail = try ImageFileError.damaged { () throws(CodecError) in
             try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true)
         }
-        let thumbnail = try PhotoCaptureError.imaging { () throws(ImagingError) in
+        let thumbnail = try ImageFileError.imaging { () throws(ImagingError) in
             try decodedThumbnail.map { (decoded) throws(ImagingError) in try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage() }
         }
-        var carried = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEIFCarriedProperties(primaryImageOf: data) }
+        var carried = try ImageFileError.damaged { () throws(CodecError) in try HEIFCarriedProperties(primaryImageOf: data) }
         for index in carried.metadata.indices where carried.metadata[index].isXMP {
             if let upright = XMPOrientation.upright(bytes: carried.metadata[index].bytes) {
                 carried.metadata[index].bytes = upright
             }
         }
         let size = image.size
-        let exifBlock = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEICFileInfo(data: data).exifBlock }
-        let exif = try exifBlock.map { (block) throws(PhotoCaptureError) in try editedEXIF(block, size: size, orientation: orientation, largest: .max) }
-        let encoder = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEICEncoder() }
+        let exifBlock = try ImageFileError.damaged { () throws(CodecError) in try HEICFileInfo(data: data).exifBlock }
+        let exif = try exifBlock.map { (block) throws(ImageFileError) in try editedEXIF(block, size: size, orientation: orientation, largest: .max) }
+        let encoder = try ImageFileError.damaged { () throws(CodecError) in try HEICEncoder() }
         let quality: Int
         if let heicQuality {
             quality = heicQuality
         } else {
-            let sample = try PhotoCaptureError.imaging { () throws(ImagingError) in try Self.sample(of: image) }
-            quality = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+            let sample = try ImageFileError.imaging { () throws(ImagingError) in try Self.sample(of: image) }
+            quality = try ImageFileError.damaged { () throws(CodecError) in
                 try encoder.quality(matching: Double(data.count) / Double(size.area), sample: sample)
             }
         }
         let (alpha, warnings) = try turnedAlpha(data, orientation, carried.auxiliaryImages, for: size,
                                                 single: encoder.tiling?.layout(for: size) == nil)
-        let bytes = try PhotoCaptureError.damagedFile { [carried] () throws(CodecError) in
+        let bytes = try ImageFileError.damaged { [carried] () throws(CodecError) in
             try encoder.encode(image, quality: quality, orientation: .up, thumbnail: thumbnail, exif: exif, carrying: carried, alpha: alpha)
         }
         return (bytes, size, warnings)
@@ -472,7 +472,7 @@ public struct ImageOrienter: Sendable {
     /// picture's alpha plane) but has no API for any other auxiliary image (depth, gain maps,
     /// mattes), nor for an alpha image of a grid.
     private func turnedAlpha(_ data: [UInt8], _ orientation: Orientation, _ kinds: [String], for size: PixelSize,
-                             single: Bool) throws(PhotoCaptureError) -> (alpha: [UInt8]?, warnings: [String]) {
+                             single: Bool) throws(ImageFileError) -> (alpha: [UInt8]?, warnings: [String]) {
         var alpha: [UInt8]?
         var warnings: [String] = []
         for kind in kinds {
@@ -480,7 +480,7 @@ public struct ImageOrienter: Sendable {
                 warnings.append("its \(kind) image was dropped: libheif 1.15 cannot write \(kind == "alpha" ? "a second alpha" : "such an") auxiliary image")
                 continue
             }
-            let turned = try PhotoCaptureError.damagedFile { () throws(CodecError) in try HEICDecoder.decodeTurnedAlpha(data, by: orientation) }
+            let turned = try ImageFileError.damaged { () throws(CodecError) in try HEICDecoder.decodeTurnedAlpha(data, by: orientation) }
             guard let turned else {
                 warnings.append("its alpha image was dropped: its samples are deeper than 8 bits")
                 continue
@@ -517,9 +517,9 @@ public struct ImageOrienter: Sendable {
 
     /// The picture turned in its own kind (bit depth, samples, photometric, compression), every
     /// other byte of the file kept (``TIFFPixelTurner``).
-    private func tiff(_ data: [UInt8]) throws(PhotoCaptureError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
-        guard let turned = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try TIFFPixelTurner.upright(data) }) else {
-            throw PhotoCaptureError(.imageFileDamaged(.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")))
+    private func tiff(_ data: [UInt8]) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+        guard let turned = try ImageFileError.damaged({ () throws(CodecError) in try TIFFPixelTurner.upright(data) }) else {
+            throw ImageFileError(.damaged(.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")))
         }
         return (turned.bytes, turned.size, [])
     }

@@ -27,12 +27,6 @@ public struct DecodedImage: Sendable {
     /// Width and height of ``image``.
     public var size: PixelSize { image.size }
 
-    /// The pixels in a ``PixelBuffer`` (Y'CbCr 4:2:0, like a photo's), for code that takes a
-    /// photo's pixel buffer; chroma is averaged over 2×2 pixels.
-    public func pixelBuffer() throws(PhotoCaptureError) -> PixelBuffer {
-        try PixelBuffer(rgb: image)
-    }
-
     package init(format: Format, image: RGBImage, fileOrientation: Orientation, isOriented: Bool) {
         (self.format, self.image, self.fileOrientation, self.isOriented) = (format, image, fileOrientation, isOriented)
     }

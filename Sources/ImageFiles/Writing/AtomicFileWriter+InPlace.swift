@@ -14,21 +14,21 @@ extension AtomicFileWriter {
     ///   not set) is refused by name and the file left as it is;
     /// - the modification time is kept when `keepingModificationTime` is true;
     /// - a file with more than one hard link is refused with
-    ///   ``PhotoCaptureError/Code/hardLinked(path:links:)`` and left as it is: replacing it would
+    ///   ``ImageFileError/Code/hardLinked(path:links:)`` and left as it is: replacing it would
     ///   detach it from its other names, and rewriting the shared inode in place could be
     ///   interrupted half-way;
     /// - killed at any instant, the process leaves the original or the complete result, never a
     ///   partial file (see ``AtomicFileWriter``).
-    public static func replace(_ path: String, with data: Data, keepingModificationTime: Bool = false) throws(PhotoCaptureError) {
+    public static func replace(_ path: String, with data: Data, keepingModificationTime: Bool = false) throws(ImageFileError) {
         guard let resolved = realpath(path, nil) else { throw PendingFile.failure(path, "realpath") }
         let target = String(cString: resolved)
         free(resolved)
         var original = stat()
         guard stat(target, &original) == 0 else { throw PendingFile.failure(path, "stat") }
         guard original.st_mode & S_IFMT == S_IFREG else {
-            throw PhotoCaptureError(.fileWriteFailed(path: path, call: "stat", reason: "not a regular file"))
+            throw ImageFileError(.notARegularFile(path: path))
         }
-        guard original.st_nlink <= 1 else { throw PhotoCaptureError(.hardLinked(path: path, links: Int(original.st_nlink))) }
+        guard original.st_nlink <= 1 else { throw ImageFileError(.hardLinked(path: path, links: Int(original.st_nlink))) }
 
         let attributes = try ExtendedAttributes(ofFileAt: target)
 
@@ -51,7 +51,7 @@ extension AtomicFileWriter {
 
     /// Replaces the file at the `file:` URL `url` with `data`, as
     /// ``replace(_:with:keepingModificationTime:)-(String,_,_)`` does.
-    public static func replace(_ url: URL, with data: Data, keepingModificationTime: Bool = false) throws(PhotoCaptureError) {
+    public static func replace(_ url: URL, with data: Data, keepingModificationTime: Bool = false) throws(ImageFileError) {
         try replace(url.filePath(), with: data, keepingModificationTime: keepingModificationTime)
     }
 }

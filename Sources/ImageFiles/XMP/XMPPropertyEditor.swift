@@ -22,7 +22,7 @@ enum XMPPropertyEditor {
             texts.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { valuePointers in
                 packet.withUnsafeBufferPointer { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { text in
-                        pc_xml_set_properties(text.baseAddress, Int32(text.count), XMPPacketValidator.rdfNamespace, namespace,
+                        pc_xml_set_properties(text.baseAddress, Int32(text.count), XMPPacketReader.rdfNamespace, namespace,
                                               namePointers.baseAddress, valuePointers.baseAddress, Int32(values.count),
                                               removingOthers ? 1 : 0, &edited, &editedSize)
                     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CFileAttributes
+import Imaging
 
 /// The extended attributes of a file — `user.*`, the POSIX ACL (`system.posix_acl_access`),
 /// `security.*`, `trusted.*` — read from the file a rewrite replaces and set on the new one
@@ -16,7 +17,7 @@ struct ExtendedAttributes {
 
     /// The attributes of the file at `path` (not following a final symbolic link: the caller
     /// resolved it). A file system without extended attributes has none.
-    init(ofFileAt path: String) throws(PhotoCaptureError) {
+    init(ofFileAt path: String) throws(ImageFileError) {
         for name in try Self.names(path) {
             var value: [UInt8] = []
             while true {
@@ -35,7 +36,7 @@ struct ExtendedAttributes {
     /// Sets every attribute on the open file `descriptor`, and removes an access ACL the new file
     /// inherited from its folder's default ACL when the original had none. An attribute that
     /// cannot be set ends the rewrite with an error naming it: the original stays as it was.
-    func apply(to descriptor: Int32, replacing path: String) throws(PhotoCaptureError) {
+    func apply(to descriptor: Int32, replacing path: String) throws(ImageFileError) {
         for (name, value) in attributes {
             let result = value.withUnsafeBytes { fsetxattr(descriptor, name, $0.baseAddress, value.count, 0) }
             guard result == 0 else { throw Self.failure(path, "fsetxattr", name) }
@@ -46,7 +47,7 @@ struct ExtendedAttributes {
         }
     }
 
-    private static func names(_ path: String) throws(PhotoCaptureError) -> [String] {
+    private static func names(_ path: String) throws(ImageFileError) -> [String] {
         while true {
             let size = llistxattr(path, nil, 0)
             if size < 0, errno == ENOTSUP { return [] }
@@ -60,9 +61,7 @@ struct ExtendedAttributes {
         }
     }
 
-    private static func failure(_ path: String, _ call: String, _ name: String?) -> PhotoCaptureError {
-        let reason = String(cString: strerror(errno))
-        return PhotoCaptureError(.fileWriteFailed(path: path, call: call,
-                                                  reason: name.map { "extended attribute \($0): \(reason)" } ?? reason))
+    private static func failure(_ path: String, _ call: String, _ name: String?) -> ImageFileError {
+        ImageFileError(.writeFailed(path: path, call: call, errno: Errno(errno), attribute: name))
     }
 }

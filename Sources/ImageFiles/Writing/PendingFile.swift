@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Imaging
 import FoundationEssentials
 
 /// A file being written in a folder: nameless (`O_TMPFILE`) where the file system allows it,
@@ -14,7 +15,7 @@ struct PendingFile {
     private let target: String
 
     /// Opens a new, empty file in the folder of `path`.
-    init(beside path: String) throws(PhotoCaptureError) {
+    init(beside path: String) throws(ImageFileError) {
         let url = URL(fileURLWithPath: path)
         target = path
         folder = url.deletingLastPathComponent().path
@@ -32,12 +33,12 @@ struct PendingFile {
         temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
     }
 
-    static func failure(_ path: String, _ call: String) -> PhotoCaptureError {
-        PhotoCaptureError(.fileWriteFailed(path: path, call: call, reason: String(cString: strerror(errno))))
+    static func failure(_ path: String, _ call: String) -> ImageFileError {
+        ImageFileError(.writeFailed(path: path, call: call, errno: Errno(errno)))
     }
 
     /// Writes all of `data`.
-    func write(_ data: Data) throws(PhotoCaptureError) {
+    func write(_ data: Data) throws(ImageFileError) {
         let written = data.withUnsafeBytes { bytes -> Bool in
             var offset = 0
             while offset < bytes.count {
@@ -51,14 +52,14 @@ struct PendingFile {
     }
 
     /// Flushes the file and gives it the name `path`: a link when `replacing` is false (fails
-    /// with ``PhotoCaptureError/Code/fileExists(path:)`` if the name is taken), else a rename
+    /// with ``ImageFileError/Code/fileExists(path:)`` if the name is taken), else a rename
     /// over whatever is there. The folder is flushed too, so the new name survives a crash.
     ///
     /// A replaced file is held (`O_PATH`: no read access needed, no side effect of opening)
     /// across the rename and let go on a background queue: the rename then only moves names,
     /// and freeing the old file's blocks and cached pages — about half a millisecond for a
     /// 12 MP JPEG on ext4, more for larger files — is not on the caller's path.
-    func commit(to path: String, replacing: Bool) throws(PhotoCaptureError) {
+    func commit(to path: String, replacing: Bool) throws(ImageFileError) {
         guard fsync(descriptor) == 0 else { throw Self.failure(path, "fsync") }
         let replaced = replacing ? Self.hold(path) : nil
         defer { if let replaced { DispatchQueue.global(qos: .utility).async { close(replaced) } } }
@@ -67,7 +68,7 @@ struct PendingFile {
                 guard rename(temporaryPath, path) == 0 else { throw Self.failure(path, "rename") }
             } else {
                 guard link(temporaryPath, path) == 0 else {
-                    if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
+                    if errno == EEXIST { throw ImageFileError(.fileExists(path: path)) }
                     throw Self.failure(path, "link")
                 }
                 unlink(temporaryPath)
@@ -90,7 +91,7 @@ struct PendingFile {
                 }
             } else {
                 guard linkat(AT_FDCWD, handle, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
-                    if errno == EEXIST { throw PhotoCaptureError(.fileExists(path: path)) }
+                    if errno == EEXIST { throw ImageFileError(.fileExists(path: path)) }
                     throw Self.failure(path, "linkat")
                 }
             }

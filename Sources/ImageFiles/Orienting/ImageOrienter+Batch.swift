@@ -15,7 +15,7 @@ extension ImageOrienter {
         }
 
         /// A file and where its upright form goes, as `file:` URLs.
-        public init(source: URL, target: URL) throws(PhotoCaptureError) {
+        public init(source: URL, target: URL) throws(ImageFileError) {
             (self.source, self.target) = (try source.filePath(), try target.filePath())
         }
     }
@@ -25,7 +25,7 @@ extension ImageOrienter {
         /// The file.
         public let item: BatchItem
         /// Turned or already upright, or the error that refused it.
-        public let result: Swift.Result<Outcome, PhotoCaptureError>
+        public let result: Swift.Result<Outcome, ImageFileError>
     }
 
     /// Turns every file of `items` upright as ``orientFile(at:writingTo:overwrite:)-(String,String,_)`` does, up
@@ -48,7 +48,7 @@ extension ImageOrienter {
                 let (index, item) = (next, items[next])
                 next += 1
                 group.addTask {
-                    let result = Swift.Result { () throws(PhotoCaptureError) in
+                    let result = Swift.Result { () throws(ImageFileError) in
                         try orientFile(at: item.source, writingTo: item.target, overwrite: overwrite)
                     }
                     return (index, BatchOutcome(item: item, result: result))

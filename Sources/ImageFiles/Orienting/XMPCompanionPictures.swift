@@ -38,8 +38,8 @@ enum XMPCompanionPictures {
     /// `jpeg` with the pictures its XMP carries turned by `orientation` — a JPEG one by
     /// `turningJPEG` — and the warnings naming those dropped; `jpeg` itself when it carries none.
     static func turning(_ jpeg: [UInt8], by orientation: Orientation,
-                        turningJPEG: ([UInt8]) throws(PhotoCaptureError) -> [UInt8]) throws(PhotoCaptureError) -> (bytes: [UInt8], warnings: [String]) {
-        guard let standardPacket = try PhotoCaptureError.damagedFile({ () throws(CodecError) in try JPEGFile.xmpPacket(in: jpeg) }) else {
+                        turningJPEG: ([UInt8]) throws(ImageFileError) -> [UInt8]) throws(ImageFileError) -> (bytes: [UInt8], warnings: [String]) {
+        guard let standardPacket = try ImageFileError.damaged({ () throws(CodecError) in try JPEGFile.xmpPacket(in: jpeg) }) else {
             return (jpeg, [])
         }
         // A packet that never names the namespaces has no picture in it: libxml2 (loaded on
@@ -65,11 +65,11 @@ enum XMPCompanionPictures {
             }
             guard let holder = values.firstIndex(where: { $0?[kind.data] != nil }), let encoded = values[holder]?[kind.data] else { continue }
             let mime = values[holder]?[kind.mime] ?? values.lazy.compactMap { $0?[kind.mime] }.first
-            do throws(PhotoCaptureError) {
+            do throws(ImageFileError) {
                 let turned = try picture(encoded, mime: mime, turnedBy: orientation, turningJPEG: turningJPEG)
                 guard let edited = XMPPropertyEditor.editing(packets[holder], inNamespace: kind.namespace,
                                                              setting: [(kind.data, Data(turned).base64EncodedString())]) else {
-                    throw PhotoCaptureError(.imageFileDamaged(.corruptFile(format: "XMP", reason: "libxml2 could not rewrite \(kind.name)")))
+                    throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "libxml2 could not rewrite \(kind.name)")))
                 }
                 packets[holder] = edited
             } catch {
@@ -80,7 +80,7 @@ enum XMPCompanionPictures {
                                                                removingOthers: kind.ownsNamespace) ?? packets[index]
                 }
                 guard !values.indices.contains(where: { mentionsValue(packets[$0], kind, values[$0]) }) else {
-                    throw PhotoCaptureError(.imageFileDamaged(.corruptFile(format: "XMP", reason: "libxml2 could not remove \(kind.name)")))
+                    throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "libxml2 could not remove \(kind.name)")))
                 }
             }
         }
@@ -89,12 +89,12 @@ enum XMPCompanionPictures {
         if guid != nil, extended != nil || extendedDropped {
             let newGUID = extended.map { JPEGExtendedXMP.guid(of: $0) }
             guard let edited = XMPPropertyEditor.editing(packets[0], inNamespace: noteNamespace, setting: [("HasExtendedXMP", newGUID)]) else {
-                throw PhotoCaptureError(.imageFileDamaged(.corruptFile(format: "XMP", reason: "libxml2 could not rewrite xmpNote:HasExtendedXMP")))
+                throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "libxml2 could not rewrite xmpNote:HasExtendedXMP")))
             }
             packets[0] = edited
         }
         let standard = packets[0]
-        let bytes = try PhotoCaptureError.damagedFile { () throws(CodecError) in
+        let bytes = try ImageFileError.damaged { () throws(CodecError) in
             let described = try JPEGFile.editingXMP(jpeg) { _ in standard }
             guard let guid else { return described }
             return try JPEGExtendedXMP.replacing(guid, with: extended, in: described)
@@ -104,17 +104,17 @@ enum XMPCompanionPictures {
 
     /// The picture `encoded` (base64 of a PNG or JPEG, as `mime` says) turned by `orientation`.
     private static func picture(_ encoded: String, mime: String?, turnedBy orientation: Orientation,
-                                turningJPEG: ([UInt8]) throws(PhotoCaptureError) -> [UInt8]) throws(PhotoCaptureError) -> [UInt8] {
+                                turningJPEG: ([UInt8]) throws(ImageFileError) -> [UInt8]) throws(ImageFileError) -> [UInt8] {
         guard let decoded = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
-            throw PhotoCaptureError(.imageFileDamaged(.corruptFile(format: "XMP", reason: "its value is not base64")))
+            throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "its value is not base64")))
         }
         switch mime?.lowercased() {
         case "image/png":
-            return try PhotoCaptureError.damagedFile { () throws(CodecError) in try PNGFile.turned([UInt8](decoded), by: orientation) }
+            return try ImageFileError.damaged { () throws(CodecError) in try PNGFile.turned([UInt8](decoded), by: orientation) }
         case "image/jpeg", "image/jpg":  // some writers use the second
             return try turningJPEG([UInt8](decoded))
         default:
-            throw PhotoCaptureError(.imageFileDamaged(.unsupportedFormat(reason: "a picture of type \(mime ?? "unnamed") is not turned")))
+            throw ImageFileError(.damaged(.unsupportedFormat(reason: "a picture of type \(mime ?? "unnamed") is not turned")))
         }
     }
 
