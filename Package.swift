@@ -72,7 +72,7 @@ let package = Package(
             name: "PhotoCapture",
             dependencies: ["Imaging", "Codecs", "ImageFiles", "V4L2", "CXML", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging", "Codecs"]),
+        .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),
         // The CLI's commands, shared by its two executables.
         .target(

@@ -1,4 +1,3 @@
-import Codecs
 import FoundationEssentials
 import Imaging
 import PhotoCapture
@@ -62,18 +61,22 @@ public struct DisplayedImage: Sendable {
     private static func decode(_ data: [UInt8]) throws(CodecError) -> DisplayedImage {
         // DNG is a TIFF with a DNGVersion tag: developed here, not by the decoder of pictures.
         let isTIFF = data.starts(with: Array("II*\0".utf8)) || data.starts(with: Array("MM\0*".utf8))
-        if isTIFF, let info = try? ImageFileInfo(data: data), info.format == .dng {
-            let developer = try RAWDeveloper(data: data)
-            return DisplayedImage(picture: try developer.develop(applyingOrientation: true), format: .dng,
-                                  appliedOrientation: developer.orientation)
-        }
         let decoded: DecodedImage
-        do { decoded = try ImageDecoder().decode(bytes: data, name: "image") } catch { throw error.codecError }
+        do {
+            if isTIFF, let info = try? ImageFileInfo(data: data), info.format == .dng {
+                decoded = try ImageDecoder().develop(Data(data))
+            } else {
+                decoded = try ImageDecoder().decode(Data(data), name: "image")
+            }
+        } catch {
+            throw error.codecError
+        }
         let format: Format = switch decoded.format {
         case .jpeg: .jpeg
         case .png: .png
         case .heif: .heif
         case .tiff: .tiff
+        case .dng: .dng
         }
         return DisplayedImage(picture: decoded.image, format: format, appliedOrientation: decoded.fileOrientation)
     }

@@ -1,4 +1,3 @@
-import Codecs
 import FoundationEssentials
 import Imaging
 import PhotoCapture

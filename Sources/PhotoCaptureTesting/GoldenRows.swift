@@ -1,4 +1,3 @@
-import Codecs
 import Imaging
 import PhotoCapture
 
@@ -6,7 +5,7 @@ import PhotoCapture
 /// so that a comparison holds one picture, not two (a 16384×16384 picture is 805 MB of RGB).
 ///
 /// Read this way: PNG and JPEG files whose rows decode to the bytes a whole decode gives
-/// (``RGBRowReader``), shown with their own orientation (a JPEG's EXIF `Orientation`) as
+/// (``ImageDecoder/decodeRows(of:name:_:)``), shown with their own orientation (a JPEG's EXIF `Orientation`) as
 /// ``DisplayedImage`` shows them. Other files are nil, for the caller to decode whole.
 package struct GoldenRows {
     /// What errors call the file.
@@ -14,11 +13,13 @@ package struct GoldenRows {
     private let data: [UInt8]
     /// The file's own orientation, which a viewer applies.
     private let orientation: Orientation
+    /// The first bytes of every PNG file.
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The golden at `path`; nil when it is not a file read by rows.
     package init?(fileAt path: String) throws(GoldenImageError) {
         let data = try DisplayedImage.contents(of: path)
-        if data.starts(with: PNGFile.signature) {
+        if data.starts(with: Self.pngSignature) {
             orientation = .up
         } else if data.starts(with: [0xFF, 0xD8]) {
             do { orientation = try ImageFileInfo(data: data).orientation } catch { throw GoldenImageError(.undecodable(error), path: path) }
@@ -54,7 +55,7 @@ package struct GoldenRows {
         var scratch: [UInt8] = []
         let stored: PixelSize?
         do {
-            stored = try RGBRowReader.read(data) { size, _, row in
+            stored = try ImageDecoder().decodeRows(of: data, name: path) { size, _, row in
                 if bands == nil {
                     bands = RowBands(size: size)
                     // The golden's stored pixels, shown (its orientation) and then turned.
@@ -67,7 +68,7 @@ package struct GoldenRows {
                 }
             }
         } catch {
-            throw GoldenImageError(.undecodable(error), path: path)
+            throw GoldenImageError(.undecodable(error.codecError), path: path)
         }
         return stored.map { ($0, sums) }
     }
@@ -80,7 +81,7 @@ package struct GoldenRows {
         var mapping: RowBands.Turn?
         var scratch: [UInt8] = []
         do {
-            return try RGBRowReader.read(data) { size, _, row in
+            return try ImageDecoder().decodeRows(of: data, name: path) { size, _, row in
                 if bands == nil {
                     (bands, mapping) = (RowBands(size: size), RowBands.Turn(size: size, orientation: orientation))
                     precondition(orientation.apply(to: size) == actual.size, "a difference image needs pictures of one size")
@@ -88,7 +89,7 @@ package struct GoldenRows {
                 bands!.add(row) { band in mapping!.markDifferences(of: band, in: &actual, scratch: &scratch) }
             } != nil
         } catch {
-            throw GoldenImageError(.undecodable(error), path: path)
+            throw GoldenImageError(.undecodable(error.codecError), path: path)
         }
     }
 }

@@ -1,4 +1,3 @@
-import Codecs
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -38,25 +37,15 @@ public enum OrientationConsistency {
         var problems: [String] = []
         var thumbnail: RGBImage?
         switch shown.format {
-        case .heif:
-            let info = try HEICFileInfo(data: data)
-            if let block = info.exifBlock, let exif = try EXIFReader(data: block).orientation, exif != info.orientation {
-                problems.append("the EXIF orientation inside the HEIF (\(exif)) disagrees with its irot/imir (\(info.orientation)): "
-                    + "viewers that read EXIF show it differently")
-            }
-            thumbnail = try HEICDecoder.decodeThumbnailRGB(data, applyingTransformations: true).map {
-                RGBImage(size: $0.size, pixels: $0.rgb)
-            }
-        case .jpeg:
-            if let block = try JPEGFile.exifBlock(in: data) {
-                let exif = try EXIFReader(data: block)
-                if let jpeg = exif.thumbnailJPEG {
-                    // IFD1 may carry its own orientation; else IFD0's applies to the thumbnail too.
-                    let decoded = try JPEGDecoder().decodeRGB(jpeg)
-                    let orientation = exif.thumbnailOrientation ?? exif.orientation ?? .up
-                    thumbnail = RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation)
+        case .heif, .jpeg:
+            if shown.format == .heif {
+                let info = try ImageFileInfo(data: data)
+                if let exif = info.exifOrientation, exif != info.orientation {
+                    problems.append("the EXIF orientation inside the HEIF (\(exif)) disagrees with its irot/imir (\(info.orientation)): "
+                        + "viewers that read EXIF show it differently")
                 }
             }
+            do { thumbnail = try ImageDecoder().decodeThumbnail(Data(data)) } catch { throw error.codecError }
         case .png, .tiff, .dng:
             break
         }

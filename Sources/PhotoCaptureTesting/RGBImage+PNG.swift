@@ -1,4 +1,3 @@
-import Codecs
 import FoundationEssentials
 import Imaging
 import PhotoCapture
@@ -6,14 +5,14 @@ import PhotoCapture
 extension RGBImage {
     /// The picture as an 8-bit RGB PNG (libpng).
     public func pngData() throws(GoldenImageError) -> Data {
-        do { return Data(try PNGFile.encode(self)) } catch { throw GoldenImageError(.undecodable(error), path: "PNG") }
+        do { return try ImageEncoder.pngData(self) } catch { throw GoldenImageError(.undecodable(error), path: "PNG") }
     }
 
     /// Writes the picture as a PNG at `path`, atomically, making its folder; an existing file
     /// is replaced only with `overwrite`.
     public func writePNG(to path: String, overwrite: Bool) throws(GoldenImageError) {
         let data: Data
-        do { data = Data(try PNGFile.encode(self)) } catch { throw GoldenImageError(.unencodable(error), path: path) }
+        do { data = try ImageEncoder.pngData(self) } catch { throw GoldenImageError(.unencodable(error), path: path) }
         do {
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)

@@ -13,6 +13,8 @@ public struct DecodedImage: Sendable {
         case heif
         /// TIFF.
         case tiff
+        /// DNG, developed (``ImageDecoder/develop(_:name:)``).
+        case dng
     }
 
     /// The file's format.

@@ -56,45 +56,39 @@ public struct ImageDecoder: Sendable {
 
     /// Decodes a whole file's bytes; `name` is what errors call them.
     package func decode(bytes data: [UInt8], name: String) throws(ImageDecodingError) -> DecodedImage {
-        do {
-            return try decodeRecognised(data, name: name)
-        } catch let error as ImageDecodingError {
-            throw error
-        } catch let error as CodecError {
-            throw ImageDecodingError(codecError: error, name: name)
-        } catch {
-            preconditionFailure("the decoder throws only its own and the codecs' errors: \(error)")
+        // A codec's error sorted into what it means for the caller, keeping its type.
+        func codec<T>(_ body: () throws(CodecError) -> T) throws(ImageDecodingError) -> T {
+            do { return try body() } catch { throw ImageDecodingError(codecError: error, name: name) }
         }
-    }
-
-    private func decodeRecognised(_ data: [UInt8], name: String) throws -> DecodedImage {
         if data.starts(with: PNGFile.signature) {
-            try checkPixelCount(Self.pngSize(data), name: name)
-            return DecodedImage(format: .png, image: try PNGFile.read(data), fileOrientation: .up, isOriented: appliesOrientation)
+            try checkPixelCount(codec { () throws(CodecError) in try Self.pngSize(data) }, name: name)
+            let image = try codec { () throws(CodecError) in try PNGFile.read(data) }
+            return DecodedImage(format: .png, image: image, fileOrientation: .up, isOriented: appliesOrientation)
         }
         if data.count >= 12, data[4..<8].elementsEqual("ftyp".utf8) {
             // HEIC and AVIF alike (libheif reads both).
-            let info = try HEICFileInfo(data: data)
+            let info = try codec { () throws(CodecError) in try HEICFileInfo(data: data) }
             try checkPixelCount(info.storedSize, name: name)
             // libheif turns and mirrors while decoding, which a later turn of ours would repeat.
-            let decoded = try HEICDecoder.decodeRGB(data, applyingTransformations: appliesOrientation)
+            let decoded = try codec { () throws(CodecError) in try HEICDecoder.decodeRGB(data, applyingTransformations: appliesOrientation) }
             return DecodedImage(format: .heif, image: RGBImage(size: decoded.size, pixels: decoded.rgb),
                                 fileOrientation: info.orientation, isOriented: appliesOrientation)
         }
-        let info = try ImageFileInfo(data: data)
+        let info = try codec { () throws(CodecError) in try ImageFileInfo(data: data) }
         switch info.format {
         case .jpeg:
             try checkPixelCount(info.storedSize, name: name)
             // Decoded a band at a time into the turned picture: a turned copy of the whole
             // decode would double the memory a large picture takes.
-            if appliesOrientation, info.orientation != .up, let turned = try RGBRowReader.readTurned(data, by: info.orientation) {
+            if appliesOrientation, info.orientation != .up,
+               let turned = try codec({ () throws(CodecError) in try RGBRowReader.readTurned(data, by: info.orientation) }) {
                 return DecodedImage(format: .jpeg, image: turned, fileOrientation: info.orientation, isOriented: true)
             }
-            let decoded = try JPEGDecoder().decodeRGB(data)
+            let decoded = try codec { () throws(CodecError) in try JPEGDecoder().decodeRGB(data) }
             return oriented(RGBImage(size: decoded.size, pixels: decoded.rgb), format: .jpeg, orientation: info.orientation)
         case .tiff:
             try checkPixelCount(info.storedSize, name: name)
-            let read = try TIFFFile.read(data)
+            let read = try codec { () throws(CodecError) in try TIFFFile.read(data) }
             return oriented(RGBImage(size: read.size, pixels: read.rgb), format: .tiff, orientation: read.orientation)
         case .heic:
             throw ImageDecodingError(.unsupportedFormat(reason: "HEIF without an ftyp box"), name: name)

@@ -1,0 +1,57 @@
+import Codecs
+import FoundationEssentials
+import Imaging
+
+extension ImageDecoder {
+    /// Calls `body` with the picture's size and then with each of its rows of 8-bit RGB
+    /// (`width × 3` bytes, valid during the call), top to bottom as stored — no orientation
+    /// applied — so a large picture can be compared with another without holding both: a
+    /// 16384×16384 picture is 805 MB of RGB, a row 48 KB. Returns the size.
+    ///
+    /// Only files whose rows are exactly the bytes ``decode(_:name:)`` gives are read this way:
+    /// PNG without alpha, 16-bit samples, interlacing or a gamma other than sRGB's, and JPEG in
+    /// Y'CbCr, grey or RGB. Any other file returns nil without a call: decode it whole. The
+    /// size is checked against ``PixelBudget`` before anything is allocated.
+    public func decodeRows(of bytes: [UInt8], name: String = "image data",
+                           _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
+        throws(ImageDecodingError) -> PixelSize? {
+        do { return try RGBRowReader.read(bytes, body) } catch { throw ImageDecodingError(codecError: error, name: name) }
+    }
+
+    /// The thumbnail embedded in the file — a JPEG's EXIF thumbnail (IFD1), a HEIF's thumbnail
+    /// item — shown with its own orientation when ``appliesOrientation`` (IFD1's Orientation,
+    /// else IFD0's, which then applies to the thumbnail too; the HEIF item's `irot`/`imir`),
+    /// else as stored. Nil when the file has none; PNG, TIFF and DNG files are not searched.
+    public func decodeThumbnail(_ data: Data, name: String = "image data") throws(ImageDecodingError) -> RGBImage? {
+        let bytes = [UInt8](data)
+        do {
+            if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) {
+                return try HEICDecoder.decodeThumbnailRGB(bytes, applyingTransformations: appliesOrientation).map {
+                    RGBImage(size: $0.size, pixels: $0.rgb)
+                }
+            }
+            guard bytes.starts(with: [0xFF, 0xD8]), let block = try JPEGFile.exifBlock(in: bytes) else { return nil }
+            let exif = try EXIFReader(data: block)
+            guard let jpeg = exif.thumbnailJPEG else { return nil }
+            let decoded = try JPEGDecoder().decodeRGB(jpeg)
+            let stored = RGBImage(size: decoded.size, pixels: decoded.rgb)
+            return appliesOrientation ? stored.transformed(by: exif.thumbnailOrientation ?? exif.orientation ?? .up) : stored
+        } catch {
+            throw ImageDecodingError(codecError: error, name: name)
+        }
+    }
+
+    /// The picture of a DNG developed by LibRaw (demosaiced, white balance as shot, the
+    /// camera's colour matrix to sRGB), turned by its Orientation tag when
+    /// ``appliesOrientation``: what a RAW viewer shows. ``decode(_:name:)`` refuses DNG, whose
+    /// pixels are sensor data; this is the picture a DNG stands for.
+    public func develop(_ data: Data, name: String = "DNG") throws(ImageDecodingError) -> DecodedImage {
+        do {
+            let developer = try RAWDeveloper(data: [UInt8](data))
+            let image = try developer.develop(applyingOrientation: appliesOrientation)
+            return DecodedImage(format: .dng, image: image, fileOrientation: developer.orientation, isOriented: appliesOrientation)
+        } catch {
+            throw ImageDecodingError(codecError: error, name: name)
+        }
+    }
+}
