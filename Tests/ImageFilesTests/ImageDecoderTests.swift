@@ -1,5 +1,7 @@
 import Foundation
-import PhotoCapture
+import Codecs
+import ImageFiles
+import Imaging
 import Testing
 import TestSupport
 
@@ -59,16 +61,6 @@ import TestSupport
         let stored = try ImageDecoder(appliesOrientation: false).decode(fileAt: file)
         let turnedBack = try PPM.parse(try ExternalTool.run("convert", [file, "-rotate", "-90", "-depth", "8", "ppm:-"]).checked().stdout)
         Self.expectClose(stored.image, turnedBack, mean: 1, maximum: 2, file)
-    }
-
-    @Test("a pixel buffer of the decoded picture: its size, its colours within 4:2:0's rounding")
-    func pixelBuffer() throws {
-        let png = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
-        let decoded = try ImageDecoder().decode(fileAt: png)
-        let buffer = try decoded.pixelBuffer()
-        #expect(buffer.size == decoded.size && buffer.planeCount == 3)
-        // Y'CbCr 4:2:0 and back: chroma averaged over 2x2 pixels.
-        #expect(try buffer.rgbImage().meanAbsoluteDifference(to: decoded.image) < 6)
     }
 
     @Test("unsupported, broken and missing files: a typed error naming the file and the cause")

@@ -1,5 +1,7 @@
 import Foundation
-import PhotoCapture
+import Codecs
+import ImageFiles
+import Imaging
 import Testing
 import TestSupport
 
