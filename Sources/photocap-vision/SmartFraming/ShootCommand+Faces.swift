@@ -8,13 +8,7 @@ extension ShootCommand {
     /// normalised to the picture under the current framing — the photo's crop — and the first
     /// analysed frame with a confirmed face is taken; none when `--faces-timeout` passes first.
     func trackFaces(session: CaptureSession) async throws(PhotoCaptureError) -> [PhotoRegion] {
-        let output: MetadataOutput
-        do {
-            output = try MetadataOutput()
-            try session.addOutput(output)
-        } catch {
-            throw PhotoCaptureError(.unexpected("\(error)"))
-        }
+        let output = try addFacesOutput(to: session)
         let started = Date()
         let frames = output.faces()
         // Removing the output finishes the stream: the wait is bounded.
@@ -33,5 +27,22 @@ extension ShootCommand {
             note("faces: \(seen.count) in view after \(String(printf: "%.1f", Date().timeIntervalSince(started))) s, written as regions")
         }
         return seen.map { PhotoRegion(kind: .face, bounds: $0.bounds) }
+    }
+
+    /// A metadata output of faces added to the running `session`, and then `start` run (a
+    /// monitor started on the same frames). The capture layer's refusal stays typed; the face
+    /// detector's and the monitor's, whose types this CLI's capture error cannot carry, end the
+    /// shot in words, as ``PhotoCaptureError/Code/unexpected(_:)`` is for.
+    func addFacesOutput(to session: CaptureSession, then start: () throws -> Void = {}) throws(PhotoCaptureError) -> MetadataOutput {
+        do {
+            let output = try MetadataOutput()
+            try session.addOutput(output)
+            try start()
+            return output
+        } catch let error as PhotoCaptureError {
+            throw error
+        } catch {
+            throw PhotoCaptureError(.unexpected("\(error)"))
+        }
     }
 }

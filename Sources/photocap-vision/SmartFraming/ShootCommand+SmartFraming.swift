@@ -8,14 +8,9 @@ extension ShootCommand {
     /// first, then the zoom) and stops the monitor.
     func applySmartFraming(session: CaptureSession, camera: CaptureDevice) async throws(PhotoCaptureError) -> SmartFramingReport {
         let monitor = camera.smartFramingMonitor
-        let faces: MetadataOutput
-        do {
-            faces = try MetadataOutput()
+        let faces = try addFacesOutput(to: session) {
             try monitor.setEnabledFramings(monitor.supportedFramings)
-            try session.addOutput(faces)
             try monitor.startMonitoring()
-        } catch {
-            throw PhotoCaptureError(.unexpected("\(error)"))
         }
         let started = Date()
         let recommendations = monitor.recommendations()
