@@ -83,4 +83,26 @@ import TestSupport
         let thumbnail = try ExternalTool.run("exiftool", ["-b", "-ThumbnailImage", file]).checked().stdout
         #expect(try JPEGDecoder().header([UInt8](thumbnail)).size == PixelSize(width: 160, height: 90))
     }
+
+    @Test("a frame that does not decode ends the request with the codec's error, typed, for every format")
+    func anUndecodableFrameEndsTheRequestWithTheCodecError() async throws {
+        // A JPEG's first marker and then nothing a decoder can read, as a damaged webcam frame.
+        var generator = SeededGenerator(seed: 6)
+        let garbage = [0xFF, 0xD8] + (0..<4000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let path = try folder.write(garbage, named: "damaged.mjpeg")
+        let camera = try CaptureDevice.frameFile(path: path, format: .mjpeg, size: PixelSize(width: 320, height: 240))
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(camera)
+        try session.addOutput(output)
+        try await session.startRunning()
+        defer { Task { await session.stopRunning() } }
+        for format in [PhotoFormat.jpeg, .heic] {  // kept camera JPEG or decoded, converted and encoded
+            let settings = PhotoSettings(format: format)
+            let error = try await #require(throws: PhotoCaptureError.self) { try await output.capturePhoto(with: settings) }
+            guard case .frameUndecodable(let device, _) = error.code else { Issue.record("\(format): \(error)"); continue }
+            #expect(device == camera.localizedName && error.uniqueID == settings.uniqueID, "\(error)")
+            #expect((error.underlyingError as? CodecError) != nil, "\(error)")
+        }
+    }
 }

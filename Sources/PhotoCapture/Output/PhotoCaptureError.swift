@@ -103,6 +103,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case deviceCallFailed(V4L2Error)
         /// Frame after frame came back flagged as corrupt.
         case corruptFrames(device: String, count: Int)
+        /// The camera's compressed (MJPEG) frame for the photo could not be decoded; the codec
+        /// error says why.
+        case frameUndecodable(device: String, CodecError)
         /// A control name that the device does not have, or a value it refuses.
         case invalidControl(String)
         /// ``ControlChanges/restore()`` could not set back `controls`; `error` is the first failed
@@ -143,7 +146,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
     /// ``ImagingError``, typed, for an app that wants more than the message.
     public var underlyingError: (any Error & Sendable)? {
         switch code {
-        case .encoding(let error), .rawDevelopmentFailed(let error), .unreadableRaw(_, let error): return error
+        case .encoding(let error), .rawDevelopmentFailed(let error), .unreadableRaw(_, let error),
+             .frameUndecodable(_, let error): return error
         case .file(let error): return error
         case .deviceFailure(let error), .deviceCallFailed(let error), .controlsNotRestored(_, _, let error): return error
         case .hardwareCropRefused(_, let error): return error
@@ -206,6 +210,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .notACaptureDevice(let device): return "\(device) is not a video capture device"
         case .deviceCallFailed(let error): return error.description
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
+        case .frameUndecodable(let device, let error): return "\(device) delivered a frame that cannot be decoded: \(error)"
         case .invalidControl(let text): return text
         case .controlsNotRestored(let device, let controls, let error):
             return "\(device): could not restore \(controls.joined(separator: ", ")): \(error)"

@@ -7,13 +7,15 @@ extension PhotoProcessor {
     /// encode (JPEG) or done here (other formats). An MJPEG frame that is not kept is decoded to
     /// RGB first, so crop and turn still happen in the one pass.
     func convert(_ frame: Frame, resolved: ResolvedPhotoSettings, cameraName: String) throws(PhotoCaptureError) -> ConvertedFrame {
-        try convertingErrors(of: resolved, cameraName: cameraName) {
-            // An MJPEG frame's bytes, copied out of the driver's buffer once.
-            let compressed = frame.format.isCompressed ? frame.storage.withUnsafeBytes { [UInt8]($0) } : nil
-            if let kept = try compressed.flatMap({ (jpeg) throws in try Self.keptCameraJPEG(jpeg, frame, resolved) }) {
-                return ConvertedFrame(pixels: PixelBuffer(image: try JPEGDecoder().decodePlanar(kept.bytes)), keptJPEG: kept)
-            }
-            let source = try compressed.map { (jpeg) throws in try Self.decoded(jpeg, of: frame) } ?? frame
+        let errors = ConversionErrors(resolved: resolved, cameraName: cameraName)
+        // An MJPEG frame's bytes, copied out of the driver's buffer once.
+        let compressed = frame.format.isCompressed ? frame.storage.withUnsafeBytes { [UInt8]($0) } : nil
+        if let compressed, let kept = try errors.decoding({ () throws(CodecError) in try Self.keptCameraJPEG(compressed, frame, resolved) }) {
+            let planes = try errors.decoding { () throws(CodecError) in try JPEGDecoder().decodePlanar(kept.bytes) }
+            return ConvertedFrame(pixels: PixelBuffer(image: planes), keptJPEG: kept)
+        }
+        let source = try errors.decoding { () throws(CodecError) in try Self.uncompressed(frame, bytes: compressed) }
+        return try errors.converting { () throws(ImagingError) in
             let converter = FrameConverter()
             let conversion = try converter.prepare(source, crop: resolved.cropRect, applying: resolved.pixelTransform)
             guard resolved.format == .jpeg else { return ConvertedFrame(pixels: PixelBuffer(image: try converter.convert(conversion))) }
@@ -23,20 +25,30 @@ extension PhotoProcessor {
         }
     }
 
-    /// `body`'s result, its failures as the capture's errors: a damaged frame is reported as
-    /// corrupt, one too large for the pixel budget as such.
-    func convertingErrors<T>(of resolved: ResolvedPhotoSettings, cameraName: String,
-                             _ body: () throws -> T) throws(PhotoCaptureError) -> T {
-        let id = resolved.uniqueID
-        do {
-            return try body()
-        } catch let error as ImagingError {
-            throw PhotoCaptureError(.imaging(error), uniqueID: id)
-        } catch CodecError.pixelBudgetExceeded(_, let size, let limit) {
-            // Not a damaged frame: one that declares more than the budget allows.
-            throw PhotoCaptureError(.imaging(.pixelBudgetExceeded(size: size, limit: limit)), uniqueID: id)
-        } catch {
-            throw PhotoCaptureError(.corruptFrames(device: cameraName, count: 1), uniqueID: id)
+    /// How the convert stage reports failures as the capture's errors, keeping their types: a
+    /// camera frame that does not decode as
+    /// ``PhotoCaptureError/Code/frameUndecodable(device:_:)``, one that declares more pixels
+    /// than the budget allows and a failed conversion as ``PhotoCaptureError/Code/imaging(_:)``.
+    struct ConversionErrors {
+        let resolved: ResolvedPhotoSettings
+        let cameraName: String
+
+        /// `body`'s value, a codec failure reported as the frame's.
+        func decoding<T>(_ body: () throws(CodecError) -> T) throws(PhotoCaptureError) -> T {
+            do {
+                return try body()
+            } catch .pixelBudgetExceeded(_, let size, let limit) {
+                throw PhotoCaptureError(.imaging(.pixelBudgetExceeded(size: size, limit: limit)), uniqueID: resolved.uniqueID)
+            } catch .imaging(let error) {
+                throw PhotoCaptureError(.imaging(error), uniqueID: resolved.uniqueID)
+            } catch {
+                throw PhotoCaptureError(.frameUndecodable(device: cameraName, error), uniqueID: resolved.uniqueID)
+            }
+        }
+
+        /// `body`'s value, a conversion failure reported as such.
+        func converting<T>(_ body: () throws(ImagingError) -> T) throws(PhotoCaptureError) -> T {
+            do { return try body() } catch { throw PhotoCaptureError(.imaging(error), uniqueID: resolved.uniqueID) }
         }
     }
 
@@ -53,7 +65,7 @@ extension PhotoProcessor {
     /// tables added if missing) when no pixel change is needed, turned losslessly when the turn
     /// is exact for its size (never trimmed or shifted), nil otherwise.
     private static func keptCameraJPEG(_ jpeg: [UInt8], _ frame: Frame,
-                                       _ resolved: ResolvedPhotoSettings) throws -> ConvertedFrame.KeptJPEG? {
+                                       _ resolved: ResolvedPhotoSettings) throws(CodecError) -> ConvertedFrame.KeptJPEG? {
         guard resolved.format == .jpeg, resolved.cropRect == PixelRect(covering: frame.size) else { return nil }
         let camera = try JPEGFile.withStandardHuffmanTables(jpeg)
         if resolved.pixelTransform == .up { return ConvertedFrame.KeptJPEG(bytes: camera, route: .cameraJPEG) }
@@ -63,12 +75,18 @@ extension PhotoProcessor {
                                        route: .losslessTransform)
     }
 
-    /// An MJPEG frame decoded to RGB, so crop and transform still happen in the one conversion
-    /// pass. A frame that does not decode is reported as corrupt.
-    static func decoded(_ jpeg: [UInt8], of frame: Frame) throws -> Frame {
-        let (size, rgb) = try JPEGDecoder().decodeRGB(jpeg)
-        guard size == frame.size else { throw CodecError.corruptFile(format: "MJPEG", reason: "frame is \(size), the stream \(frame.size)") }
-        return try Frame(format: .rgb24, size: size, range: .full, storage: FrameStorage(copying: rgb),
-                         sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds)
+    /// `frame` uncompressed: an MJPEG frame decoded to RGB (from `bytes`, its bytes already
+    /// copied out, when given), so crop and turn still happen in the one conversion pass;
+    /// another frame as it is. A decoded frame of another size than the stream's is refused.
+    static func uncompressed(_ frame: Frame, bytes: [UInt8]? = nil) throws(CodecError) -> Frame {
+        guard frame.format.isCompressed else { return frame }
+        let (size, rgb) = try JPEGDecoder().decodeRGB(bytes ?? frame.storage.withUnsafeBytes { [UInt8]($0) })
+        guard size == frame.size else { throw .corruptFile(format: "MJPEG", reason: "frame is \(size), the stream \(frame.size)") }
+        do {
+            return try Frame(format: .rgb24, size: size, range: .full, storage: FrameStorage(copying: rgb),
+                             sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds)
+        } catch {
+            throw .imaging(error)
+        }
     }
 }

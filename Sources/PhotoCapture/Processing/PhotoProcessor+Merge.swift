@@ -1,3 +1,4 @@
+import Codecs
 import Imaging
 
 extension PhotoProcessor {
@@ -9,12 +10,14 @@ extension PhotoProcessor {
     func merged(_ frame: Frame, neighbours: [Frame], resolved: ResolvedPhotoSettings,
                 cameraName: String) throws(PhotoCaptureError) -> ConvertedFrame {
         let converter = FrameConverter()
-        func upright(_ frame: Frame) throws -> PlanarImage {
-            let source = try frame.format.isCompressed
-                ? Self.decoded(frame.storage.withUnsafeBytes { [UInt8]($0) }, of: frame) : frame
-            return try converter.convert(source, crop: resolved.cropRect, applying: resolved.pixelTransform)
+        let errors = ConversionErrors(resolved: resolved, cameraName: cameraName)
+        func upright(_ frame: Frame) throws(PhotoCaptureError) -> PlanarImage {
+            let source = try errors.decoding { () throws(CodecError) in try Self.uncompressed(frame) }
+            return try errors.converting { () throws(ImagingError) in
+                try converter.convert(source, crop: resolved.cropRect, applying: resolved.pixelTransform)
+            }
         }
-        let reference = try convertingErrors(of: resolved, cameraName: cameraName) { try upright(frame) }
+        let reference = try upright(frame)
         let others = neighbours.compactMap { try? upright($0) }
         guard let (image, report) = try? FrameMerger().merge(reference: reference, neighbours: others) else {
             return ConvertedFrame(pixels: PixelBuffer(image: reference))

@@ -102,7 +102,7 @@ public final class SceneMonitor: Sendable, FrameConsumer {
     /// rows high (MJPEG decoded first): a fiftieth of the frame's pixels, not the whole frame,
     /// which at 12 MP took a core's tenth of a second five times a second.
     private func analyse(_ frame: Frame) throws -> SceneReading {
-        let pixels = frame.format.isCompressed ? try PhotoProcessor.decoded(frame.storage.withUnsafeBytes { [UInt8]($0) }, of: frame) : frame
+        let pixels = try PhotoProcessor.uncompressed(frame)
         let size = pixels.size
         let step = max(1, size.width / 64)
         let converter = FrameConverter(threads: 1)

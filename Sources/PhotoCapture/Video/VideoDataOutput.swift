@@ -177,7 +177,7 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
     /// One pass through the converter (format, crop and turn together), then a scale if asked.
     static func convert(_ frame: Frame, on device: CaptureDevice, format: PixelFormat, box: PixelSize?,
                         rotationAngle: Int, wholeFieldOfView: Bool = false) throws -> VideoFrame {
-        let pixels = frame.format.isCompressed ? try PhotoProcessor.decoded(frame.storage.withUnsafeBytes { [UInt8]($0) }, of: frame) : frame
+        let pixels = try PhotoProcessor.uncompressed(frame)
         let whole = try FrameConverter.effectiveCrop(nil, frameSize: pixels.size)
         let framing = device.framing.current
         let driverCrop = device.source.currentCrop.flatMap(device.fieldOfView(ofDriverCrop:))
