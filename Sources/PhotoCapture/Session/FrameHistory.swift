@@ -56,12 +56,13 @@ final class FrameHistory: Sendable {
     /// Keeps `frame` when the policy says so (`isDark` is asked only for `.whenDark`) or a
     /// merge waits for it; otherwise lets every kept frame go.
     func keep(_ frame: Frame, isDark: () -> Bool) {
-        let (policy, waited) = state.withLock { state in
-            (state.policy, state.waiters.values.contains { $0.after < frame.timestampNanoseconds })
+        let (policy, waited, holding) = state.withLock { state in
+            (state.policy, state.waiters.values.contains { $0.after < frame.timestampNanoseconds }, !state.frames.isEmpty)
         }
         let wanted = policy == .always || (policy == .whenDark && isDark())
         guard wanted || waited, let owned = Self.owned(frame) else {
-            state.withLock { $0.frames = [] }
+            // The usual case (nothing kept, nobody waiting) takes the lock once a frame.
+            if holding { state.withLock { $0.frames = [] } }
             return
         }
         var finished: [(CheckedContinuation<[Frame], Never>, [Frame])] = []
