@@ -294,7 +294,8 @@ import TestSupport
 
     /// What truly cannot be turned is dropped and named, never kept misaligned: a depth image of
     /// 10-bit samples (our encoder codes 8), and one whose own irot is not its picture's. One
-    /// with its picture's irot is turned as shown (heif-convert applies it).
+    /// with its picture's irot is turned as shown (heif-convert applies it), and one with none
+    /// beside a turned picture (as Apple writes them) as ImageMagick turns it.
     @Test func aDepthImageThatCannotBeTurnedIsNamed() throws {
         let folder = try TemporaryDirectory("heic-aux-drop")
         let deep = try DepthHEIC.make(bits: 10, in: folder)
@@ -321,6 +322,16 @@ import TestSupport
         let shown = try Self.auxiliaryPictures(aligned, in: folder)["depth"]
         #expect(turned?.size == PixelSize(width: 48, height: 64) && shown?.size == turned?.size)
         if let turned, let shown, turned.size == shown.size { #expect(turned.meanAbsoluteDifference(to: shown) <= 3) }
+
+        // Only the picture turned, as Apple writes it: the depth image's samples are aligned with
+        // the picture's stored ones and turn with them.
+        let apple = try folder.write(try HEIFOrientationEditor.setting(.right, ofItems: [primary], in: bytes), named: "apple.heic")
+        run = try ExternalTool.run(TestPaths.photocap, ["orient", "--pixels", "--output", out, apple])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let appleTurned = try Self.auxiliaryPictures(out + "apple.heic", in: folder)["depth"]
+        let rotated = try Self.auxiliaryPictures(depth, ["-rotate", "90"], in: folder)["depth"]
+        #expect(appleTurned?.size == PixelSize(width: 48, height: 64) && rotated?.size == appleTurned?.size)
+        if let appleTurned, let rotated, appleTurned.size == rotated.size { #expect(appleTurned.meanAbsoluteDifference(to: rotated) <= 3) }
 
         // The depth image turned the other way from its picture: no alignment to keep.
         let crossed = try HEIFOrientationEditor.setting(.left, ofItems: items.subtracting([primary]),
