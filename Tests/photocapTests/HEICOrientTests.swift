@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Imaging
 import Testing
@@ -232,25 +233,113 @@ import TestSupport
         #expect(try MetadataPreservationTests.warnings(input).isSubset(of: MetadataPreservationTests.warnings(Self.pug.path)))
     }
 
-    /// --pixels cannot keep them (libheif 1.15 writes no depth image or gain map): each is named
-    /// in a warning; P3, XMP and the maker notes stay.
-    @Test func aReencodeNamesTheDepthImageAndGainMap() throws {
+    /// The auxiliary images heif-convert exports of a file (`--with-aux`), by file name suffix
+    /// (its auxC type: "depth", a gain map's URN), as 8-bit RGB turned by ImageMagick's `operations`.
+    static func auxiliaryPictures(_ path: String, _ operations: [String] = [], in folder: TemporaryDirectory) throws -> [String: RGBImage] {
+        let base = folder.url.appendingPathComponent(UUID().uuidString).path
+        try ExternalTool.run("heif-convert", ["--with-aux", path, base + ".png"]).checked()
+        var pictures: [String: RGBImage] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where file.hasPrefix(URL(fileURLWithPath: base).lastPathComponent + "-") {
+            let name = String(file.dropFirst(URL(fileURLWithPath: base).lastPathComponent.count + 1).dropLast(4))
+            pictures[name] = try PPM.parse(try ExternalTool.run("convert", [folder.url.appendingPathComponent(file).path] + operations
+                + ["-type", "TrueColor", "-depth", "8", "ppm:-"]).checked().stdout)
+        }
+        return pictures
+    }
+
+    /// --pixels turns the depth image and the gain map with the picture and writes them back
+    /// (libheif 1.15 has no API for them; the boxes are edited): the same auxiliary images, each
+    /// matching ImageMagick's turn of the original's within the HEVC re-encoding tolerance and
+    /// far from the opposite turn; the depth representation (auxC), the gain map's and the depth
+    /// image's XMP, P3 and the maker notes stay; heif-info reads it and exiftool finds nothing new.
+    @Test func aReencodeTurnsTheDepthImageAndGainMap() throws {
         let folder = try TemporaryDirectory("heic-aux-pixels")
         let input = try folder.write([UInt8](try Data(contentsOf: Self.pug)), named: "pug.heic")
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", input]).checked()
         let out = folder.url.appendingPathComponent("out").path + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--pixels", "--output", out, input])
         #expect(run.status == 0 && run.text == "\(input): orientation 6 -> 1 (3024x4032)\n", "\(run.stderr)")
-        #expect(Set(run.stderr.split(separator: "\n")) == [
-            "photocap: \(input): warning: its depth image was dropped: libheif 1.15 cannot write such an auxiliary image",
-            "photocap: \(input): warning: its HDR gain map image was dropped: libheif 1.15 cannot write such an auxiliary image",
-        ], "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+
+        let turned = try Self.auxiliaryPictures(out + "pug.heic", in: folder)
+        let reference = try Self.auxiliaryPictures(input, ["-rotate", "90"], in: folder)
+        let opposite = try Self.auxiliaryPictures(input, ["-rotate", "270"], in: folder)
+        #expect(Set(turned.keys) == ["depth", "urn:com:apple:photo:2020:aux:hdrgainmap"] && Set(reference.keys) == Set(turned.keys), "\(turned.keys)")
+        let sizes = ["depth": PixelSize(width: 576, height: 768), "urn:com:apple:photo:2020:aux:hdrgainmap": PixelSize(width: 1512, height: 2016)]
+        for (name, picture) in turned {
+            #expect(picture.size == sizes[name], "\(name) is \(picture.size)")
+            guard let reference = reference[name], let opposite = opposite[name], reference.size == picture.size else { continue }
+            let error = picture.meanAbsoluteDifference(to: reference), wrong = picture.meanAbsoluteDifference(to: opposite)
+            #expect(error <= 1.5, "\(name) differs from ImageMagick's turn of the original's by \(error)")
+            #expect(wrong > 4 * max(error, 1), "\(name): the opposite turn is as close (\(wrong))")
+        }
+
+        let info = try ExternalTool.run("heif-info", [out + "pug.heic"]).checked().text
+        #expect(info.contains("image: 3024x4032") && info.contains("depth channel: yes\n (576x768)"), "\(info)")
+        #expect(info.contains("d-min:  1.498047") && info.contains("d-max:  4.382812") && info.contains("representation: uniform disparity"), "\(info)")
+        func validation(_ path: String) throws -> Set<String> {
+            Set(try ExternalTool.run("exiftool", ["-validate", "-warning", "-a", path]).checked().text.split(separator: "\n").map(String.init))
+        }
+        let problems = try validation(out + "pug.heic")
+        #expect(problems.isSubset(of: try validation(input)), "\(problems)")
+
         let tags = try MetadataPreservationTests.metadata(out + "pug.heic"), original = try MetadataPreservationTests.metadata(input)
         #expect(tags["ICC_Profile:ProfileDescription"] == "Display P3")
-        // The image's own XMP (the gain map's and the depth image's go with them) and maker notes.
-        let kept = original.keys.filter { ["Apple:", "XMP-photoshop:", "XMP-xmp:"].contains(where: $0.hasPrefix) }
-        #expect(kept.count > 10)
+        // The image's own XMP, the gain map's and the depth image's, and the maker notes.
+        let kept = original.keys.filter { ["Apple:", "XMP-photoshop:", "XMP-xmp:", "XMP-HDRGainMap:", "XMP-depthData:"].contains(where: $0.hasPrefix) }
+        #expect(kept.contains("XMP-HDRGainMap:HDRGainMapVersion") && kept.contains("XMP-depthData:DepthDataVersion"))
         #expect(kept.filter { original[$0] != tags[$0] }.isEmpty, "\(kept.filter { original[$0] != tags[$0] })")
-        #expect(!(try ExternalTool.run("heif-info", [out + "pug.heic"]).text.contains("depth channel: yes")))
+        #expect(tags["QuickTime:AuxiliaryImageType"] == original["QuickTime:AuxiliaryImageType"])
+    }
+
+    /// What truly cannot be turned is dropped and named, never kept misaligned: a depth image of
+    /// 10-bit samples (our encoder codes 8), and one whose own irot is not its picture's. One
+    /// with its picture's irot is turned as shown (heif-convert applies it), and one with none
+    /// beside a turned picture (as Apple writes them) as ImageMagick turns it.
+    @Test func aDepthImageThatCannotBeTurnedIsNamed() throws {
+        let folder = try TemporaryDirectory("heic-aux-drop")
+        let deep = try DepthHEIC.make(bits: 10, in: folder)
+        #expect(try ExternalTool.run("heif-info", [deep]).text.contains("depth channel: yes"))
+        try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", deep]).checked()
+        let out = folder.url.appendingPathComponent("out").path + "/"
+        var run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--pixels", "--output", out, deep])
+        #expect(run.status == 0 && run.text == "\(deep): orientation 6 -> 1 (48x64)\n", "\(run.stderr)")
+        #expect(run.stderr == "photocap: \(deep): warning: its depth image was dropped: its samples are deeper than 8 bits\n")
+        #expect(!(try ExternalTool.run("heif-info", [out + "depth10.heic"]).text.contains("depth channel: yes")))
+
+        let depth = try DepthHEIC.make(bits: 8, in: folder)
+        #expect(try ExternalTool.run("heif-info", [depth]).text.contains("depth channel: yes"))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: depth)))
+        let items = try HEICFileInfo(data: bytes).imageItems
+        #expect(items.count == 2)
+        let listing = try ExternalTool.run("heif-info", [depth]).text
+        let primary = try #require(listing.firstMatch(of: /\(id=(\d+)\), primary/).flatMap { Int($0.1) })
+        // Shown turned 90° clockwise, the depth image too (what orient --from-exif writes).
+        let aligned = try folder.write(try HEIFOrientationEditor.setting(.right, ofItems: items, in: bytes), named: "aligned.heic")
+        run = try ExternalTool.run(TestPaths.photocap, ["orient", "--pixels", "--output", out, aligned])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let turned = try Self.auxiliaryPictures(out + "aligned.heic", in: folder)["depth"]
+        let shown = try Self.auxiliaryPictures(aligned, in: folder)["depth"]
+        #expect(turned?.size == PixelSize(width: 48, height: 64) && shown?.size == turned?.size)
+        if let turned, let shown, turned.size == shown.size { #expect(turned.meanAbsoluteDifference(to: shown) <= 3) }
+
+        // Only the picture turned, as Apple writes it: the depth image's samples are aligned with
+        // the picture's stored ones and turn with them.
+        let apple = try folder.write(try HEIFOrientationEditor.setting(.right, ofItems: [primary], in: bytes), named: "apple.heic")
+        run = try ExternalTool.run(TestPaths.photocap, ["orient", "--pixels", "--output", out, apple])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let appleTurned = try Self.auxiliaryPictures(out + "apple.heic", in: folder)["depth"]
+        let rotated = try Self.auxiliaryPictures(depth, ["-rotate", "90"], in: folder)["depth"]
+        #expect(appleTurned?.size == PixelSize(width: 48, height: 64) && rotated?.size == appleTurned?.size)
+        if let appleTurned, let rotated, appleTurned.size == rotated.size { #expect(appleTurned.meanAbsoluteDifference(to: rotated) <= 3) }
+
+        // The depth image turned the other way from its picture: no alignment to keep.
+        let crossed = try HEIFOrientationEditor.setting(.left, ofItems: items.subtracting([primary]),
+                                                        in: try HEIFOrientationEditor.setting(.right, ofItems: [primary], in: bytes))
+        let path = try folder.write(crossed, named: "crossed.heic")
+        run = try ExternalTool.run(TestPaths.photocap, ["orient", "--pixels", "--output", out, path])
+        #expect(run.status == 0 && run.stderr == "photocap: \(path): warning: its depth image was dropped: its own irot/imir/clap are not the picture's\n",
+                "\(run.stderr)")
+        #expect(!(try ExternalTool.run("heif-info", [out + "crossed.heic"]).text.contains("depth channel: yes")))
     }
 }

@@ -43,10 +43,11 @@ package final class HEICEncoder {
     ///     the primary image. Its `tiff:Orientation`, if any, should agree with `orientation`.
     ///   - carried: what a re-encoded file keeps of its original: the ICC profile and nclx
     ///     primaries and transfer (of the image and thumbnail, whose pixels are in that colour
-    ///     space), and the metadata items, stored as they are. Auxiliary images are not written.
+    ///     space), and the metadata items, stored as they are. Auxiliary images are not written
+    ///     (``HEIFAuxiliaryWriter`` adds them to the file).
     ///   - alpha: an optional alpha plane (8-bit, `image`'s size, rows without padding), which
     ///     libheif codes as the primary image's alpha auxiliary image. libheif 1.15 writes no
-    ///     other auxiliary image (depth, gain map), and none for a grid.
+    ///     other auxiliary image (depth, gain map: see ``HEIFAuxiliaryWriter``), and none for a grid.
     ///
     /// A picture of more pixels than ``tiling`` allows is coded as a grid of tiles
     /// (``HEIFGridWriter``); its orientation, colour, thumbnail and metadata are the grid's.
@@ -119,6 +120,36 @@ package final class HEICEncoder {
         guard let grid else { return repaired }
         return try HEIFGridWriter.grid(.init(tiles: tiles, columns: grid.columns, rows: grid.rows, size: image.size),
                                        orientation: orientation, in: repaired)
+    }
+
+    /// Encodes 8-bit grey samples (`size`, rows without padding) as the only image of a new
+    /// HEIC file, monochrome, with no transformation: an auxiliary image (depth, gain map) that
+    /// ``HEIFAuxiliaryWriter`` takes the coded data and `hvcC` of.
+    package func encodeGrey(_ grey: [UInt8], size: PixelSize, quality: Int) throws(CodecError) -> [UInt8] {
+        guard (1...100).contains(quality) else { throw .invalidArgument("HEIC quality \(quality) is not in 1...100") }
+        guard size.area > 0, grey.count == size.area else { throw .invalidArgument("\(grey.count) grey samples for a \(size) image") }
+        try HEIFContext.check(heif.encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
+        let file = try HEIFContext()
+        var created: OpaquePointer?
+        try HEIFContext.check(heif.image_create(Int32(size.width), Int32(size.height), heif_colorspace_monochrome,
+                                                heif_chroma_monochrome, &created), "heif_image_create")
+        guard let image = created else { throw .heif(function: "heif_image_create", message: "no image") }
+        defer { heif.image_release(image) }
+        try HEIFContext.check(heif.image_add_plane(image, heif_channel_Y, Int32(size.width), Int32(size.height), 8), "heif_image_add_plane")
+        var stride: Int32 = 0
+        guard let target = heif.image_get_plane(image, heif_channel_Y, &stride) else {
+            throw .heif(function: "heif_image_get_plane", message: "the grey plane is missing")
+        }
+        grey.withUnsafeBufferPointer { source in
+            for row in 0..<size.height {
+                (target + row * Int(stride)).update(from: source.baseAddress! + row * size.width, count: size.width)
+            }
+        }
+        var handle: OpaquePointer?
+        try HEIFContext.check(heif.context_encode_image(file.context, image, encoder, nil, &handle), "heif_context_encode_image")
+        guard let handle else { throw .heif(function: "heif_context_encode_image", message: "no image handle") }
+        heif.image_handle_release(handle)
+        return try write(file)
     }
 
     /// When a picture is coded as a grid of tiles (``HEIFGridWriter``), and how big they are.

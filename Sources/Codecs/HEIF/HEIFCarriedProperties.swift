@@ -2,7 +2,8 @@ import CHeif
 
 /// What the primary image of a HEIF file holds besides its coded pixels and EXIF, read so that
 /// a re-encode of its turned pixels keeps it: the colour description and the metadata items
-/// (XMP, IPTC, …); and the auxiliary images (depth, alpha, gain maps) such a re-encode drops.
+/// (XMP, IPTC, …); and the kinds of its auxiliary images (depth, alpha, gain maps), which such a
+/// re-encode turns or names as dropped.
 package struct HEIFCarriedProperties: Sendable, Equatable {
     /// An ICC profile as a `colr` box holds it.
     package struct ICCProfile: Sendable, Equatable {

@@ -28,18 +28,9 @@ enum HEIFGridWriter {
         guard layout.tiles.count == layout.columns * layout.rows, (1...256).contains(layout.columns), (1...256).contains(layout.rows) else {
             throw .invalidArgument("a grid of \(layout.tiles.count) tiles in \(layout.columns)x\(layout.rows)")
         }
-        let file = HEIFBoxReader(bytes: data, range: data.indices)
-        let top = try file.boxes()
-        guard let metaIndex = top.firstIndex(where: { $0.type == "meta" }), let mdat = top.last, mdat.type == "mdat",
-              top.filter({ $0.type == "mdat" }).count == 1, mdat.start > top[metaIndex].start else {
-            throw .unsupportedFormat(reason: "a HEIF file whose meta is not followed by one last mdat")
-        }
+        let (top, metaIndex, mdat, children) = try Self.boxes(of: data)
         let meta = top[metaIndex]
-        let children = try file.children(ofFullBox: meta)
-        guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }),
-              let iprp = children.first(where: { $0.type == "iprp" }) else {
-            throw .corruptFile(format: "HEIF", reason: "no item information, locations or properties")
-        }
+        let (iinf, iloc, iprp) = try Self.itemBoxes(in: children)
         let (items, newIINF) = try itemInformation(iinf, of: data, hiding: Set(layout.tiles))
         let grid = (items.max() ?? 0) + 1
         guard grid <= 0xFFFF else { throw .unsupportedFormat(reason: "more than 65535 items") }
@@ -78,6 +69,28 @@ enum HEIFGridWriter {
         let newMeta = HEIFOrientationEditor.box("meta", payload: metaPayload)
         guard newMeta.count == metaSize else { throw .heif(function: "HEIFGridWriter", message: "meta is \(newMeta.count) bytes, not \(metaSize)") }
         return prefix + newMeta + Array(data[meta.range.upperBound..<mdat.start]) + newMDAT
+    }
+
+    /// The top-level boxes of `data`, a file libheif wrote, where `meta` is among them, its one
+    /// last `mdat` (after `meta`) and `meta`'s children.
+    static func boxes(of data: [UInt8]) throws(CodecError) -> (top: [HEIFBoxReader.Box], metaIndex: Int, mdat: HEIFBoxReader.Box,
+                                                                 children: [HEIFBoxReader.Box]) {
+        let file = HEIFBoxReader(bytes: data, range: data.indices)
+        let top = try file.boxes()
+        guard let metaIndex = top.firstIndex(where: { $0.type == "meta" }), let mdat = top.last, mdat.type == "mdat",
+              top.filter({ $0.type == "mdat" }).count == 1, mdat.start > top[metaIndex].start else {
+            throw .unsupportedFormat(reason: "a HEIF file whose meta is not followed by one last mdat")
+        }
+        return (top, metaIndex, mdat, try file.children(ofFullBox: top[metaIndex]))
+    }
+
+    /// The `iinf`, `iloc` and `iprp` among `meta`'s `children`, which every image file has.
+    static func itemBoxes(in children: [HEIFBoxReader.Box]) throws(CodecError) -> (iinf: HEIFBoxReader.Box, iloc: HEIFBoxReader.Box, iprp: HEIFBoxReader.Box) {
+        guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }),
+              let iprp = children.first(where: { $0.type == "iprp" }) else {
+            throw .corruptFile(format: "HEIF", reason: "no item information, locations or properties")
+        }
+        return (iinf, iloc, iprp)
     }
 
     /// The boxes before `meta`, with each brand listed once in `ftyp`: libheif 1.15 lists them
@@ -138,33 +151,42 @@ enum HEIFGridWriter {
     private static func properties(_ iprp: HEIFBoxReader.Box, of data: [UInt8], grid: Int, firstTile: Int, size: PixelSize,
                                    orientation: Orientation) throws(CodecError) -> [UInt8] {
         let map = try HEIFPropertyMap(data: data)
+        guard let tileEntry = map.entries.first(where: { $0.item == firstTile }) else {
+            throw .corruptFile(format: "HEIF", reason: "ipma has no properties for tile \(firstTile)")
+        }
+        return try properties(iprp, of: data) { index in
+            let notCarried: Set<String> = ["hvcC", "ispe", "irot", "imir", "clap"]
+            var associations = zip(tileEntry.indices, tileEntry.values).filter { $0.0 != 0 && !notCarried.contains(map.properties[$0.0 - 1].type) }
+                .map { (index: $0.0, essential: $0.1 & (tileEntry.valueSize == 2 ? 0x8000 : 0x80) != 0) }
+            associations.append((index(HEIFOrientationEditor.box("ispe", payload: [0, 0, 0, 0] + HEIFOrientationEditor.bigEndian(size.width, size: 4)
+                    + HEIFOrientationEditor.bigEndian(size.height, size: 4))), false))
+            // Transformative properties come after the descriptive ones, and are essential.
+            let (angle, axis) = HEIFOrientationEditor.transforms(for: orientation)
+            if angle != 0 { associations.append((index(HEIFOrientationEditor.box("irot", payload: [UInt8(angle)])), true)) }
+            if let axis { associations.append((index(HEIFOrientationEditor.box("imir", payload: [UInt8(axis)])), true)) }
+            return [(grid, associations)]
+        }
+    }
+
+    /// `iprp` with the `ipma` entries `added` makes appended; it gets the 1-based `ipco` index of
+    /// a property box, an identical one already there or else the box appended to `ipco`.
+    static func properties(_ iprp: HEIFBoxReader.Box, of data: [UInt8],
+                           adding added: (_ index: ([UInt8]) -> Int) -> [(item: Int, associations: [(index: Int, essential: Bool)])]) throws(CodecError) -> [UInt8] {
+        let map = try HEIFPropertyMap(data: data)
         var boxes = map.properties.map { Array(data[$0.range]) }
-        func index(of property: [UInt8]) -> Int {
+        let entries = added { property in
             if let found = boxes.firstIndex(of: property) { return found + 1 }
             boxes.append(property)
             return boxes.count
         }
-        guard let tileEntry = map.entries.first(where: { $0.item == firstTile }) else {
-            throw .corruptFile(format: "HEIF", reason: "ipma has no properties for tile \(firstTile)")
-        }
-        let notCarried: Set<String> = ["hvcC", "ispe", "irot", "imir", "clap"]
-        var associations = zip(tileEntry.indices, tileEntry.values).filter { $0.0 != 0 && !notCarried.contains(map.properties[$0.0 - 1].type) }
-            .map { (index: $0.0, essential: $0.1 & (tileEntry.valueSize == 2 ? 0x8000 : 0x80) != 0) }
-        associations.append((index(of: HEIFOrientationEditor.box("ispe", payload: [0, 0, 0, 0] + HEIFOrientationEditor.bigEndian(size.width, size: 4)
-                + HEIFOrientationEditor.bigEndian(size.height, size: 4))), false))
-        // Transformative properties come after the descriptive ones, and are essential.
-        let (angle, axis) = HEIFOrientationEditor.transforms(for: orientation)
-        if angle != 0 { associations.append((index(of: HEIFOrientationEditor.box("irot", payload: [UInt8(angle)])), true)) }
-        if let axis { associations.append((index(of: HEIFOrientationEditor.box("imir", payload: [UInt8(axis)])), true)) }
-
         var payload: [UInt8] = []
-        var added = false
+        var done = false
         for child in try HEIFBoxReader(bytes: data, range: iprp.payload).boxes() {
             switch child.type {
             case "ipco": payload += HEIFOrientationEditor.box("ipco", payload: boxes.flatMap { $0 })
             case "ipma":
-                payload += try HEIFOrientationEditor.associations(in: child, of: data, adding: added ? [] : [(grid, associations)]) { $1 }
-                added = true
+                payload += try HEIFOrientationEditor.associations(in: child, of: data, adding: done ? [] : entries) { $1 }
+                done = true
             default: payload += data[child.range]
             }
         }
@@ -204,7 +226,7 @@ enum HEIFGridWriter {
 
     /// `iloc` (the whole box) with one more item: `length` bytes at file offset `offset`, in
     /// the box's own field sizes.
-    private static func appendingLocation(to iloc: [UInt8], item: Int, offset: Int, length: Int) throws(CodecError) -> [UInt8] {
+    static func appendingLocation(to iloc: [UInt8], item: Int, offset: Int, length: Int) throws(CodecError) -> [UInt8] {
         let reader = HEIFBoxReader(bytes: iloc, range: iloc.indices)
         guard let whole = try reader.boxes().first else { throw .corruptFile(format: "HEIF", reason: "empty iloc") }
         let start = whole.payload.lowerBound
@@ -219,7 +241,7 @@ enum HEIFGridWriter {
             throw .unsupportedFormat(reason: "iloc version \(version) with offset/length sizes \(offsetSize)/\(lengthSize)")
         }
         func field(_ value: Int, _ size: Int) throws(CodecError) -> [UInt8] {
-            guard size == 8 || value >> (8 * size) == 0 else { throw .unsupportedFormat(reason: "a grid offset that does not fit \(size) bytes") }
+            guard size == 8 || value >> (8 * size) == 0 else { throw .unsupportedFormat(reason: "an item offset that does not fit \(size) bytes") }
             return HEIFOrientationEditor.bigEndian(value, size: size)
         }
         var entry = try field(item, countSize) + (version >= 1 ? [0, 0] : []) + [0, 0]  // construction method 0, this file

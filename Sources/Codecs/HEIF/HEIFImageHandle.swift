@@ -82,9 +82,9 @@ final class HEIFImageHandle {
     }
 
     /// Every auxiliary image, alpha and depth included (filter 0), named by its `auxC` type
-    /// (``auxiliaryNames``, else the type itself).
-    func auxiliaryImages() throws(CodecError) -> [(name: String, handle: HEIFImageHandle)] {
-        var images: [(name: String, handle: HEIFImageHandle)] = []
+    /// (``auxiliaryNames``, else the type itself), with its item ID.
+    func auxiliaryImages() throws(CodecError) -> [(name: String, handle: HEIFImageHandle, item: Int)] {
+        var images: [(name: String, handle: HEIFImageHandle, item: Int)] = []
         for identifier in auxiliaryItems.map(heif_item_id.init) {
             var auxiliary: OpaquePointer?
             try HEIFContext.check(heif.image_handle_get_auxiliary_image_handle(handle, identifier, &auxiliary),
@@ -95,7 +95,7 @@ final class HEIFImageHandle {
             try HEIFContext.check(heif.image_handle_get_auxiliary_type(auxiliary, &type), "heif_image_handle_get_auxiliary_type")
             let urn = type.map { String(cString: $0) } ?? ""
             heif.image_handle_free_auxiliary_types(auxiliary, &type)
-            images.append((Self.auxiliaryNames[urn] ?? (urn.isEmpty ? "auxiliary" : urn), image))
+            images.append((Self.auxiliaryNames[urn] ?? (urn.isEmpty ? "auxiliary" : urn), image, Int(identifier)))
         }
         return images
     }
@@ -152,7 +152,7 @@ final class HEIFImageHandle {
     }
 
     /// One metadata item's bytes, as stored.
-    private func metadata(_ identifier: heif_item_id) throws(CodecError) -> [UInt8] {
+    func metadata(_ identifier: heif_item_id) throws(CodecError) -> [UInt8] {
         let size = heif.image_handle_get_metadata_size(handle, identifier)
         // A file in memory cannot hold more; a corrupt iloc can say anything.
         guard size <= Self.largestMetadataItem else {

@@ -24,9 +24,9 @@ import Imaging
 /// place to agree with those properties (as photocap and Apple write it). With
 /// ``turnsHEICPixels`` the pixels are turned instead — for consumers that ignore the properties
 /// — and re-encoded (at ``heicQuality``, by default at the original's bytes per pixel) with the ICC profile, nclx colour, XMP (Orientation 1) and
-/// other metadata items carried and the EXIF edited as for JPEG; an alpha image turns with
-/// the picture, other auxiliary images (depth, gain maps), which libheif 1.15 cannot write,
-/// are dropped and named in the outcome.
+/// other metadata items carried and the EXIF edited as for JPEG; the auxiliary images (alpha,
+/// depth, gain maps) turn with the picture, and one that cannot be turned is dropped and named
+/// in the outcome.
 ///
 /// TIFFs are turned in their own kind — bit depth, samples, photometric interpretation,
 /// compression — and every other byte of the file is kept: text tags,
@@ -74,8 +74,8 @@ public struct ImageOrienter: Sendable {
         /// The file was already upright; nothing was turned.
         case alreadyUpright
         /// The pixels were turned from `orientation`; the result is `size`. `warnings` say what
-        /// the user should know was lost: the auxiliary images (depth, gain map) a re-encoded
-        /// HEIC cannot keep, a companion picture that could not be turned, the missing part of a
+        /// the user should know was lost: an auxiliary image (depth, gain map) of a re-encoded
+        /// HEIC or a companion picture that could not be turned, the missing part of a
         /// truncated JPEG.
         case turned(from: Orientation, size: PixelSize, warnings: [String] = [])
         /// No pixel changed: the picture is shown upright as it is (a HEIC, by its `irot`/`imir`),
@@ -417,8 +417,8 @@ public struct ImageOrienter: Sendable {
 
     /// Decoded, turned, re-encoded with no transformation at ``heicQuality``: the thumbnail item
     /// turned the same way, the EXIF edited as for JPEG, the colour description and metadata
-    /// items carried (XMP saying Orientation 1), the alpha image turned with the picture. The
-    /// auxiliary images it drops are named in warnings.
+    /// items carried (XMP saying Orientation 1), the auxiliary images (alpha, depth, gain maps)
+    /// turned with the picture. Those it drops are named in warnings.
     ///
     /// An 8-bit 4:2:0 picture in JFIF's coding (what cameras and phones write) is decoded to its
     /// own Y'CbCr planes — a grid tile by tile — and turned as planes: no round trip through RGB,
@@ -460,24 +460,28 @@ public struct ImageOrienter: Sendable {
         }
         let (alpha, warnings) = try turnedAlpha(data, orientation, carried.auxiliaryImages, for: size,
                                                 single: encoder.tiling?.layout(for: size) == nil)
-        let bytes = try ImageFileError.damaged { [carried] () throws(CodecError) in
+        let encoded = try ImageFileError.damaged { [carried] () throws(CodecError) in
             try encoder.encode(image, quality: quality, orientation: .up, thumbnail: thumbnail, exif: exif, carrying: carried, alpha: alpha)
         }
-        return (bytes, size, warnings)
+        // Depth images, gain maps and other auxiliary images, which libheif 1.15 cannot write.
+        let (bytes, dropped) = try ImageFileError.damaged { () throws(CodecError) in
+            try HEIFAuxiliaryWriter.carrying(auxiliaryImagesOf: data, turnedBy: orientation, into: encoded, encoder: encoder, quality: quality)
+        }
+        return (bytes, size, warnings + dropped)
     }
 
     /// The alpha image of `data` turned by `orientation` for the re-encoded picture of `size`
-    /// (coded as a `single` image, not a grid), and warnings naming the auxiliary images
-    /// (`kinds`) dropped: libheif 1.15, which writes the file, writes an alpha image (from the
-    /// picture's alpha plane) but has no API for any other auxiliary image (depth, gain maps,
-    /// mattes), nor for an alpha image of a grid.
+    /// (coded as a `single` image, not a grid), and warnings naming the alpha images (among the
+    /// auxiliary images' `kinds`) dropped: libheif 1.15, which writes the file, writes an alpha
+    /// image (from the picture's alpha plane) but not for a grid. The other auxiliary images
+    /// (depth, gain maps, mattes) are ``HEIFAuxiliaryWriter``'s.
     private func turnedAlpha(_ data: [UInt8], _ orientation: Orientation, _ kinds: [String], for size: PixelSize,
                              single: Bool) throws(ImageFileError) -> (alpha: [UInt8]?, warnings: [String]) {
         var alpha: [UInt8]?
         var warnings: [String] = []
-        for kind in kinds {
-            guard kind == "alpha", alpha == nil else {
-                warnings.append("its \(kind) image was dropped: libheif 1.15 cannot write \(kind == "alpha" ? "a second alpha" : "such an") auxiliary image")
+        for kind in kinds where kind == "alpha" {
+            guard alpha == nil else {
+                warnings.append("its \(kind) image was dropped: libheif 1.15 cannot write a second alpha auxiliary image")
                 continue
             }
             let turned = try ImageFileError.damaged { () throws(CodecError) in try HEICDecoder.decodeTurnedAlpha(data, by: orientation) }

@@ -45,7 +45,7 @@ struct OrientCommand: AsyncParsableCommand {
     var lossless = false
 
     @Flag(help: ArgumentHelp("HEIC only: turn the pixels and re-encode them, for programs that ignore irot/imir.",
-                             discussion: "Without it a HEIC keeps its coded image, shown upright by its irot/imir, and only its EXIF Orientation is made to agree. With it the colour profile, XMP and EXIF are carried; depth, alpha and gain-map images are dropped, each with a warning."))
+                             discussion: "Without it a HEIC keeps its coded image, shown upright by its irot/imir, and only its EXIF Orientation is made to agree. With it the colour profile, XMP and EXIF are carried, and alpha, depth and gain-map images turn with the picture; one that cannot be turned is dropped, with a warning."))
     var pixels = false
 
     @Flag(help: ArgumentHelp("HEIC only: take the orientation from the EXIF inside and write it into irot/imir.",
