@@ -70,6 +70,16 @@ struct BenchmarkCommand: AsyncParsableCommand {
     /// Issue 17's HEIC row: whole processes, the same 4:2:0 planes, quality 50, preset medium.
     static let heicTargetName = "HEIC vs heif-enc (photocap shoot vs heif-enc of the same planes)"
 
+    func validate() throws {
+        // The first round of each case warms caches and is not counted: one more must be.
+        if iterations < 1 { throw ValidationError("--iterations must be at least 1, got \(iterations)") }
+        for (name, rounds) in [("bracket-rounds", bracketRounds), ("process-rounds", processRounds), ("batch-files", batchFiles),
+                               ("live-rounds", liveRounds), ("face-rounds", faceRounds), ("merge-rounds", mergeRounds),
+                               ("heic-rounds", heicRounds)] where rounds < 0 {
+            throw ValidationError("--\(name) must be 0 (skip) or more, got \(rounds)")
+        }
+    }
+
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photocap-benchmark-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
