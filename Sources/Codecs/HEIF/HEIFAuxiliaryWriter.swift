@@ -58,10 +58,10 @@ package enum HEIFAuxiliaryWriter {
             var coded = try codedItems(of: scratch, from: next)
             next += coded.items.count
             let codedTypes = Set(coded.items[coded.primary].properties.map { String(decoding: $0.box[4..<8], as: UTF8.self) })
-            for (index, value) in zip(entry.indices, entry.values) where index != 0 {
-                let property = map.properties[index - 1]
+            for association in entry.associations where association.index != 0 {
+                let property = map.properties[association.index - 1]
                 guard !recodedTypes.contains(property.type), !codedTypes.contains(property.type) else { continue }
-                coded.items[coded.primary].properties.append((Array(original[property.range]), value & (entry.valueSize == 2 ? 0x8000 : 0x80) != 0))
+                coded.items[coded.primary].properties.append((Array(original[property.range]), association.essential))
             }
             let hidden = (information[image.item].map { original[$0.flagsByte] & 1 }) ?? 1
             let flags = coded.items[coded.primary].information.startIndex + 11  // after size, type, version, two flag bytes
@@ -87,7 +87,7 @@ package enum HEIFAuxiliaryWriter {
     /// `orientation`, and warnings naming those that cannot be.
     private static func turnedImages(of original: [UInt8], map: HEIFPropertyMap,
                                      by orientation: Orientation) throws(CodecError) -> (images: [Turned], dropped: [String]) {
-        let references = try Self.references(in: original)
+        let references = try HEIFItemReference.all(in: original)
         let cropped = map.properties(of: map.primaryItem).contains { $0.type == "clap" }
         var dropped: [String] = []
         let turned = try HEIFContext.withPrimaryImage(of: original) { (_, primary) throws(CodecError) -> [Turned] in
@@ -129,28 +129,6 @@ package enum HEIFAuxiliaryWriter {
         return entries
     }
 
-    /// Every reference of `data`'s `iref`: its type, from one item to others.
-    private static func references(in data: [UInt8]) throws(CodecError) -> [(type: String, from: Int, to: [Int])] {
-        let file = HEIFBoxReader(bytes: data, range: data.indices)
-        guard let meta = try file.boxes().first(where: { $0.type == "meta" }) else {
-            throw .corruptFile(format: "HEIF", reason: "no top-level meta box")
-        }
-        guard let iref = try file.children(ofFullBox: meta).first(where: { $0.type == "iref" }) else { return [] }
-        let idSize = try file.integer(at: iref.payload.lowerBound, size: 1, within: iref.payload) == 0 ? 2 : 4
-        var result: [(type: String, from: Int, to: [Int])] = []
-        for reference in try file.children(ofFullBox: iref) {
-            let start = reference.payload.lowerBound
-            let from = try file.integer(at: start, size: idSize, within: reference.payload)
-            let count = try file.integer(at: start + idSize, size: 2, within: reference.payload)
-            var to: [Int] = []
-            for slot in 0..<count {
-                to.append(try file.integer(at: start + idSize + 2 + slot * idSize, size: idSize, within: reference.payload))
-            }
-            result.append((reference.type, from, to))
-        }
-        return result
-    }
-
     /// The items of `scratch`, a file libheif wrote of one image and nothing else (an `hvc1`
     /// item, or for a small image a grid of one padded tile), renumbered from `first` on, with
     /// their properties, data and references to each other; and which of them is the image.
@@ -165,7 +143,7 @@ package enum HEIFAuxiliaryWriter {
             }
             return first + index
         }
-        let references = try Self.references(in: scratch)
+        let references = try HEIFItemReference.all(in: scratch)
         var items: [Item] = []
         for item in identifiers {
             guard let entry = information[item], entry.version == 2 else {
@@ -175,9 +153,9 @@ package enum HEIFAuxiliaryWriter {
             let field = entry.box.payload.lowerBound + 4 - entry.box.start
             infe.replaceSubrange(field..<(field + 2), with: HEIFOrientationEditor.bigEndian(try renumbered(item), size: 2))
             var properties: [(box: [UInt8], essential: Bool)] = []
-            for association in map.entries where association.item == item {
-                for (index, value) in zip(association.indices, association.values) where index != 0 {
-                    properties.append((Array(scratch[map.properties[index - 1].range]), value & (association.valueSize == 2 ? 0x8000 : 0x80) != 0))
+            for entry in map.entries where entry.item == item {
+                for association in entry.associations where association.index != 0 {
+                    properties.append((Array(scratch[map.properties[association.index - 1].range]), association.essential))
                 }
             }
             var itemReferences: [(type: String, to: [Int])] = []

@@ -25,22 +25,14 @@ enum HEIFGridDecoder {
             }
         }
         guard isGrid else { return nil }
-        let idSize = try file.integer(at: iref.payload.lowerBound, size: 1, within: iref.payload) == 0 ? 2 : 4
-        for reference in try file.children(ofFullBox: iref)
-        where reference.type == "dimg" {
-            let start = reference.payload.lowerBound
-            guard try file.integer(at: start, size: idSize, within: reference.payload) == item else { continue }
-            let count = try file.integer(at: start + idSize, size: 2, within: reference.payload)
-            var tiles: [Int] = []
+        for reference in try HEIFItemReference.all(in: iref, of: file) where reference.type == "dimg" && reference.from == item {
             var exposing = data
-            for slot in 0..<count {
-                let tile = try file.integer(at: start + idSize + 2 + slot * idSize, size: idSize, within: reference.payload)
-                tiles.append(tile)
+            for tile in reference.to {
                 guard let flag = flags[tile] else { return nil }
                 exposing[flag] &= ~1
             }
-            exposing.replaceSubrange((reference.start + 4)..<(reference.start + 8), with: "xdim".utf8)
-            return (tiles, exposing)
+            exposing.replaceSubrange((reference.box.start + 4)..<(reference.box.start + 8), with: "xdim".utf8)
+            return (reference.to, exposing)
         }
         return nil
     }

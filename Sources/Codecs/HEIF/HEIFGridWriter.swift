@@ -156,8 +156,7 @@ enum HEIFGridWriter {
         }
         return try properties(iprp, of: data) { index in
             let notCarried: Set<String> = ["hvcC", "ispe", "irot", "imir", "clap"]
-            var associations = zip(tileEntry.indices, tileEntry.values).filter { $0.0 != 0 && !notCarried.contains(map.properties[$0.0 - 1].type) }
-                .map { (index: $0.0, essential: $0.1 & (tileEntry.valueSize == 2 ? 0x8000 : 0x80) != 0) }
+            var associations = tileEntry.associations.filter { $0.index != 0 && !notCarried.contains(map.properties[$0.index - 1].type) }
             associations.append((index(HEIFOrientationEditor.box("ispe", payload: [0, 0, 0, 0] + HEIFOrientationEditor.bigEndian(size.width, size: 4)
                     + HEIFOrientationEditor.bigEndian(size.height, size: 4))), false))
             // Transformative properties come after the descriptive ones, and are essential.

@@ -103,9 +103,7 @@ package enum HEIFOrientationEditor {
         let version = try reader.integer(at: start, size: 1, within: ipma.payload)
         var flags = try reader.integer(at: start + 1, size: 3, within: ipma.payload)
         let entries = try HEIFPropertyMap.entries(in: ipma, reader: reader).map { entry in
-            let wide = entry.valueSize == 2
-            let associations = entry.values.map { (index: wide ? $0 & 0x7FFF : $0 & 0x7F, essential: $0 & (wide ? 0x8000 : 0x80) != 0) }
-            return (item: entry.item, associations: change(entry.item, associations))
+            (item: entry.item, associations: change(entry.item, entry.associations))
         } + added
         if entries.contains(where: { $0.associations.contains { $0.index > 0x7F } }) { flags |= 1 }
         let wide = flags & 1 == 1

@@ -26,7 +26,12 @@ struct HEIFPropertyMap {
         let start: Int
         let valueSize: Int
         /// The 1-based property index of each value (0: no property).
-        var indices: [Int] { values.map { valueSize == 2 ? $0 & 0x7FFF : $0 & 0x7F } }
+        var indices: [Int] { associations.map(\.index) }
+        /// Each value as its property index and whether the property is essential (the top bit).
+        var associations: [(index: Int, essential: Bool)] {
+            let essential = valueSize == 2 ? 0x8000 : 0x80
+            return values.map { (index: $0 & (essential - 1), essential: $0 & essential != 0) }
+        }
     }
 
     init(data: [UInt8]) throws(CodecError) {

@@ -1,0 +1,35 @@
+/// One reference of a HEIF file's `iref` box (ISO/IEC 23008-12): its type (`dimg`, `auxl`,
+/// `cdsc`, `thmb`…), from one item to others, and the box it is read from.
+struct HEIFItemReference {
+    let type: String
+    let from: Int
+    let to: [Int]
+    let box: HEIFBoxReader.Box
+
+    /// Every reference of `iref`, in order.
+    static func all(in iref: HEIFBoxReader.Box, of file: HEIFBoxReader) throws(CodecError) -> [HEIFItemReference] {
+        let idSize = try file.integer(at: iref.payload.lowerBound, size: 1, within: iref.payload) == 0 ? 2 : 4
+        var result: [HEIFItemReference] = []
+        for reference in try file.children(ofFullBox: iref) {
+            let start = reference.payload.lowerBound
+            let from = try file.integer(at: start, size: idSize, within: reference.payload)
+            let count = try file.integer(at: start + idSize, size: 2, within: reference.payload)
+            var to: [Int] = []
+            for slot in 0..<count {
+                to.append(try file.integer(at: start + idSize + 2 + slot * idSize, size: idSize, within: reference.payload))
+            }
+            result.append(HEIFItemReference(type: reference.type, from: from, to: to, box: reference))
+        }
+        return result
+    }
+
+    /// Every reference of `data`'s `iref`; none when it has no `iref`.
+    static func all(in data: [UInt8]) throws(CodecError) -> [HEIFItemReference] {
+        let file = HEIFBoxReader(bytes: data, range: data.indices)
+        guard let meta = try file.boxes().first(where: { $0.type == "meta" }) else {
+            throw .corruptFile(format: "HEIF", reason: "no top-level meta box")
+        }
+        guard let iref = try file.children(ofFullBox: meta).first(where: { $0.type == "iref" }) else { return [] }
+        return try all(in: iref, of: file)
+    }
+}
