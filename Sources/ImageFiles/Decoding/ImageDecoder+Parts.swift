@@ -25,7 +25,7 @@ extension ImageDecoder {
     public func decodeThumbnail(_ data: Data, name: String = "image data") throws(ImageDecodingError) -> RGBImage? {
         let bytes = [UInt8](data)
         do {
-            if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) {
+            if Self.isHEIF(bytes) {
                 return try HEICDecoder.decodeThumbnailRGB(bytes, applyingTransformations: appliesOrientation).map {
                     RGBImage(size: $0.size, pixels: $0.rgb)
                 }

@@ -65,7 +65,7 @@ public struct ImageDecoder: Sendable {
             let image = try codec { () throws(CodecError) in try PNGFile.read(data) }
             return DecodedImage(format: .png, image: image, fileOrientation: .up, isOriented: appliesOrientation)
         }
-        if data.count >= 12, data[4..<8].elementsEqual("ftyp".utf8) {
+        if Self.isHEIF(data) {
             // HEIC and AVIF alike (libheif reads both).
             let info = try codec { () throws(CodecError) in try HEICFileInfo(data: data) }
             try checkPixelCount(info.storedSize, name: name)
@@ -116,6 +116,11 @@ public struct ImageDecoder: Sendable {
             default: break  // an empty size is the format decoder's to name
             }
         }
+    }
+
+    /// Whether `data` starts as an ISO base media file (an `ftyp` box): HEIC and AVIF alike.
+    static func isHEIF(_ data: [UInt8]) -> Bool {
+        data.count >= 12 && data[4..<8].elementsEqual("ftyp".utf8)
     }
 
     /// The size in a PNG's IHDR chunk, which the signature must be followed by.
