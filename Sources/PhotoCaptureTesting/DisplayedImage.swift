@@ -64,9 +64,9 @@ public struct DisplayedImage: Sendable {
         let decoded: DecodedImage
         do {
             if isTIFF, let info = try? ImageFileInfo(data: data), info.format == .dng {
-                decoded = try ImageDecoder().develop(Data(data))
+                decoded = try ImageDecoder().develop(bytes: data)
             } else {
-                decoded = try ImageDecoder().decode(Data(data), name: "image")
+                decoded = try ImageDecoder().decode(bytes: data, name: "image")
             }
         } catch {
             throw error.codecError

@@ -45,7 +45,7 @@ public enum OrientationConsistency {
                         + "viewers that read EXIF show it differently")
                 }
             }
-            do { thumbnail = try ImageDecoder().decodeThumbnail(Data(data)) } catch { throw error.codecError }
+            do { thumbnail = try ImageDecoder().decodeThumbnail(bytes: data) } catch { throw error.codecError }
         case .png, .tiff, .dng:
             break
         }

@@ -44,12 +44,12 @@ import TestSupport
                                          "-quality", "95", thumbnail]).checked()
         let main = folder.url.appendingPathComponent("main.jpg").path
         try ExternalTool.run("convert", ["-size", "128x64", "xc:gray", main]).checked()
-        #expect(try ImageDecoder().decodeThumbnail(Data(contentsOf: URL(fileURLWithPath: main))) == nil)
+        #expect(try ImageDecoder().decodeThumbnail(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: main)))) == nil)
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-ThumbnailImage<=\(thumbnail)", "-Orientation#=6", main]).checked()
 
-        let data = try Data(contentsOf: URL(fileURLWithPath: main))
-        let shown = try #require(try ImageDecoder().decodeThumbnail(data))
-        let stored = try #require(try ImageDecoder(appliesOrientation: false).decodeThumbnail(data))
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: main)))
+        let shown = try #require(try ImageDecoder().decodeThumbnail(bytes: data))
+        let stored = try #require(try ImageDecoder(appliesOrientation: false).decodeThumbnail(bytes: data))
         // Orientation 6: turned 90° clockwise to be shown.
         let reference = try PPM.parse(try ExternalTool.run("convert", [thumbnail, "-rotate", "90", "-depth", "8", "ppm:-"]).checked().stdout)
         #expect(shown.size == PixelSize(width: 32, height: 64) && shown.pixels == reference.pixels)

@@ -13,7 +13,7 @@ public struct DecodedImage: Sendable {
         case heif
         /// TIFF.
         case tiff
-        /// DNG, developed (``ImageDecoder/develop(_:name:)``).
+        /// DNG, developed (``ImageDecoder/develop(bytes:name:)``).
         case dng
     }
 

@@ -1,5 +1,4 @@
 import Codecs
-import FoundationEssentials
 import Imaging
 
 extension ImageDecoder {
@@ -22,8 +21,7 @@ extension ImageDecoder {
     /// item — shown with its own orientation when ``appliesOrientation`` (IFD1's Orientation,
     /// else IFD0's, which then applies to the thumbnail too; the HEIF item's `irot`/`imir`),
     /// else as stored. Nil when the file has none; PNG, TIFF and DNG files are not searched.
-    public func decodeThumbnail(_ data: Data, name: String = "image data") throws(ImageDecodingError) -> RGBImage? {
-        let bytes = [UInt8](data)
+    public func decodeThumbnail(bytes: [UInt8], name: String = "image data") throws(ImageDecodingError) -> RGBImage? {
         do {
             if Self.isHEIF(bytes) {
                 return try HEICDecoder.decodeThumbnailRGB(bytes, applyingTransformations: appliesOrientation).map {
@@ -45,9 +43,9 @@ extension ImageDecoder {
     /// camera's colour matrix to sRGB), turned by its Orientation tag when
     /// ``appliesOrientation``: what a RAW viewer shows. ``decode(_:name:)`` refuses DNG, whose
     /// pixels are sensor data; this is the picture a DNG stands for.
-    public func develop(_ data: Data, name: String = "DNG") throws(ImageDecodingError) -> DecodedImage {
+    public func develop(bytes: [UInt8], name: String = "DNG") throws(ImageDecodingError) -> DecodedImage {
         do {
-            let developer = try RAWDeveloper(data: [UInt8](data))
+            let developer = try RAWDeveloper(data: bytes)
             let image = try developer.develop(applyingOrientation: appliesOrientation)
             return DecodedImage(format: .dng, image: image, fileOrientation: developer.orientation, isOriented: appliesOrientation)
         } catch {

@@ -54,8 +54,9 @@ public struct ImageDecoder: Sendable {
         try decode(bytes: [UInt8](data), name: name)
     }
 
-    /// Decodes a whole file's bytes; `name` is what errors call them.
-    package func decode(bytes data: [UInt8], name: String) throws(ImageDecodingError) -> DecodedImage {
+    /// Decodes a whole file's bytes already held as an array (no copy into `Data` and back);
+    /// `name` is what errors call them.
+    public func decode(bytes data: [UInt8], name: String = "image data") throws(ImageDecodingError) -> DecodedImage {
         // A codec's error sorted into what it means for the caller, keeping its type.
         func codec<T>(_ body: () throws(CodecError) -> T) throws(ImageDecodingError) -> T {
             do { return try body() } catch { throw ImageDecodingError(codecError: error, name: name) }
