@@ -30,7 +30,7 @@ public enum ExternalTool {
         "exiftool": "libimage-exiftool-perl", "djpeg": "libjpeg-turbo-progs", "heif-info": "libheif-examples",
         "heif-enc": "libheif-examples", "heif-convert": "libheif-examples",
         "tiffinfo": "libtiff-tools", "convert": "imagemagick", "identify": "imagemagick", "compare": "imagemagick",
-        "dcraw": "dcraw", "unprocessed_raw": "libraw-bin", "getfattr": "attr", "setfattr": "attr",
+        "dcraw": "dcraw", "unprocessed_raw": "libraw-bin", "raw-identify": "libraw-bin", "getfattr": "attr", "setfattr": "attr",
         "getfacl": "acl", "setfacl": "acl", "dbus-daemon": "dbus-daemon", "dbus-send": "dbus-bin",
     ]
 

@@ -35,6 +35,28 @@ import TestSupport
         #expect(info.text.contains("DNG") && info.text.contains("640x480") && info.text.contains("256x192"), "\(info.text)")
     }
 
+    /// At the synthetic camera's default size (4032x3024), with no option but the format: the
+    /// DNG's developed preview once read a temporary array after it was freed, which only the
+    /// release build's optimiser exposed (a segmentation fault every time; 3264x2448 and
+    /// smaller passed). `.ci/test` runs this against the release binary.
+    @Test(arguments: [["--format", "dng"], ["--raw-plus", "jpeg"]])
+    func aDefaultSizeRawPhotoAsAUserTakesIt(options: [String]) throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let path = folder.url.appendingPathComponent("default.dng").path
+        let run = try Self.photocap(["shoot", "--device", "synthetic"] + options + ["--output", path])
+        #expect(run.status == 0, "status \(run.status): \(run.stderr)")
+        #expect(try ExternalTool.exiftoolValidationProblems(path) == [])
+        // LibRaw reads the whole sensor, and the developed thumbnail, where the crash was.
+        let identified = try ExternalTool.run("raw-identify", ["-v", path]).checked().text
+        let sizes = identified.split(separator: "\n").map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(sizes.contains("Full size: 4032 x 3024") && sizes.contains("Thumb size: 256 x 192"), "LibRaw: \(identified)")
+        if options.contains("--raw-plus") {
+            let jpeg = folder.url.appendingPathComponent("default.jpg").path
+            #expect(try ExternalTool.exiftoolValidationProblems(jpeg) == [])
+            #expect(try ReferenceDecoder.djpeg(jpeg).size == PixelSize(width: 4032, height: 3024))
+        }
+    }
+
     /// A CSI-2 packed frame file (`--frame-format pGCC`, packed here by the test's own packer)
     /// becomes a DNG whose every sample dcraw reads back as written; `--raw-plus` develops it.
     @Test(arguments: ["pGCC", "pRAA"])

@@ -26,7 +26,9 @@ package final class RAWDeveloper {
         // failure reaches the caller as an error instead, one line.
         libraw.set_dataerror_handler(raw, { _, _, _ in }, nil)
         let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        file.copyMemory(from: UnsafeRawBufferPointer(start: data.withUnsafeBytes { $0.baseAddress }, count: data.count))
+        // Copied inside the closure: the array's storage is only valid there (a temporary
+        // array, as `preview(of:)` passes, is freed as soon as the closure returns).
+        data.withUnsafeBytes { file.copyMemory(from: $0) }
         self.raw = raw
         self.file = file
         try check(libraw.open_buffer(raw, file.baseAddress, file.count), "libraw_open_buffer")
