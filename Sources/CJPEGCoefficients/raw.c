@@ -163,6 +163,8 @@ int pc_jpeg_raw_finish(pc_jpeg_raw *raw, size_t *count, char *message) {
     }
     jpeg_finish_compress(&raw->info);
     *count = raw->capacity - raw->destination.free_in_buffer;
+    // `message` is the caller's and ends with this call (destroy reports nothing).
+    raw->errors.message = NULL;
     return 0;
 }
 

@@ -254,6 +254,8 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
         }
     }
     make_coefficient_map(turn);
+    // `message` is the caller's and ends with this call: nothing may write to it later.
+    turn->source_errors.message = NULL;
     *result = turn;
     return PC_JPEG_TURN_OK;
 }

@@ -94,6 +94,11 @@ pc_png_samples *pc_png_samples_read(const uint8_t *data, size_t size, size_t max
     png_read_image(samples->png, rows);
     png_read_end(samples->png, NULL);
     free(rows);
+    // The data and the message buffer are the caller's and end with this call.
+    samples->source.data = NULL;
+    samples->source.size = 0;
+    samples->source.message = NULL;
+    samples->source.message_size = 0;
     return samples;
 }
 

@@ -30,6 +30,8 @@ public struct MeasuredRun: Sendable {
     public static func run(_ program: String, _ arguments: [String], deadline: Double = 20,
                            killAfter: Double? = nil) throws -> MeasuredRun {
         let folder = try TemporaryDirectory("photocap-run")
+        // Its deinit removes the folder: kept until the child's output has been read.
+        defer { withExtendedLifetime(folder) {} }
         let outPath = folder.url.appendingPathComponent("stdout").path
         let errPath = folder.url.appendingPathComponent("stderr").path
         var actions = posix_spawn_file_actions_t()

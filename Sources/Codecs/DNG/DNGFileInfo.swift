@@ -53,6 +53,8 @@ package struct DNGFileInfo: Sendable {
         } catch {
             throw .corruptFile(format: "DNG", reason: "libtiff cannot read its first IFD (\(stream.lastError)); the file is truncated or damaged")
         }
+        // Closed here, not by a release the optimiser may place before the last C call on it.
+        defer { file.close() }
         var versionPointer: UnsafeMutablePointer<UInt8>?
         guard withUnsafeMutablePointer(to: &versionPointer, { file.get(UInt32(TIFFTAG_DNGVERSION), $0) }),
               let versionPointer else {

@@ -85,13 +85,17 @@ package final class HEICEncoder {
         } else {
             primary = try encodeImage(image, into: file, options: options, colour: carried, alpha: alpha)
         }
+        // The handles' C objects are released with them: kept until every call below has used them.
+        defer { withExtendedLifetime((file, primary)) {} }
         if let thumbnail {
             let thumbnailHandle = try encodeImage(thumbnail, into: file, options: options, colour: carried)
             // libheif's C function passes its two handles to the C++ side in swapped order (true
             // in 1.15 and still upstream), so the thumbnail goes first to get "thmb" from the
             // thumbnail to the primary image, as heif-info and the test check.
-            try HEIFContext.check(heif.context_assign_thumbnail(file.context, thumbnailHandle.handle, primary.handle),
-                                  "heif_context_assign_thumbnail")
+            try withExtendedLifetime(thumbnailHandle) { () throws(CodecError) in
+                try HEIFContext.check(heif.context_assign_thumbnail(file.context, thumbnailHandle.handle, primary.handle),
+                                      "heif_context_assign_thumbnail")
+            }
         }
         if let exif {
             guard TIFFHeader(exif) != nil else { throw .invalidArgument("the EXIF block does not start with a TIFF header") }

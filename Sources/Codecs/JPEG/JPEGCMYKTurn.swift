@@ -16,12 +16,7 @@ import Imaging
 package enum JPEGCMYKTurn {
     /// Whether `jpeg` is coded as CMYK or YCCK (four components), the files this type turns.
     package static func isCMYK(_ jpeg: [UInt8]) throws(CodecError) -> Bool {
-        let handle = try JPEGHandle(decompressing: ())
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let code = jpeg.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle.handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
-        }
-        guard code == 0 else { throw handle.error("tjDecompressHeader3") }
+        let colorspace = try JPEGHandle(decompressing: ()).header(of: jpeg).colorspace
         return colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
     }
 

@@ -12,7 +12,7 @@ package final class JPEGDecoder {
 
     /// The stored size and chroma subsampling ("4:2:0", "4:4:4", …) of `jpeg`.
     package func header(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: String) {
-        let header = try readHeader(jpeg)
+        let header = try decompressor.header(of: jpeg)
         return (header.size, Self.name(ofSubsampling: header.subsampling))
     }
 
@@ -22,7 +22,7 @@ package final class JPEGDecoder {
     /// With `acceptingTruncation`, data that stops before the image does is decoded as far as
     /// it goes; libjpeg fills the rest (grey).
     package func decodeRGB(_ jpeg: [UInt8], acceptingTruncation: Bool = false) throws(CodecError) -> (size: PixelSize, rgb: [UInt8]) {
-        let header = try readHeader(jpeg)
+        let header = try decompressor.header(of: jpeg)
         let size = header.size
         try PixelBudget.check(size, declaredBy: "JPEG")
         var rgb = [UInt8](repeating: 0, count: size.area * 3)
@@ -41,7 +41,7 @@ package final class JPEGDecoder {
     /// the planes; anything else goes through RGB. The declared size is checked against
     /// ``PixelBudget`` first.
     package func decodePlanar(_ jpeg: [UInt8]) throws(CodecError) -> PlanarImage {
-        let header = try readHeader(jpeg)
+        let header = try decompressor.header(of: jpeg)
         try PixelBudget.check(header.size, declaredBy: "JPEG")
         guard header.subsampling == Int32(TJSAMP_420.rawValue), header.colorspace == Int32(TJCS_YCbCr.rawValue) else {
             let decoded = try decodeRGB(jpeg)
@@ -64,16 +64,6 @@ package final class JPEGDecoder {
         }
         try check(code, "tjDecompressToYUVPlanes", jpeg)
         return image
-    }
-
-    private func readHeader(_ jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, subsampling: Int32, colorspace: Int32) {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let code = jpeg.withUnsafeBufferPointer { source in
-            tjDecompressHeader3(decompressor.handle, source.baseAddress, UInt(source.count),
-                                &width, &height, &subsampling, &colorspace)
-        }
-        guard code == 0 else { throw decompressor.error("tjDecompressHeader3") }
-        return (PixelSize(width: Int(width), height: Int(height)), subsampling, colorspace)
     }
 
     /// Fails on errors; a warning (for example a truncated file) is an error too, because the

@@ -54,13 +54,8 @@ package enum JPEGLosslessTransform {
 
     /// The stored size and iMCU size of `jpeg`.
     package static func geometry(of jpeg: [UInt8]) throws(CodecError) -> (size: PixelSize, mcu: PixelSize) {
-        let handle = try JPEGHandle(decompressing: ())
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let code = jpeg.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle.handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
-        }
-        guard code == 0 else { throw handle.error("tjDecompressHeader3") }
-        return (PixelSize(width: Int(width), height: Int(height)), mcuSize(subsampling: subsampling))
+        let header = try JPEGHandle(decompressing: ()).header(of: jpeg)
+        return (header.size, mcuSize(subsampling: header.subsampling))
     }
 
     /// Why turning `jpeg` by `orientation` losslessly is refused: nil when it is exact. Throws

@@ -30,7 +30,8 @@ struct PendingFile {
         let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard named >= 0 else { throw Self.failure(path, "mkstemp") }
         descriptor = named
-        temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        // Read inside the closure: the array's storage is valid only there.
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     static func failure(_ path: String, _ call: String) -> ImageFileError {

@@ -112,13 +112,17 @@ public final class SceneMonitor: Sendable, FrameConsumer {
             let top = y & ~1
             let band = PixelRect(x: 0, y: top, size: PixelSize(width: size.width & ~1, height: 2))
             let image = try converter.convert(pixels, crop: band)
-            let row = image.baseAddress(ofPlane: 0) + (y - top) * image.stride(ofPlane: 0)
-            for x in Swift.stride(from: step / 2, to: image.size.width, by: step) {
-                let value = Int(row[x])
-                sum += value
-                if value <= 16 { dark += 1 }
-                if value >= 250 { clipped += 1 }
-                count += 1
+            // The image's storage goes back to the pool when it is released: keep it while
+            // `row` is read (its last use is otherwise the loop's bound).
+            withExtendedLifetime(image) {
+                let row = image.baseAddress(ofPlane: 0) + (y - top) * image.stride(ofPlane: 0)
+                for x in Swift.stride(from: step / 2, to: image.size.width, by: step) {
+                    let value = Int(row[x])
+                    sum += value
+                    if value <= 16 { dark += 1 }
+                    if value >= 250 { clipped += 1 }
+                    count += 1
+                }
             }
         }
         let total = Double(max(count, 1))
