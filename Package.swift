@@ -133,7 +133,11 @@ let package = Package(
 /// which the static Foundation references. Debug builds, which the tests link together with the
 /// commands' modules, stay dynamic. Unsafe flags are allowed here: SwiftPM refuses them in a
 /// dependency pinned by version only in the targets of the products a client uses, and no
-/// library product contains an executable.
+/// library product contains an executable. `PHOTOCAP_DYNAMIC_RUNTIME=1` keeps them dynamic, for the
+/// sanitizer builds of `.ci/sanitize`: `-static-stdlib` links with `--exclude-libs ALL`, which hides
+/// the sanitizer's own `malloc` and `free` from the C libraries, so memory one side allocates the
+/// other would free with the wrong allocator.
 var staticSwiftRuntime: [LinkerSetting] {
-    [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld"], .when(configuration: .release))]
+    guard Context.environment["PHOTOCAP_DYNAMIC_RUNTIME"] == nil else { return [] }
+    return [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld"], .when(configuration: .release))]
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs inside the vivid VM (see run-vivid-vm.sh): photocap's command line and its library tests
 # against the kernel's vivid camera. Prints PASS/FAIL per scenario and a summary line; exits
-# non-zero when anything failed. Needs BIN (the host build folder) and OUT (shared with the host).
+# non-zero when anything failed. Needs BIN (the host build folder, for the tests),
+# PHOTOCAP_BINARIES (the folder of the photocap the scenarios run) and OUT (shared with the host).
 # VIVID_CLI=0 skips the command-line scenarios (here and in scenarios.d/); VIVID_FILTER narrows
 # the library tests (default: every suite whose name starts with "Vivid").
 set -uo pipefail
-P="$BIN/photocap"
+P="$PHOTOCAP_BINARIES/photocap"
 TESTS="$BIN/photocapPackageTests.xctest"
 DEV=/dev/video0
 passed=0 failed=0

@@ -5,7 +5,9 @@
 # any scenario failed or the VM did not report.
 #
 # Usage: Tests/V4L2Integration/run-vivid-vm.sh [OUTDIR]   (default .build/vivid-vm)
-# VIVID_CLI=0 and VIVID_FILTER=SuiteName pass through to the guest for shorter runs.
+# VIVID_CLI=0 and VIVID_FILTER=SuiteName pass through to the guest for shorter runs;
+# PHOTOCAP_BINARIES (a folder holding photocap, as .ci/test sets it to the release build) is
+# the command the scenarios run, else the debug one beside the tests.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -18,11 +20,13 @@ exec 9>>"${TMPDIR:-/tmp}/photocap-vivid-vm.$(id -u).lock"
 flock 9
 swift build --build-tests >/dev/null
 bin=$(swift build --show-bin-path)
+cli=$(cd "${PHOTOCAP_BINARIES:-$bin}" && pwd)
+[[ -x $cli/photocap ]] || { echo "vivid scenarios: 0 passed, 1 failed (no photocap in $cli)"; exit 1; }
 rm -rf "$out"
 mkdir -p "$out"
 # The guest sees the host's file system read-only, so it runs these very binaries.
 cat >"$out/scenarios.sh" <<SCRIPT
-export BIN=$(printf %q "$bin")
+export BIN=$(printf %q "$bin") PHOTOCAP_BINARIES=$(printf %q "$cli")
 export VIVID_CLI=$(printf %q "${VIVID_CLI:-1}") VIVID_FILTER=$(printf %q "${VIVID_FILTER:-Vivid}")
 exec bash $(printf %q "$here/guest-scenarios.sh")
 SCRIPT
