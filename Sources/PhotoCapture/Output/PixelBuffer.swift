@@ -17,6 +17,12 @@ import Synchronization
 public struct PixelBuffer: Sendable {
     private let pixels: Pixels
 
+    /// How a viewer turns these pixels to show them upright. A photo's pixel buffer and its
+    /// preview keep the photo's stored orientation, so theirs is the orientation written into
+    /// the photo's metadata (``CapturePhoto/writtenOrientation``); ``jpegData(quality:)``
+    /// writes it as the EXIF Orientation tag, so that a saved preview shows as its photo does.
+    public package(set) var orientation: Orientation = .up
+
     /// The planes (package-internal: their storage is mutable and pooled), converted now if
     /// they were deferred.
     package var image: PlanarImage { pixels.image }
@@ -62,12 +68,16 @@ public struct PixelBuffer: Sendable {
         }
     }
 
-    /// The pixels as a JPEG file (no EXIF), for saving a preview.
+    /// The pixels as a JPEG file, for saving a preview: stored as they are, with an EXIF block
+    /// holding their ``orientation`` unless it is `.up`, so the file shows as the photo does.
     public func jpegData(quality: Int = 85) throws(PhotoCaptureError) -> Data {
         guard (1...100).contains(quality) else { throw PhotoCaptureError(.qualityOutOfRange(quality)) }
         guard !isEmpty else { throw PhotoCaptureError(.imaging(.invalidSize(size))) }
         do throws(CodecError) {
-            return Data(try JPEGEncoder().encode(image, quality: quality))
+            let jpeg = try JPEGEncoder().encode(image, quality: quality)
+            guard orientation != .up else { return Data(jpeg) }
+            let exif = try EXIFBuilder.tiffBlock(for: EXIFMetadata(orientation: orientation), thumbnailJPEG: nil)
+            return Data(try JPEGFile.insertingEXIF(exif, into: jpeg))
         } catch {
             throw PhotoCaptureError(.encoding(error))
         }
@@ -83,6 +93,13 @@ extension PixelBuffer {
     /// The pixels `conversion` makes, converted when first asked for.
     package init(deferring conversion: FrameConversion) {
         pixels = Pixels(.deferred(conversion), size: conversion.size)
+    }
+
+    /// The same pixels, shown turned by `orientation`.
+    func oriented(_ orientation: Orientation) -> PixelBuffer {
+        var buffer = self
+        buffer.orientation = orientation
+        return buffer
     }
 
     /// No pixels: the pixel buffer of a photo delivered with an error.
