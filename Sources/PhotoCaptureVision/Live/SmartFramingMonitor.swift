@@ -78,7 +78,7 @@ public final class SmartFramingMonitor: Sendable {
 
     /// Starts watching the device's stream. Throws ``SmartFramingError/noEnabledFramings`` with no
     /// enabled framing, and ``SmartFramingError/camera(_:)`` with
-    /// ``PhotoCaptureError/Code/sessionNotRunning`` when the device's session is not running, as
+    /// `PhotoCaptureError.Code.sessionNotRunning` when the device's session is not running, as
     /// `PhotoOutput.capturePhoto(with:delegate:)` does; starting while monitoring does nothing.
     /// ``recommendedFraming`` stays nil until the first frame was analysed.
     public func startMonitoring() throws(SmartFramingError) {
