@@ -83,6 +83,19 @@ import TestSupport
         #expect(otherTypes.diagnostics.contains("does not conform to protocol 'PhotoCaptureDelegate'"), "\(otherTypes.diagnostics)")
     }
 
+    /// The article's delegate, written with AVFoundation's signatures, compiles as a client
+    /// writes it, without a warning.
+    @Test func theArticlesDelegateCompiles() throws {
+        let article = try String(contentsOf: TestPaths.repository.appendingPathComponent("Docs.docc/CapturingAPhoto.md"),
+                                 encoding: .utf8)
+        let snippet = try #require(Self.firstSwiftBlock(after: "### Capture with a delegate", in: article))
+        #expect(snippet.contains("didFinishProcessingPhoto photo: CapturePhoto, error: Error?"), "\(snippet)")
+        // The snippet uses the output the article made above it.
+        let verdict = try ClientCompiler().typecheck("import PhotoCapture\nlet output = PhotoOutput()\n" + snippet)
+        #expect(verdict.compiled, "\(verdict.diagnostics)")
+        #expect(!verdict.diagnostics.contains("warning:"), "\(verdict.diagnostics)")
+    }
+
     /// The first ```swift block after the line `heading` in `markdown`.
     static func firstSwiftBlock(after heading: String, in markdown: String) -> String? {
         guard let section = markdown.range(of: "\n\(heading)\n"),
