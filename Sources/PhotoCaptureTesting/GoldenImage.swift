@@ -6,17 +6,21 @@ import PhotoCapture
 /// ``DisplayedImage`` reads) and compared with a ``GoldenTolerance``.
 ///
 /// ```swift
-/// let golden = GoldenImage("Tests/Goldens/held-turned.png")
+/// let golden = GoldenImage("Goldens/held-turned.png")  // beside this test file
 /// try golden.verify(fileAt: photoPath)
 /// ```
+///
+/// A relative path is taken from the folder of the test file that makes the golden (its
+/// `#filePath`, as swift-snapshot-testing does), not from the working directory.
 ///
 /// On a difference the picture shown (`NAME.actual.png`) and a difference image
 /// (`NAME.diff.png`; the picture and the golden side by side when the sizes differ) are written
 /// into ``artifactsFolder``: by default ``defaultArtifactsFolder``, outside the source tree,
-/// and the failure sentence names both files. With the environment variable
-/// `PHOTOCAP_RECORD_GOLDENS=1` (or ``isRecording``), or when the golden does not exist yet, the
-/// picture is written as the golden instead and the result says so (and is not a match, so a
-/// recorded golden is looked at before it is trusted).
+/// and the failure sentence names both files. A golden that does not exist fails every run: the
+/// picture is written there as `NAME.actual.png`, the candidate to look at, and nothing is
+/// written where the golden belongs. Only record mode writes the golden — the environment
+/// variable `PHOTOCAP_RECORD_GOLDENS=1`, or `recording: true` (``isRecording``) — and the result
+/// says so (and is not a match, so a recorded golden is looked at before it is trusted).
 public struct GoldenImage: Sendable {
     /// The environment variable that turns record mode on (any value but empty and `0`).
     public static let recordEnvironmentVariable = "PHOTOCAP_RECORD_GOLDENS"
@@ -63,20 +67,25 @@ public struct GoldenImage: Sendable {
         return nil
     }
 
-    /// The golden's path.
+    /// The golden's path: absolute when given relative (see ``init(_:tolerance:artifactsFolder:recording:filePath:)``).
     public var path: String
     /// How far a picture may differ and still match.
     public var tolerance: GoldenTolerance
     /// Where the picture and difference image go on a difference.
     public var artifactsFolder: String
-    /// Record mode: write the golden instead of comparing.
+    /// Record mode: write the golden instead of comparing. The only way a golden is written.
     public var isRecording: Bool
 
     /// A golden at `path`; failure images go to `artifactsFolder` (``defaultArtifactsFolder``
     /// when nil); record mode follows `PHOTOCAP_RECORD_GOLDENS` unless `recording` says.
+    ///
+    /// A relative `path` is taken from the folder of `filePath`, the test file that calls this
+    /// (leave it to its default): `GoldenImage("Goldens/x.png")` in `Tests/AppTests/T.swift` is
+    /// `Tests/AppTests/Goldens/x.png`, from whichever folder the tests run.
     public init(_ path: String, tolerance: GoldenTolerance = GoldenTolerance(), artifactsFolder: String? = nil,
-                recording: Bool? = nil) {
-        self.path = path
+                recording: Bool? = nil, filePath: StaticString = #filePath) {
+        self.path = path.hasPrefix("/") ? path
+            : URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent().appendingPathComponent(path).standardized.path
         self.tolerance = tolerance
         self.artifactsFolder = artifactsFolder ?? Self.defaultArtifactsFolder
         self.isRecording = recording ?? Self.isRecordModeRequested
@@ -89,12 +98,18 @@ public struct GoldenImage: Sendable {
 
     /// Checks `picture` (already as displayed) against the golden.
     public func compare(_ picture: RGBImage) throws(GoldenImageError) -> GoldenResult {
-        if isRecording || !FileManager.default.fileExists(atPath: path) {
+        if isRecording {
             guard URL(fileURLWithPath: path).pathExtension.lowercased() == "png" else {
                 throw GoldenImageError(.recordingNeedsPNG, path: path)
             }
             try picture.writePNG(to: path, overwrite: true)
             return GoldenResult(outcome: .recorded, comparison: nil, goldenPath: path, actualPath: nil, differencePath: nil)
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            // Never recorded unasked: the candidate goes with the failure images, for review.
+            let candidate = artifactPaths().actual
+            try picture.writePNG(to: candidate, overwrite: true)
+            return GoldenResult(outcome: .missing, comparison: nil, goldenPath: path, actualPath: candidate, differencePath: nil)
         }
         let golden = try DisplayedImage(fileAt: path).picture
         let comparison = ImageComparison(actual: picture, golden: golden, tolerance: tolerance)

@@ -1,5 +1,6 @@
 /// What came of checking a picture against its golden: matched, differed (with the files
-/// written for a person to look at) or recorded; ``failure`` is nil only for a match.
+/// written for a person to look at), missing (the golden does not exist) or recorded;
+/// ``failure`` is nil only for a match.
 ///
 /// ``GoldenImage/verify(fileAt:)`` throws it, inside a ``GoldenImageError``, unless it
 /// is a match. Kept as a value: in Swift Testing, `#expect(result.failure == nil)` prints the
@@ -13,18 +14,22 @@ public struct GoldenResult: Sendable, Equatable, CustomStringConvertible {
         /// The picture differs; the displayed picture and a difference image (the two side by
         /// side when the sizes differ) were written.
         case differed
-        /// Record mode, or no golden yet: the picture was written as the golden; nothing was
-        /// compared.
+        /// The golden does not exist and record mode is off: nothing was compared, nothing
+        /// written where the golden belongs; the picture was written among the failure images
+        /// (``GoldenResult/actualPath``), the candidate to look at and record.
+        case missing
+        /// Record mode: the picture was written as the golden; nothing was compared.
         case recorded
     }
 
     /// What happened.
     public let outcome: Outcome
-    /// The comparison, unless the golden was recorded.
+    /// The comparison, unless the golden was missing or recorded.
     public let comparison: ImageComparison?
     /// The golden's path.
     public let goldenPath: String
-    /// The displayed picture written on a difference (a PNG), if any.
+    /// The displayed picture written on a difference, or as the candidate for a missing golden
+    /// (a PNG), if any.
     public let actualPath: String?
     /// The difference image written on a difference (a PNG): where the pixels differ, or, when
     /// the sizes differ, the picture (left) and the golden (right) side by side.
@@ -36,7 +41,8 @@ public struct GoldenResult: Sendable, Equatable, CustomStringConvertible {
     /// Nil on a match, else ``description``: the sentence a failing test should show.
     public var failure: String? { isMatch ? nil : description }
 
-    /// One readable sentence: the golden, what differs (or that it was recorded) and where to look.
+    /// One readable sentence: the golden, what differs (or that it is missing, or was recorded)
+    /// and where to look.
     public var description: String {
         switch outcome {
         case .matched, .differed:
@@ -47,8 +53,11 @@ public struct GoldenResult: Sendable, Equatable, CustomStringConvertible {
                 .compactMap { $0 }
             if !written.isEmpty { sentence += "; wrote \(written.joined(separator: " and "))" }
             return sentence
+        case .missing:
+            return "\(goldenPath): no golden; wrote the picture to \(actualPath ?? "nowhere"); look at it, then copy it to "
+                + "the golden's path, or record it with \(GoldenImage.recordEnvironmentVariable)=1 (or recording: true)"
         case .recorded:
-            return "\(goldenPath): recorded the golden (\(GoldenImage.recordEnvironmentVariable) is set, or there was none); "
+            return "\(goldenPath): recorded the golden (\(GoldenImage.recordEnvironmentVariable) is set, or recording: true); "
                 + "look at it, then run again without \(GoldenImage.recordEnvironmentVariable) to compare"
         }
     }

@@ -125,14 +125,18 @@ import TestSupport
         #expect(other.description == "differs in size: the picture is 96x64, the golden 90x64")
     }
 
-    @Test("record mode (and a missing golden) writes the golden as PNG and says so; it is not a match")
+    @Test("record mode writes the golden as PNG and says so; it is not a match")
     func record() throws {
         let folder = try TemporaryDirectory("golden-record")
         let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
         let goldenPath = folder.url.appendingPathComponent("goldens/new.png").path
-        let missing = try GoldenImage(goldenPath, recording: false).compare(fileAt: file)
-        #expect(missing.outcome == .recorded)
-        #expect(missing.failure?.contains("recorded the golden") == true)
+        let artifacts = folder.url.appendingPathComponent("artifacts").path
+        let missing = try GoldenImage(goldenPath, artifactsFolder: artifacts, recording: false).compare(fileAt: file)
+        #expect(missing.outcome == .missing)
+        #expect(missing.failure?.contains("no golden; wrote the picture to \(artifacts)/new.actual.png") == true, "\(missing)")
+        let recorded = try GoldenImage(goldenPath, recording: true).compare(fileAt: file)
+        #expect(recorded.outcome == .recorded)
+        #expect(recorded.failure?.contains("recorded the golden") == true)
         #expect(try GoldenImage(goldenPath, recording: false).compare(fileAt: file).isMatch, "the same file against its own recording")
         // Re-recording replaces it.
         let other = try folder.write(Self.jpeg(stored: .left, says: .up), named: "other.jpg")
@@ -141,6 +145,37 @@ import TestSupport
         #expect { try GoldenImage(folder.url.appendingPathComponent("golden.jpg").path, recording: true).compare(fileAt: file) } throws: {
             ($0 as? GoldenImageError)?.code == .recordingNeedsPNG
         }
+    }
+
+    /// A client's test whose golden was never recorded, run twice with recording off: each run
+    /// fails, nothing is written where the golden belongs, and the picture is left with the
+    /// failure images, its path in the sentence.
+    @Test("a missing golden fails every run and is written only with the artifacts")
+    func missingGoldenIsNeverRecordedUnasked() throws {
+        let folder = try TemporaryDirectory("golden-missing")
+        let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
+        let artifacts = folder.url.appendingPathComponent("artifacts").path
+        let goldenPath = folder.url.appendingPathComponent("Goldens/held-turned.png").path
+        for run in 1...2 {
+            let golden = GoldenImage(goldenPath, artifactsFolder: artifacts, recording: false)
+            let error = try #require(throws: GoldenImageError.self, "run \(run)") { try golden.verify(fileAt: file) }
+            guard case .mismatch(let result) = error.code else { Issue.record("\(error)"); return }
+            #expect(result.outcome == .missing && !result.isMatch, "run \(run): \(result)")
+            #expect(!FileManager.default.fileExists(atPath: goldenPath), "run \(run) recorded the golden unasked")
+            #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Goldens").path))
+            let candidate = artifacts + "/held-turned.actual.png"
+            #expect(result.actualPath == candidate)
+            #expect("\(error)".contains("no golden") && "\(error)".contains(candidate), "\(error)")
+            #expect(try ReferenceDecoder.imageMagickStored(candidate).size == Self.size)
+        }
+    }
+
+    /// A relative golden path is the test file's folder's, wherever the tests run from.
+    @Test("a relative golden path resolves beside the test file")
+    func relativePathIsBesideTheTestFile() throws {
+        let besideThisFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        #expect(GoldenImage("Goldens/held-turned.png").path == besideThisFile.appendingPathComponent("Goldens/held-turned.png").path)
+        #expect(GoldenImage("/tmp/goldens/x.png").path == "/tmp/goldens/x.png")
     }
 
     @Test("the environment variable turns record mode on")

@@ -48,6 +48,54 @@ import TestSupport
         #expect(!verdict.diagnostics.contains("warning:"), "\(verdict.diagnostics)")
     }
 
+    /// A delegate ported from iOS compiles as it is and its methods are the protocol's; one
+    /// that lacks a required callback, or keeps photocap's former types, does not compile, so
+    /// the photo or the request's end cannot be missed silently.
+    @Test func aDelegateMissingTheRequiredCallbacksDoesNotCompile() throws {
+        let compiler = try ClientCompiler()
+        let ported = try compiler.typecheck("""
+            import PhotoCapture
+            final class Processor: PhotoCaptureDelegate {
+                func photoOutput(_ output: PhotoOutput, willCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {}
+                func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: Error?) {}
+                func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings, error: Error?) {}
+            }
+            """)
+        #expect(ported.compiled, "\(ported.diagnostics)")
+        #expect(!ported.diagnostics.contains("warning:"), "\(ported.diagnostics)")
+        let withoutEnd = try compiler.typecheck("""
+            import PhotoCapture
+            final class Processor: PhotoCaptureDelegate {
+                func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: Error?) {}
+            }
+            """)
+        #expect(!withoutEnd.compiled)
+        #expect(withoutEnd.diagnostics.contains("does not conform to protocol 'PhotoCaptureDelegate'"), "\(withoutEnd.diagnostics)")
+        // An overload with other types is not the requirement: the class still does not conform.
+        let otherTypes = try compiler.typecheck("""
+            import PhotoCapture
+            final class Processor: PhotoCaptureDelegate {
+                func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {}
+                func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings, error: Error?) {}
+            }
+            """)
+        #expect(!otherTypes.compiled)
+        #expect(otherTypes.diagnostics.contains("does not conform to protocol 'PhotoCaptureDelegate'"), "\(otherTypes.diagnostics)")
+    }
+
+    /// The article's delegate, written with AVFoundation's signatures, compiles as a client
+    /// writes it, without a warning.
+    @Test func theArticlesDelegateCompiles() throws {
+        let article = try String(contentsOf: TestPaths.repository.appendingPathComponent("Docs.docc/CapturingAPhoto.md"),
+                                 encoding: .utf8)
+        let snippet = try #require(Self.firstSwiftBlock(after: "### Capture with a delegate", in: article))
+        #expect(snippet.contains("didFinishProcessingPhoto photo: CapturePhoto, error: Error?"), "\(snippet)")
+        // The snippet uses the output the article made above it.
+        let verdict = try ClientCompiler().typecheck("import PhotoCapture\nlet output = PhotoOutput()\n" + snippet)
+        #expect(verdict.compiled, "\(verdict.diagnostics)")
+        #expect(!verdict.diagnostics.contains("warning:"), "\(verdict.diagnostics)")
+    }
+
     /// The first ```swift block after the line `heading` in `markdown`.
     static func firstSwiftBlock(after heading: String, in markdown: String) -> String? {
         guard let section = markdown.range(of: "\n\(heading)\n"),

@@ -10,6 +10,8 @@ final class RecordingDelegate: PhotoCaptureDelegate {
     let photos = Mutex<[CapturePhoto]>([])
     /// The errors of photos that could not be made.
     let photoErrors = Mutex<[PhotoCaptureError]>([])
+    /// The photos delivered with those errors.
+    let failedPhotos = Mutex<[CapturePhoto]>([])
     let finished = Mutex<[PhotoCaptureError?]>([])
     private let done: AsyncStream<Void>.Continuation
     let completion: AsyncStream<Void>
@@ -31,15 +33,20 @@ final class RecordingDelegate: PhotoCaptureDelegate {
     func photoOutput(_ output: PhotoOutput, didCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {
         record("didCapture", resolvedSettings)
     }
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
-        events.withLock { $0.append("didFinishProcessing \(photo?.resolvedSettings.uniqueID ?? error?.uniqueID ?? 0)") }
-        if let photo { photos.withLock { $0.append(photo) } }
-        if let error { photoErrors.withLock { $0.append(error) } }
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: (any Error)?) {
+        events.withLock { $0.append("didFinishProcessing \(photo.resolvedSettings.uniqueID)") }
+        if let error {
+            // Every error passed is a PhotoCaptureError; anything else is recorded as unexpected.
+            photoErrors.withLock { $0.append(error as? PhotoCaptureError ?? PhotoCaptureError(.unexpected("\(error)"))) }
+            failedPhotos.withLock { $0.append(photo) }
+        } else {
+            photos.withLock { $0.append(photo) }
+        }
     }
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
-                     error: PhotoCaptureError?) {
+                     error: (any Error)?) {
         record("didFinishCapture", resolvedSettings)
-        finished.withLock { $0.append(error) }
+        finished.withLock { $0.append(error.map { $0 as? PhotoCaptureError ?? PhotoCaptureError(.unexpected("\($0)")) }) }
         done.yield()
     }
 
@@ -128,14 +135,8 @@ final class RecordingDelegate: PhotoCaptureDelegate {
     /// A photo that cannot be made from its captured frame comes as its error through
     /// didFinishProcessingPhoto, and the request ends with the same error.
     @Test func aPhotoThatCannotBeMadeIsDeliveredAsItsError() async throws {
-        // A frame file that starts like a JPEG and holds nothing else: captured, then undecodable.
-        let folder = try TemporaryDirectory("broken-mjpeg")
-        let file = try folder.write([0xFF, 0xD8, 0xFF, 0xDB] + [UInt8](repeating: 0, count: 256), named: "frame.mjpeg")
-        let session = CaptureSession()
-        let output = PhotoOutput()
-        try session.addInput(.frameFile(path: file, format: .mjpeg, size: PixelSize(width: 64, height: 48)))
-        try session.addOutput(output)
-        try await session.startRunning()
+        let (folder, session, output) = try await Self.undecodableFrameOutput()
+        defer { withExtendedLifetime(folder) {} }  // the frame file lives as long as the test
         let delegate = RecordingDelegate()
         let settings = PhotoSettings(format: .uncompressed)
         try output.capturePhoto(with: settings, delegate: delegate)
@@ -150,6 +151,25 @@ final class RecordingDelegate: PhotoCaptureDelegate {
         #expect(error.uniqueID == id)
         #expect(delegate.photoErrors.withLock { $0.count } == 1)
         #expect(delegate.finished.withLock { $0 } == [error])
+        // The failed photo names its place and has no picture, as an AVCapturePhoto with an error.
+        let failed = try #require(delegate.failedPhotos.withLock { $0.first })
+        #expect(failed.resolvedSettings.uniqueID == id && failed.sequenceCount == 1 && failed.photoCount == 1)
+        #expect(failed.pixelBuffer.size == PixelSize(width: 0, height: 0) && failed.previewPixelBuffer == nil)
+        #expect(failed.fileDataRepresentation() == nil)
+        #expect(throws: PhotoCaptureError.self) { try failed.pixelBuffer.jpegData() }
+    }
+
+    /// A running session on a frame file that starts like a JPEG and holds nothing else: its
+    /// frames are captured, then cannot be decoded. The folder holds the file.
+    static func undecodableFrameOutput() async throws -> (TemporaryDirectory, CaptureSession, PhotoOutput) {
+        let folder = try TemporaryDirectory("broken-mjpeg")
+        let file = try folder.write([0xFF, 0xD8, 0xFF, 0xDB] + [UInt8](repeating: 0, count: 256), named: "frame.mjpeg")
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        try session.addInput(.frameFile(path: file, format: .mjpeg, size: PixelSize(width: 64, height: 48)))
+        try session.addOutput(output)
+        try await session.startRunning()
+        return (folder, session, output)
     }
 
     /// An actor is a delegate: its calls run isolated, in order, and keep what they receive in vars.
@@ -174,17 +194,6 @@ final class RecordingDelegate: PhotoCaptureDelegate {
         await session.stopRunning()
         #expect(delegate.finished)
         #expect(delegate.photo?.resolvedSettings.uniqueID == settings.uniqueID)
-    }
-
-    /// A delegate written for the callback without `error:` still receives its photos.
-    @Test func aDelegateOfTheOldCallbackStillReceivesPhotos() async throws {
-        let (session, output) = try await SettingsResolutionTests.output()
-        let delegate = OldCallbackDelegate()
-        let settings = PhotoSettings(format: .jpeg)
-        try output.capturePhoto(with: settings, delegate: delegate)
-        for _ in 0..<400 where !delegate.finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(25)) }
-        await session.stopRunning()
-        #expect(delegate.photos.withLock { $0.map(\.resolvedSettings.uniqueID) } == [settings.uniqueID])
     }
 
     /// The photo comes from a frame that started after the request, never an earlier one.
@@ -213,12 +222,12 @@ private actor ActorDelegate: PhotoCaptureDelegate {
     func photoOutput(_ output: PhotoOutput, didCapturePhotoFor resolvedSettings: ResolvedPhotoSettings) {
         events.append("didCapture")
     }
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: (any Error)?) {
         events.append("didFinishProcessing")
-        self.photo = photo
+        if error == nil { self.photo = photo }
     }
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
-                     error: PhotoCaptureError?) {
+                     error: (any Error)?) {
         events.append("didFinishCapture")
         finished = true
     }
@@ -229,25 +238,11 @@ private actor ActorDelegate: PhotoCaptureDelegate {
     var photo: CapturePhoto?
     var finished = false
 
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
-        self.photo = photo
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: (any Error)?) {
+        if error == nil { self.photo = photo }
     }
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
-                     error: PhotoCaptureError?) {
+                     error: (any Error)?) {
         finished = true
-    }
-}
-
-/// A delegate that implements the callback as it was before `error:` was added.
-private final class OldCallbackDelegate: PhotoCaptureDelegate {
-    let photos = Mutex<[CapturePhoto]>([])
-    let finished = Mutex(false)
-
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto) {
-        photos.withLock { $0.append(photo) }
-    }
-    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
-                     error: PhotoCaptureError?) {
-        finished.withLock { $0 = true }
     }
 }

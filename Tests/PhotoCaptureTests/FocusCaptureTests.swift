@@ -209,4 +209,10 @@ private final class FailingDelegate: PhotoCaptureDelegate {
     func photoOutput(_ output: PhotoOutput, willBeginCaptureFor resolvedSettings: ResolvedPhotoSettings) {
         Issue.record("a rejected request began")
     }
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: (any Error)?) {
+        Issue.record("a rejected request delivered a photo")
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings, error: (any Error)?) {
+        Issue.record("a rejected request finished")
+    }
 }

@@ -163,7 +163,10 @@ import TestSupport
 }
 
 /// A delegate that ignores every call.
-private final class NothingDelegate: PhotoCaptureDelegate {}
+private final class NothingDelegate: PhotoCaptureDelegate {
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: (any Error)?) {}
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings, error: (any Error)?) {}
+}
 
 private extension Array {
     /// `transform` of each element, one after another.

@@ -171,15 +171,48 @@ struct SmartFramingTimingTests {
         #expect(throws: SmartFramingError.unsupportedFraming(odd)) { try monitor.setEnabledFramings([odd]) }
         #expect(monitor.enabledFramings.isEmpty)
         #expect(device.formats.filter(\.isSmartFramingSupported).map(\.pixelFormat) == [.yuyv, .nv12, .rgb24, .mjpeg])
-        // Stopping finishes the stream of recommendations.
+        // Stopping finishes the stream of recommendations (monitoring needs a running session).
         try monitor.setEnabledFramings([.init(aspectRatio: .ratio4x3)])
         monitor.setFaceDetector(NoFaces())
+        let session = CaptureSession()
+        try session.addInput(device)
+        try await session.startRunning()
         try monitor.startMonitoring()
         let stream = monitor.recommendations()
         monitor.stopMonitoring()
+        await session.stopRunning()
         var count = 0
         for await _ in stream { count += 1 }
         #expect(count == 0 && !monitor.isMonitoring)
+    }
+}
+
+/// Monitoring a camera whose session does not run is refused as a capture is, instead of
+/// waiting for frames that never come (issue 47).
+@Suite struct SmartFramingWithoutRunningSessionTests {
+    @Test func startingWithoutARunningSessionThrowsSessionNotRunning() async throws {
+        let device = CaptureDevice.synthetic(.init(maximumSize: PixelSize(width: 320, height: 240)))
+        let session = CaptureSession()
+        try session.addInput(device)
+        let monitor = device.smartFramingMonitor
+        try monitor.setEnabledFramings([Framing(aspectRatio: .ratio4x3), Framing(aspectRatio: .ratio16x9)])
+        monitor.setFaceDetector(NoFaces())
+        // Added, not started: as `capturePhoto` does.
+        #expect(throws: SmartFramingError.camera(PhotoCaptureError(.sessionNotRunning))) { try monitor.startMonitoring() }
+        #expect(!monitor.isMonitoring && monitor.recommendedFraming == nil)
+        // Started, then stopped: refused again.
+        try await session.startRunning()
+        try monitor.startMonitoring()
+        monitor.stopMonitoring()
+        await session.stopRunning()
+        #expect(throws: SmartFramingError.camera(PhotoCaptureError(.sessionNotRunning))) { try monitor.startMonitoring() }
+        // A device in no session at all (kept: the monitor holds its device weakly).
+        let lone = CaptureDevice.synthetic()
+        let alone = lone.smartFramingMonitor
+        try alone.setEnabledFramings([Framing(aspectRatio: .ratio4x3)])
+        alone.setFaceDetector(NoFaces())
+        #expect(throws: SmartFramingError.camera(PhotoCaptureError(.sessionNotRunning))) { try alone.startMonitoring() }
+        withExtendedLifetime(lone) {}
     }
 }
 

@@ -25,7 +25,7 @@ extension PhotoOutput {
         let id = resolved.uniqueID
         await delegate.photoOutput(self, willBeginCaptureFor: resolved)
         guard let device = session.input, let controls = device.exposureControls else {
-            return await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: PhotoCaptureError(.notConnected, uniqueID: id))
+            return await finish(resolved, delivered: 0, error: PhotoCaptureError(.notConnected, uniqueID: id), to: delegate)
         }
         // Brackets share the camera's controls: one at a time.
         await controls.gate.enter()
@@ -67,15 +67,17 @@ extension PhotoOutput {
 
         var failure = captureError
         if failure == nil { await delegate.photoOutput(self, didCapturePhotoFor: resolved) }
+        var delivered = 0
         for task in processing {
             for result in await task.value {
                 if case .failure(let error) = result { failure = failure ?? error }
-                await deliver(result, to: delegate)
+                await deliver(result, number: delivered, of: resolved, to: delegate)
+                delivered += 1
             }
         }
         await restored?.value
         // A camera that vanished cannot be restored, and its own error says why.
-        await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
+        await finish(resolved, delivered: delivered, error: failure ?? restoreError, to: delegate)
     }
 
     private typealias MemberWork = [Task<[Result<CapturePhoto, PhotoCaptureError>], Never>]

@@ -94,6 +94,9 @@ extension CaptureDevice {
         return FrameMark(sequence: delivered.frame.sequence, timestamp: delivered.frame.timestampNanoseconds)
     }
 
+    /// Whether the device's stream runs (its session was started and not stopped).
+    package var isStreaming: Bool { source.currentSize != nil }
+
     /// The upright picture of the running stream (its frames turned by the mounting, for a
     /// device held at 0°), nil when it is stopped: what framings are crops of.
     package var streamingUprightSize: PixelSize? {

@@ -11,7 +11,7 @@ extension PhotoOutput {
         let id = planned.uniqueID
         await delegate.photoOutput(self, willBeginCaptureFor: planned)
         guard let device = session.input else {
-            return await delegate.photoOutput(self, didFinishCaptureFor: planned, error: PhotoCaptureError(.notConnected, uniqueID: id))
+            return await finish(planned, delivered: 0, error: PhotoCaptureError(.notConnected, uniqueID: id), to: delegate)
         }
         var resolved = planned
         var operation: FocusOperation?
@@ -41,16 +41,16 @@ extension PhotoOutput {
             restoreError = error.attributed(to: id)
         }
         guard let delivered, failure == nil else {
-            return await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
+            return await finish(resolved, delivered: 0, error: failure ?? restoreError, to: delegate)
         }
         await delegate.photoOutput(self, didCapturePhotoFor: resolved)
         var results: [Result<CapturePhoto, PhotoCaptureError>] = []
         failure = PhotoProcessor(encoders: encoders).results(
             from: delivered.frame, resolved: resolved, device: device, delivery: delivered.delivery) { results.append($0) }
         await restored?.value
-        for result in results { await deliver(result, to: delegate) }
+        for (index, result) in results.enumerated() { await deliver(result, number: index, of: resolved, to: delegate) }
         // As after a bracket: the photo is delivered even when a control could not go back.
-        await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure ?? restoreError)
+        await finish(resolved, delivered: results.count, error: failure ?? restoreError, to: delegate)
     }
 
     /// Focuses `device` as `resolved` asks and records in it what the camera reported; returns

@@ -3,6 +3,12 @@ import ImageFiles
 import Imaging
 
 /// One photo a request produced, modelled on `AVCapturePhoto`.
+///
+/// A photo that could not be made comes to
+/// ``PhotoCaptureDelegate/photoOutput(_:didFinishProcessingPhoto:error:)`` with its error, as an
+/// `AVCapturePhoto` does: it names its place in the request (``resolvedSettings``,
+/// ``sequenceCount``, ``photoCount``, ``isRawPhoto``, ``bracketSettings``) and has no picture —
+/// an empty ``pixelBuffer``, no preview, no metadata and no file.
 public struct CapturePhoto: Sendable {
     /// What the pipeline did; `resolvedSettings.uniqueID` names the request.
     public let resolvedSettings: ResolvedPhotoSettings
@@ -22,6 +28,7 @@ public struct CapturePhoto: Sendable {
     /// The processed pixels (after the physical transform). For a RAW photo: the developed
     /// preview stored in its DNG, as stored (like the CFA data, never turned). A JPEG photo
     /// encoded from band buffers converts its frame when first read (see ``PixelBuffer``).
+    /// Empty (size zero) for a photo delivered with an error.
     public let pixelBuffer: PixelBuffer
     /// The preview, when requested: the same transform, scaled with an area filter.
     public let previewPixelBuffer: PixelBuffer?
@@ -53,7 +60,8 @@ public struct CapturePhoto: Sendable {
     /// For a RAW photo, what its DNG holds and the Bayer frame as captured; nil otherwise.
     public internal(set) var rawDetails: RawPhotoDetails? = nil
 
-    /// The encoded file (JPEG, HEIC, TIFF or DNG), nil for ``PhotoFormat/uncompressed``.
+    /// The encoded file (JPEG, HEIC, TIFF or DNG), nil for ``PhotoFormat/uncompressed`` and for
+    /// a photo delivered with an error.
     public func fileDataRepresentation() -> Data? { fileData }
 
     /// Writes the file to `path` atomically (temporary file + rename in the same folder); an
@@ -67,6 +75,25 @@ public struct CapturePhoto: Sendable {
     /// Writes the file to the `file:` URL `url`, as ``write(to:overwrite:)-(String,_)`` does.
     public func write(to url: URL, overwrite: Bool = false) throws(PhotoCaptureError) {
         try write(to: PhotoCaptureError.file(url.filePath), overwrite: overwrite)
+    }
+}
+
+// In an extension, so that the memberwise initializer stays.
+extension CapturePhoto {
+    /// Photo number `index` (0-based, in delivery order) of the request `resolved`, which could
+    /// not be made: its place in the request, and no picture.
+    init(failed index: Int, of resolved: ResolvedPhotoSettings) {
+        // RAW + processed: two photos per captured frame, the RAW one first.
+        let perFrame = resolved.rawPhoto != nil && resolved.format.isProcessed ? 2 : 1
+        let member = index / perFrame
+        self.init(resolvedSettings: resolved, sequenceCount: member + 1, photoCount: resolved.expectedPhotoCount,
+                  frameSequence: 0, timestamp: 0, frameDelivery: FrameDelivery(), captureDate: Date(),
+                  pixelBuffer: .empty, previewPixelBuffer: nil, embeddedThumbnailDimensions: nil, metadata: [:],
+                  exif: EXIFProperties(), isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,
+                  writtenOrientation: resolved.writtenOrientation,
+                  timings: ProcessingTimings(conversion: 0, scaling: 0, encoding: 0), encodingRoute: .none, fileData: nil,
+                  bracketSettings: resolved.bracketedSettings.indices.contains(member) ? resolved.bracketedSettings[member] : nil,
+                  isRawPhoto: resolved.rawPhoto != nil && (perFrame == 1 || index % perFrame == 0))
     }
 }
 

@@ -256,7 +256,7 @@ public final class PhotoOutput: Sendable {
                                                 zeroShutterLag: isZeroShutterLagEnabled, reservation: reservation,
                                                 timeout: timeout)
         } catch {
-            return await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error.attributed(to: resolved.uniqueID))
+            return await finish(resolved, delivered: 0, error: error.attributed(to: resolved.uniqueID), to: delegate)
         }
         await delegate.photoOutput(self, didCapturePhotoFor: resolved)
         // The stream's copy of the frame, when it keeps one, so the camera has its buffer back
@@ -268,23 +268,45 @@ public final class PhotoOutput: Sendable {
         // Each photo goes to the delegate as soon as it is made (a RAW photo while the processed
         // one is developed from it).
         let (made, sink) = AsyncStream.makeStream(of: Result<CapturePhoto, PhotoCaptureError>.self)
-        async let handedOver: Void = {
-            for await result in made { await self.deliver(result, to: delegate) }
+        async let handedOver: Int = {
+            var delivered = 0
+            for await result in made {
+                await self.deliver(result, number: delivered, of: resolved, to: delegate)
+                delivered += 1
+            }
+            return delivered
         }()
         let failure = PhotoProcessor(encoders: encoders).results(
             from: reference, neighbours: neighbours, resolved: resolved, device: session.input,
             delivery: delivered.delivery) { sink.yield($0) }
         sink.finish()
-        await handedOver
-        await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
+        await finish(resolved, delivered: await handedOver, error: failure, to: delegate)
     }
 
-    /// Hands a photo, or the error that stopped it, to `delegate`.
-    func deliver(_ result: Result<CapturePhoto, PhotoCaptureError>, to delegate: any PhotoCaptureDelegate) async {
+    /// Hands photo number `index` (0-based, in delivery order) of the request `resolved` to
+    /// `delegate`: the photo, or, when it could not be made, a photo without pixels that names
+    /// its place, with the error.
+    func deliver(_ result: Result<CapturePhoto, PhotoCaptureError>, number index: Int, of resolved: ResolvedPhotoSettings,
+                 to delegate: any PhotoCaptureDelegate) async {
         switch result {
-        case .success(let photo): await delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: nil)
-        case .failure(let error): await delegate.photoOutput(self, didFinishProcessingPhoto: nil, error: error)
+        case .success(let photo):
+            await delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: nil)
+        case .failure(let error):
+            await delegate.photoOutput(self, didFinishProcessingPhoto: CapturePhoto(failed: index, of: resolved), error: error)
         }
+    }
+
+    /// Ends the request after `delivered` photos. A failed request first delivers every photo it
+    /// expected and did not deliver as failed, as AVFoundation does: a delegate ported from iOS
+    /// often waits for its photos in the photo callback alone.
+    func finish(_ resolved: ResolvedPhotoSettings, delivered: Int, error: PhotoCaptureError?,
+                to delegate: any PhotoCaptureDelegate) async {
+        if let error {
+            for index in delivered..<max(delivered, resolved.expectedPhotoCount) {
+                await deliver(.failure(error), number: index, of: resolved, to: delegate)
+            }
+        }
+        await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error)
     }
 }
 
@@ -298,13 +320,15 @@ private final class StreamDelegate: PhotoCaptureDelegate {
         (self.yield, self.finish) = (yield, finish)
     }
 
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto?, error: PhotoCaptureError?) {
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: (any Error)?) {
         // A failed photo also fails the request, which ends the sequence with its error.
-        if let photo { yield(photo) }
+        if error == nil { yield(photo) }
     }
 
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
-                     error: PhotoCaptureError?) {
-        finish(error)
+                     error: (any Error)?) {
+        // The output passes only PhotoCaptureError (see PhotoCaptureDelegate); the parameter is
+        // `any Error` for AVFoundation's signature.
+        finish(error.map { $0 as? PhotoCaptureError ?? PhotoCaptureError(.unexpected("\($0)"), uniqueID: resolvedSettings.uniqueID) })
     }
 }

@@ -104,7 +104,9 @@ struct PhotoProcessor {
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
             captureDate: captureDate,
-            pixelBuffer: converted.pixels, previewPixelBuffer: encoded.reductions.preview.map(PixelBuffer.init),
+            // Both keep the stored orientation, which the written one turns upright.
+            pixelBuffer: converted.pixels.oriented(resolved.writtenOrientation),
+            previewPixelBuffer: encoded.reductions.preview.map { PixelBuffer(image: $0).oriented(resolved.writtenOrientation) },
             embeddedThumbnailDimensions: encoded.reductions.thumbnail?.size, metadata: written?.entries ?? [:],
             exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
             isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,

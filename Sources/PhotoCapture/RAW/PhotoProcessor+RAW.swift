@@ -37,7 +37,8 @@ extension PhotoProcessor {
         let photo = CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
-            captureDate: date, pixelBuffer: PixelBuffer(image: pixels), previewPixelBuffer: previewPixels.map(PixelBuffer.init),
+            captureDate: date, pixelBuffer: PixelBuffer(image: pixels).oriented(raw.writtenOrientation),
+            previewPixelBuffer: previewPixels.map { PixelBuffer(image: $0).oriented(raw.writtenOrientation) },
             embeddedThumbnailDimensions: encoded.thumbnail.size, metadata: written?.entries ?? [:],
             exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
             isSensorOrientationCompensationApplied: false, writtenOrientation: raw.writtenOrientation,

@@ -62,7 +62,8 @@ public final class SmartFramingMonitor: Sendable {
     /// Whether the monitor is watching the stream.
     public var isMonitoring: Bool { state.withLock { $0.analyzer != nil } }
 
-    /// The framing recommended now: always one of the enabled framings; nil when not monitoring.
+    /// The framing recommended now: always one of the enabled framings; nil when not monitoring,
+    /// and from ``startMonitoring()`` until the first frame was analysed (a few frame intervals).
     public var recommendedFraming: Framing? { state.withLock { $0.analyzer == nil ? nil : $0.recommender?.recommended } }
 
     /// Each new recommendation from now on (changes only). Finishes at ``stopMonitoring()``.
@@ -76,11 +77,18 @@ public final class SmartFramingMonitor: Sendable {
     public var droppedFrameCount: Int { state.withLock { $0.analyzer?.video.droppedFrameCount ?? $0.countsAtStop.dropped } }
 
     /// Starts watching the device's stream. Throws ``SmartFramingError/noEnabledFramings`` with no
-    /// enabled framing; starting while monitoring does nothing.
+    /// enabled framing, and ``SmartFramingError/camera(_:)`` with
+    /// `PhotoCaptureError.Code.sessionNotRunning` when the device's session is not running, as
+    /// `PhotoOutput.capturePhoto(with:delegate:)` does; starting while monitoring does nothing.
+    /// ``recommendedFraming`` stays nil until the first frame was analysed.
     public func startMonitoring() throws(SmartFramingError) {
         let (enabled, injected, running) = state.withLock { ($0.enabled, $0.detector, $0.analyzer != nil) }
         guard !running else { return }
         guard !enabled.isEmpty else { throw .noEnabledFramings }
+        guard let device else { throw .camera(PhotoCaptureError(.notConnected)) }
+        // Without a stream no frame is analysed, and a `for await` over the recommendations
+        // would never end.
+        guard device.isStreaming else { throw .camera(PhotoCaptureError(.sessionNotRunning)) }
         let detector: any FaceDetecting
         do throws(FaceDetectionError) {
             if let injected { detector = injected } else { detector = try DefaultFaceDetector() }
@@ -93,7 +101,6 @@ public final class SmartFramingMonitor: Sendable {
         }
         state.withLock { $0.analyzer = analyzer; $0.recommender = nil; $0.fieldOfView = nil }
         do throws(PhotoCaptureError) {
-            guard let device else { throw PhotoCaptureError(.notConnected) }
             try analyzer.video.attach(to: device)
         } catch {
             state.withLock { $0.analyzer = nil }

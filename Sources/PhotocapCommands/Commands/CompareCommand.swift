@@ -86,7 +86,10 @@ struct CompareCommand: AsyncParsableCommand {
         do { shown = try DisplayedImage(fileAt: file).picture } catch { throw failure("\(error)") }
         if GoldenImage.isRecordModeRequested {
             let result: GoldenResult
-            do { result = try GoldenImage(golden, tolerance: limits, recording: true).compare(shown) } catch { throw failure("\(error)") }
+            // GOLDEN is the user's, from the working directory (a relative GoldenImage path is
+            // taken from the calling source file's folder).
+            let goldenPath = URL(fileURLWithPath: golden).path
+            do { result = try GoldenImage(goldenPath, tolerance: limits, recording: true).compare(shown) } catch { throw failure("\(error)") }
             try report(Report(file: file, golden: golden, match: false, recorded: true, verdict: "recorded", sentence: result.description,
                               turn: nil, size: JSONSize(shown.size), goldenSize: nil, meanAbsoluteDifference: nil,
                               maximumAbsoluteDifference: nil, psnr: nil, identical: false, tolerance: Tolerance(limits), diff: nil, diffKind: nil))
