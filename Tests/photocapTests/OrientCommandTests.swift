@@ -399,6 +399,24 @@ import TestSupport
         }
     }
 
+    /// Every output is the same bytes on every run: a re-encoded picture with odd sides (libvips'
+    /// rotation_6.jpg is 308x231) once took the sample past its last column from unwritten memory.
+    @Test func oddSizedReencodeIsTheSameBytesEveryRun() throws {
+        let folder = try TemporaryDirectory("orient-odd-repeat")
+        let input = folder.url.appendingPathComponent("odd.jpg").path
+        try ExternalTool.run("convert", ["-size", "308x231", "-seed", "48", "plasma:fractal", "-quality", "95", input]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", input]).checked()
+        var digests: Set<String> = []
+        for run in 0..<20 {
+            let out = folder.url.appendingPathComponent("out\(run)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            let orient = try Self.photocap(["orient", "--output", out.path, input])
+            #expect(orient.status == 0, "\(orient.stderr)")
+            digests.insert(String(try ExternalTool.run("sha256sum", [out.appendingPathComponent("odd.jpg").path]).checked().text.prefix(64)))
+        }
+        #expect(digests.count == 1, "\(digests.count) different files from 20 runs")
+    }
+
     @Test func inPlaceReplacesTheFile() throws {
         let folder = try TemporaryDirectory("orient-in-place")
         let source = Self.thirdParty.appendingPathComponent("rasteiner-exif-orientation-test-images/test_7.jpg").path

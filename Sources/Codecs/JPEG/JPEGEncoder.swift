@@ -56,6 +56,14 @@ package final class JPEGEncoder {
     /// Encodes `rows` into the reusable buffer and returns the JPEG in it, valid until the next
     /// encode with this encoder.
     func compress(_ rows: PlaneRows, quality: Int) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
+        // TurboJPEG reads the luma of an odd side to an even size, one sample past what a
+        // planar image holds (never written: a file then differed from run to run); the raw
+        // compressor repeats the edge sample there instead, as libjpeg pads an RGB picture.
+        if rows.width % 2 == 1 || rows.height % 2 == 1 {
+            return try compress(width: rows.width, height: rows.height, quality: quality, band: rows.height) { band in
+                rows.dropping(band.lowerBound)
+            }
+        }
         let (buffer, capacity) = try output(width: rows.width, height: rows.height, quality: quality)
         let width = Int32(rows.width), height = Int32(rows.height)
         var output: UnsafeMutablePointer<UInt8>? = buffer
@@ -97,6 +105,12 @@ package final class JPEGEncoder {
 }
 
 extension JPEGEncoder.PlaneRows {
+    /// These rows from row `count` (even) on.
+    func dropping(_ count: Int) -> Self {
+        Self(y: y + count * lumaStride, cb: cb + count / 2 * chromaStride, cr: cr + count / 2 * chromaStride,
+             lumaStride: lumaStride, chromaStride: chromaStride, width: width, height: height - count)
+    }
+
     /// Rows `rows` of `image`, whose first row is row `firstRow` of the whole (even): the
     /// image itself (0) or a band buffer.
     init(rows: Range<Int>, of image: PlanarImage, firstRow: Int = 0) {
