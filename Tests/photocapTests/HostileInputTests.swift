@@ -297,6 +297,42 @@ import TestSupport
 
     /// `info --json` of the seed JPEG whose EXIF Make, "photocap", starts with `bytes` instead
     /// of its first five.
+    /// `jpeg` with `packet` as its XMP, in an APP1 segment after the JFIF one.
+    static func inserting(xmp packet: String, into jpeg: [UInt8]) -> [UInt8] {
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(packet.utf8)
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let at = jpeg[2..<4] == [0xFF, 0xE0] ? 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) : 2
+        return Array(jpeg[..<at]) + segment + Array(jpeg[at...])
+    }
+
+    @Test("XMP declaring nested entities (billion laughs) is turned at once: no document type is parsed (issue 48)")
+    func entityExpansionInXMP() throws {
+        let folder = try TemporaryDirectory("photocap-laughs")
+        let base = folder.url.appendingPathComponent("base.jpg").path
+        try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", base]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", base]).checked()
+        // 10^9 "lol"s in the extended-XMP GUID that the companion-picture reader looks up.
+        let entities = "<!ENTITY lol0 \"lol\">" + (1...9).map { "<!ENTITY lol\($0) \"\(String(repeating: "&lol\($0 - 1);", count: 10))\">" }.joined()
+        let packet = """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <!DOCTYPE x:xmpmeta [\(entities)]>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:xmpNote="http://ns.adobe.com/xmp/note/" xmpNote:HasExtendedXMP="&lol9;"/>
+            </rdf:RDF></x:xmpmeta>
+            <?xpacket end="w"?>
+            """
+        let jpeg = Self.inserting(xmp: packet, into: [UInt8](try Data(contentsOf: URL(fileURLWithPath: base))))
+        let file = try folder.write(jpeg, named: "laughs.jpg")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", file, "--output", output.path], deadline: 60)
+        #expect(!run.timedOut)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(String(decoding: run.stdout, as: UTF8.self).contains("orientation 6 -> 1 (48x64)"))
+        #expect(run.seconds < Self.refusalWallSeconds, "took \(run.seconds) s")
+        #expect(run.peakBytes < Self.refusalBytes, "peak \(run.peakBytes / 1_048_576) MB")
+    }
+
     static func infoJSON(makeStartingWith bytes: [UInt8]) throws -> MeasuredRun {
         var jpeg = try HostileSeeds().bytes("jpeg")
         let make = Array("photocap".utf8)
