@@ -92,6 +92,92 @@ import TestSupport
         #expect(developed.status == 0, "\(developed.stderr)")
     }
 
+    // MARK: Lengths declared by files
+
+    /// A PNG of `width` x `height` 8-bit RGB whose one IDAT holds `data` (no valid stream needed:
+    /// nothing should get that far). Chunk CRCs computed, as libpng checks them.
+    static func png(declaring width: Int, _ height: Int, data: [UInt8] = [0x78, 0x9C, 0x03, 0x00]) -> [UInt8] {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func word(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + payload
+            return word(payload.count) + typed + word(Int(crc32(typed)))
+        }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", word(width) + word(height) + [8, 2, 0, 0, 0])
+            + chunk("IDAT", data) + chunk("IEND", [])
+    }
+
+    /// A portrait-style JPEG whose extended XMP (named by xmpNote:HasExtendedXMP) has one
+    /// 12-byte chunk declaring a full length of `fullLength`.
+    static func extendedXMP(declaring fullLength: UInt32, in jpeg: [UInt8]) -> [UInt8] {
+        let guid = "0123456789ABCDEF0123456789ABCDEF"
+        let standard = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:xmpNote="http://ns.adobe.com/xmp/note/" xmpNote:HasExtendedXMP="\(guid)"/>\
+            </rdf:RDF></x:xmpmeta>
+            """
+        let payload = Array("http://ns.adobe.com/xmp/extension/\0".utf8) + Array(guid.utf8)
+            + (0..<4).map { UInt8(truncatingIfNeeded: fullLength >> (24 - 8 * UInt32($0))) } + [0, 0, 0, 0] + Array("<x:xmpmeta/>".utf8)
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let withStandard = inserting(xmp: standard, into: jpeg)
+        return Array(withStandard[..<2]) + segment + Array(withStandard[2...])
+    }
+
+    struct DeclaredLength: Sendable, CustomTestStringConvertible {
+        let name: String
+        let command: [String]  // with FILE, OUT and GOLDEN placeholders
+        let status: Int32
+        let message: String
+        var testDescription: String { "\(name): \(command.first!)" }
+    }
+
+    static let declaredLengths: [DeclaredLength] = [
+        DeclaredLength(name: "extended XMP of 0xFFFFFFFF bytes", command: ["orient", "FILE", "--output", "OUT"], status: 0,
+                       message: "stops at byte 12 of 4294967295): it is dropped"),
+        DeclaredLength(name: "extended XMP of 0x7FFFFFFF bytes", command: ["orient", "FILE", "--output", "OUT"], status: 0,
+                       message: "stops at byte 12 of 2147483647): it is dropped"),
+        DeclaredLength(name: "PNG of 16384x16384", command: ["compare", "FILE", "GOLDEN"], status: 2,
+                       message: "more than its 61 bytes can hold"),
+        DeclaredLength(name: "TIFF of 16384x16384", command: ["compare", "FILE", "GOLDEN"], status: 2, message: "libtiff"),
+        DeclaredLength(name: "TIFF of 16384x16384", command: ["orient", "FILE", "--output", "OUT"], status: 1, message: "libtiff"),
+    ]
+
+    @Test("a length or size a file declares is bounded by what the file holds before memory is sized (issue 48)",
+          arguments: declaredLengths)
+    func declaredLengthsAreBoundedByTheFile(_ declared: DeclaredLength) throws {
+        let seeds = try HostileSeeds()
+        let folder = try TemporaryDirectory("photocap-declared")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file: String
+        switch declared.name {
+        case let name where name.hasPrefix("extended XMP"):
+            let length: UInt32 = name.contains("0xFFFFFFFF") ? 0xFFFF_FFFF : 0x7FFF_FFFF
+            file = try folder.write(Self.extendedXMP(declaring: length, in: try seeds.bytes("jpeg")), named: "portrait.jpg")
+        case let name where name.hasPrefix("PNG"):
+            file = try folder.write(Self.png(declaring: 16384, 16384), named: "bomb.png")
+        default:
+            file = try folder.write(HostileSeeds.tiff(try seeds.bytes("tiff"), declaring: 16384, 16384), named: "bomb.tiff")
+        }
+        let golden = try folder.write(Self.png(declaring: 64, 64), named: "golden.png")
+        let arguments = declared.command.map {
+            $0.replacingOccurrences(of: "FILE", with: file).replacingOccurrences(of: "OUT", with: output.path)
+                .replacingOccurrences(of: "GOLDEN", with: golden)
+        }
+        let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, arguments, deadline: 60)
+        #expect(run.status == declared.status, "\(run.stderr)")
+        #expect(run.stderr.contains(declared.message), "\(run.stderr)")
+        #expect(peak < Self.refusalBytes, "peak \(peak / 1_048_576) MB (/usr/bin/time)")
+        #expect(run.seconds < Self.refusalWallSeconds, "took \(run.seconds) s")
+    }
+
     // MARK: Sizes from the command line
 
     @Test("a frame size whose byte count overflows is refused with a message, not a crash",
