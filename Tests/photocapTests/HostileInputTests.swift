@@ -474,6 +474,26 @@ import TestSupport
         #expect(try Self.files(in: output).isEmpty)
     }
 
+    @Test("a FIFO or a directory named as a clip is refused at once by shoot and watch, as the other readers refuse them (issue 48)")
+    func clipPathsThatAreNoFiles() throws {
+        let folder = try TemporaryDirectory("photocap-clip-paths")
+        let fifo = folder.url.appendingPathComponent("pipe.y4m").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let directory = folder.url.appendingPathComponent("folder.y4m")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        for (path, reason) in [(fifo, "it is a FIFO (named pipe), not a regular file"), (directory.path, "it is a directory, not a file")] {
+            for arguments in [["shoot", "--frame-file", path, "--output", output.appendingPathComponent("x.jpg").path],
+                              ["watch", "--frame-file", path, "--duration", "1"]] {
+                let run = try Self.photocap(arguments, deadline: 10)
+                #expect(!run.timedOut && run.status == 1, "\(arguments): \(run.stderr)")
+                #expect(run.stderr.contains("cannot play clip \(path): \(reason)"), "\(arguments): \(run.stderr)")
+            }
+        }
+        #expect(try Self.files(in: output).isEmpty)
+    }
+
     // MARK: Small RAW frames
 
     @Test("a DNG is written for RAW frames smaller than LibRaw develops (its preview developed padded)",
