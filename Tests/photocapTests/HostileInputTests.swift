@@ -419,6 +419,25 @@ import TestSupport
         #expect(run.peakBytes < Self.refusalBytes, "peak \(run.peakBytes / 1_048_576) MB")
     }
 
+    @Test("a clip header's text reaches no terminal raw: shoot and watch escape it in one error format (issue 48)")
+    func escapesInClipHeader() throws {
+        let folder = try TemporaryDirectory("photocap-clip-escapes")
+        // ESC ] 0 ; ... BEL sets a terminal's window title; CR would overwrite the line.
+        let header = Array("YUV4MPEG2 W64 H64 F".utf8) + [0x1B, 0x5D, 0x30, 0x3B] + Array("owned".utf8) + [0x07, 0x0D]
+            + Array(":1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
+        let clip = try folder.write(header + [UInt8](repeating: 128, count: 64 * 64 * 3 / 2), named: "title.y4m")
+        for arguments in [["shoot", "--frame-file", clip, "--output", folder.url.appendingPathComponent("x.jpg").path],
+                          ["watch", "--frame-file", clip, "--duration", "1"]] {
+            let run = try Self.photocap(arguments, deadline: 10)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("photocap: error: "), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("F parameter '\\u{1B}]0;owned\\u{7}\\u{D}:1' is invalid"), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.utf8.contains(0x1B) && !run.stderr.utf8.contains(0x07) && !run.stderr.utf8.contains(0x0D),
+                    "\(arguments): raw control bytes: \(Array(run.stderr.utf8))")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+        }
+    }
+
     static func infoJSON(makeStartingWith bytes: [UInt8]) throws -> MeasuredRun {
         var jpeg = try HostileSeeds().bytes("jpeg")
         let make = Array("photocap".utf8)
