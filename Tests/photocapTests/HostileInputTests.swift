@@ -513,6 +513,21 @@ import TestSupport
         #expect(try Self.files(in: output).isEmpty)
     }
 
+    @Test("watch fails, as shoot does, on a clip whose first frame is cut short (issue 48)")
+    func clipWithACutShortFirstFrame() throws {
+        let folder = try TemporaryDirectory("photocap-clip-cut")
+        let clip = try folder.write(Array("YUV4MPEG2 W64 H48 F30:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 128, count: 1000),
+                                    named: "cut.y4m")
+        for arguments in [["shoot", "--frame-file", clip, "--output", folder.url.appendingPathComponent("x.jpg").path],
+                          ["watch", "--frame-file", clip, "--duration", "3"]] {
+            let run = try Self.photocap(arguments, deadline: 20)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("photocap: error: ") && run.stderr.contains("frame 0 is truncated: 1000 of 4608 bytes"),
+                    "\(arguments): \(run.stderr)")
+        }
+        #expect(try Self.files(in: folder.url) == ["cut.y4m"])
+    }
+
     // MARK: Small RAW frames
 
     @Test("a DNG is written for RAW frames smaller than LibRaw develops (its preview developed padded)",
