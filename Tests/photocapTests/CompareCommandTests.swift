@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Imaging
 import Testing
@@ -101,6 +104,20 @@ struct CompareCommandTests {
         let absent = try Self.compare([Self.image("Landscape_1"), folder.url.appendingPathComponent("none.png").path, "--json"])
         #expect(absent.status == 2 && absent.stderr.hasSuffix("none.png: no such file\n"), "\(absent.stderr)")
         #expect(absent.stdout.isEmpty)
+    }
+
+    @Test("a FIFO or a device, as the picture or the golden, is named as such, as every command names it (issue 48)")
+    func pathsThatAreNoFiles() throws {
+        let folder = try TemporaryDirectory("compare-paths")
+        let fifo = folder.url.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, reason) in [(fifo, "it is a FIFO (named pipe), not a regular file"), ("/dev/zero", "it is a character device, not a regular file")] {
+            for arguments in [[path, Self.image("Landscape_1")], [Self.image("Landscape_1"), path]] {
+                let run = try MeasuredRun.run(TestPaths.photocap, ["compare"] + arguments, deadline: 10)
+                #expect(run.status == 2, "\(arguments): \(run.stderr)")
+                #expect(run.stderr == "photocap: error: \(path): \(reason)\n", "\(arguments)")
+            }
+        }
     }
 
     @Test("record mode: PHOTOCAP_RECORD_GOLDENS=1 writes the golden PNG, says so, exits 0; the next run compares")
