@@ -90,15 +90,14 @@ package final class JPEGDecoder {
         }
     }
 
-    private static func name(ofSubsampling subsampling: Int32) -> String {
-        switch subsampling {
-        case Int32(TJSAMP_444.rawValue): return "4:4:4"
-        case Int32(TJSAMP_422.rawValue): return "4:2:2"
-        case Int32(TJSAMP_420.rawValue): return "4:2:0"
-        case Int32(TJSAMP_GRAY.rawValue): return "grey"
-        case Int32(TJSAMP_440.rawValue): return "4:4:0"
-        case Int32(TJSAMP_411.rawValue): return "4:1:1"
-        default: return "unknown"
-        }
-    }
+    /// TurboJPEG's chroma subsamplings by the names ``header(_:)`` gives them.
+    private static let subsamplingNames: [Int32: String] = [
+        Int32(TJSAMP_444.rawValue): "4:4:4", Int32(TJSAMP_422.rawValue): "4:2:2", Int32(TJSAMP_420.rawValue): "4:2:0",
+        Int32(TJSAMP_GRAY.rawValue): "grey", Int32(TJSAMP_440.rawValue): "4:4:0", Int32(TJSAMP_411.rawValue): "4:1:1",
+    ]
+
+    private static func name(ofSubsampling subsampling: Int32) -> String { subsamplingNames[subsampling] ?? "unknown" }
+
+    /// TurboJPEG's value (`TJSAMP_*`) for a subsampling as ``header(_:)`` names it; nil for "unknown".
+    package static func subsampling(named name: String) -> Int32? { subsamplingNames.first { $0.value == name }?.key }
 }

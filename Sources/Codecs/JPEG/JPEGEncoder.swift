@@ -43,6 +43,21 @@ package final class JPEGEncoder {
         return Array(jpeg)
     }
 
+    /// Encodes packed RGB `image` with TurboJPEG at the chroma subsampling `subsampling`
+    /// (`TJSAMP_*`, as ``JPEGDecoder/subsampling(named:)`` gives a file's): JFIF, no EXIF. For a
+    /// picture re-encoded in its file's own sampling, which the planes (4:2:0) cannot keep.
+    package func encode(_ image: RGBImage, quality: Int, subsampling: Int32) throws(CodecError) -> [UInt8] {
+        let (buffer, capacity) = try output(width: image.size.width, height: image.size.height, quality: quality, subsampling: subsampling)
+        var output: UnsafeMutablePointer<UInt8>? = buffer
+        var outputSize = UInt(capacity)
+        let code = image.pixels.withUnsafeBufferPointer {
+            tjCompress2(compressor.handle, $0.baseAddress, Int32(image.size.width), Int32(image.size.width * 3), Int32(image.size.height),
+                        Int32(TJPF_RGB.rawValue), &output, &outputSize, subsampling, Int32(quality), TJFLAG_NOREALLOC)
+        }
+        guard code == 0, let output else { throw compressor.error("tjCompress2") }
+        return Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
+    }
+
     /// Encoders for the strips after the first of ``encodeInStrips(_:quality:strips:)``, kept
     /// between photos like the output buffer.
     var stripEncoders: [JPEGEncoder] = []
@@ -96,9 +111,10 @@ package final class JPEGEncoder {
     /// The reusable output buffer, grown to TurboJPEG's worst case for a `width` x `height`
     /// image (its capacity returned with it), once `quality` is known to be valid: what both
     /// encodes write into.
-    private func output(width: Int, height: Int, quality: Int) throws(CodecError) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    private func output(width: Int, height: Int, quality: Int,
+                        subsampling: Int32 = Int32(TJSAMP_420.rawValue)) throws(CodecError) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
         guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
-        let size = tjBufSize(Int32(width), Int32(height), Int32(TJSAMP_420.rawValue))
+        let size = tjBufSize(Int32(width), Int32(height), subsampling)
         guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
         return (outputBuffer(capacity: Int(size)), Int(size))
     }
