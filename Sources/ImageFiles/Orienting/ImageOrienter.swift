@@ -504,7 +504,7 @@ public struct ImageOrienter: Sendable {
             }
             let turned = try ImageFileError.damaged { () throws(CodecError) in try HEICDecoder.decodeTurnedAlpha(data, by: orientation) }
             guard let turned else {
-                warnings.append("its alpha image was dropped: its samples are deeper than 8 bits")
+                warnings.append("its alpha image was dropped: its samples are deeper than 16 bits")
                 continue
             }
             if !single {
