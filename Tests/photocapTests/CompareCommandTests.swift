@@ -120,6 +120,27 @@ struct CompareCommandTests {
         }
     }
 
+    @Test("a CMYK JPEG, as orient turns it, is compared as ImageMagick shows it, as the picture or the golden (issue 48)")
+    func cmykJPEG() throws {
+        let folder = try TemporaryDirectory("compare-cmyk")
+        let cmyk = folder.url.appendingPathComponent("cmyk.jpg").path
+        try ExternalTool.run("convert", ["-size", "64x48", "-seed", "48", "plasma:fractal", "-colorspace", "CMYK", "-quality", "95", cmyk]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", cmyk]).checked()
+        let out = folder.url.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let turned = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, cmyk])
+        #expect(turned.status == 0, "\(turned.stderr)")
+        // What ImageMagick shows of each (the turn re-encodes: each file has its own).
+        let (golden, turnedGolden) = (folder.url.appendingPathComponent("golden.png").path, folder.url.appendingPathComponent("turned.png").path)
+        try ExternalTool.run("convert", [cmyk, "-auto-orient", "-colorspace", "sRGB", "PNG24:" + golden]).checked()
+        try ExternalTool.run("convert", [out + "/cmyk.jpg", "-auto-orient", "-colorspace", "sRGB", "PNG24:" + turnedGolden]).checked()
+        for arguments in [[cmyk, golden], [out + "/cmyk.jpg", turnedGolden], [golden, cmyk]] {
+            let run = try Self.compare(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.text.contains("matches the golden (48x64"), "\(arguments): \(run.text)")
+        }
+    }
+
     @Test("record mode: PHOTOCAP_RECORD_GOLDENS=1 writes the golden PNG, says so, exits 0; the next run compares")
     func record() throws {
         let folder = try TemporaryDirectory("compare-record")
