@@ -1,5 +1,6 @@
 // A 4:2:0 JPEG fed a band of rows at a time through libjpeg's raw-data API, with the settings
-// and the edge padding of TurboJPEG's tjCompressFromYUVPlanes, so the bytes are the same: the
+// and the edge padding of TurboJPEG's tjCompressFromYUVPlanes, so the bytes are the same (for an
+// odd side, the same as TurboJPEG's with the sample past the edge a copy of the last): the
 // caller can produce each band (convert it from a camera frame) just before it is encoded.
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,8 @@ struct pc_jpeg_raw {
     uint8_t *output;
     size_t capacity;
     int row;                          // the next luma row to encode
-    int padded_width[MAX_COMPONENTS];  // TurboJPEG's plane widths and heights (rounded up to even)
-    int padded_height[MAX_COMPONENTS];
+    int sample_width[MAX_COMPONENTS];  // the samples each plane holds: luma the image's size,
+    int sample_height[MAX_COMPONENTS]; // chroma half of it rounded up
     int block_width[MAX_COMPONENTS];   // what the MCUs cover: whole blocks
     int pads_columns;
     JSAMPLE *spare;                   // one iMCU row, padded out, for the edges
@@ -87,15 +88,17 @@ int pc_jpeg_raw_start(pc_jpeg_raw *raw, int width, int height, int quality, uint
     info->raw_data_in = TRUE;
     jpeg_start_compress(info, TRUE);
 
-    // The planes as tjCompressFromYUVPlanes sees them, and the blocks the MCUs need.
+    // The samples the planes hold, and the blocks the MCUs need. tjCompressFromYUVPlanes reads
+    // the luma of an odd side one sample further (to an even size), a sample nobody wrote:
+    // here that one is the edge repeated, like the rest of the blocks.
     size_t spare = 0;
     raw->pads_columns = 0;
     for (int c = 0; c < 3; c++) {
         jpeg_component_info *component = &info->comp_info[c];
-        raw->padded_width[c] = (width + 1) / 2 * 2 * component->h_samp_factor / 2;
-        raw->padded_height[c] = (height + 1) / 2 * 2 * component->v_samp_factor / 2;
+        raw->sample_width[c] = c == 0 ? width : (width + 1) / 2;
+        raw->sample_height[c] = c == 0 ? height : (height + 1) / 2;
         raw->block_width[c] = (int)component->width_in_blocks * DCTSIZE;
-        if (raw->block_width[c] != raw->padded_width[c]) raw->pads_columns = 1;
+        if (raw->block_width[c] != raw->sample_width[c]) raw->pads_columns = 1;
         spare += (size_t)raw->block_width[c] * component->v_samp_factor * DCTSIZE;
     }
     if (spare > raw->spare_size) {
@@ -130,7 +133,7 @@ int pc_jpeg_raw_write(pc_jpeg_raw *raw, const uint8_t *y, ptrdiff_t luma_stride,
         for (int c = 0; c < 3; c++) {
             const int sampling = info->comp_info[c].v_samp_factor, lines = sampling * DCTSIZE;
             const int start = (raw->row + first) * sampling / info->max_v_samp_factor;
-            const int available = raw->padded_height[c] - start;
+            const int available = raw->sample_height[c] - start;
             const uint8_t *origin = planes[c] + (ptrdiff_t)(first * sampling / info->max_v_samp_factor) * strides[c];
             if (!raw->pads_columns && available >= lines) {
                 for (int r = 0; r < lines; r++) direct[c][r] = (JSAMPROW)(origin + r * strides[c]);
@@ -138,7 +141,7 @@ int pc_jpeg_raw_write(pc_jpeg_raw *raw, const uint8_t *y, ptrdiff_t luma_stride,
                 continue;
             }
             // An edge: the last sample of each row and the last row repeated, as TurboJPEG does.
-            const int width = raw->padded_width[c], blocks = raw->block_width[c];
+            const int width = raw->sample_width[c], blocks = raw->block_width[c];
             const int copied = available < lines ? available : lines;
             for (int r = 0; r < copied; r++) {
                 JSAMPROW target = raw->spare_rows[c][r];

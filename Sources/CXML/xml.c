@@ -61,9 +61,14 @@ typedef struct xml_attribute {
 
 enum { XML_TEXT_NODE = 3 };
 
+/// struct _xmlSAXHandler, whose first field is called at a document type declaration.
+typedef struct {
+    void (*internal_subset)(void *context, const char *name, const char *external_id, const char *system_id);
+} xml_sax_handler;
+
 /// struct _xmlParserCtxt.
 typedef struct {
-    void *sax;
+    xml_sax_handler *sax;
     void *user_data;
     void *document;
 } xml_parser_context;
@@ -72,7 +77,9 @@ typedef void (*xml_structured_error)(void *user_data, xml_error *error);
 
 enum {
     XML_PARSE_NONET = 1 << 11,
-    // Text nodes over 10 MB: an Android portrait's unblurred original, base64 in its XMP.
+    // Text nodes over 10 MB: an Android portrait's unblurred original, base64 in its XMP. It
+    // also lifts libxml2's guard on entity amplification, moot since no document type (where
+    // entities are declared) is parsed at all: see refuse_document_type.
     XML_PARSE_HUGE = 1 << 19,
     // xmlSaveOption: no <?xml?> declaration (an XMP packet starts with its xpacket instruction).
     XML_SAVE_NO_DECL = 1 << 1,
@@ -107,6 +114,9 @@ static struct {
     void (*unlink_node)(xml_node *node);
     void (*free_node)(xml_node *node);
     xml_node *(*new_doc_text)(void *document, const char *content);
+    void (*stop_parser)(xml_parser_context *context);
+    int (*line_number)(void *context);
+    int (*column_number)(void *context);
 } xml;
 
 /// The libxml2 functions in the order of their fields in `xml`.
@@ -116,7 +126,8 @@ static const char *const function_names[] = {
     "xmlSetStructuredErrorFunc", "__xmlStructuredError", "__xmlStructuredErrorContext",
     "xmlDocCopyNode", "xmlAddChild", "xmlBufferCreate", "xmlBufferFree", "xmlBufferContent", "xmlBufferLength",
     "xmlSaveToBuffer", "xmlSaveDoc", "xmlSaveClose", "xmlHasNsProp", "xmlSetNsProp",
-    "xmlRemoveProp", "xmlUnlinkNode", "xmlFreeNode", "xmlNewDocText",
+    "xmlRemoveProp", "xmlUnlinkNode", "xmlFreeNode", "xmlNewDocText", "xmlStopParser",
+    "xmlSAX2GetLineNumber", "xmlSAX2GetColumnNumber",
 };
 enum { function_count = sizeof function_names / sizeof function_names[0] };
 _Static_assert(sizeof xml == function_count * sizeof(void *), "a name for every function field, in order");
@@ -158,6 +169,22 @@ static xml_node *rdf_element(xml_node *root, const char *rdf_namespace) {
     return NULL;
 }
 
+/// The check of the document this thread is parsing, for refuse_document_type.
+static _Thread_local pc_xml_document_check *parsing;
+
+/// Stops the parse at a document type declaration, before its internal subset is read: XMP has
+/// none, and the entities declared there are what expand without bound ("billion laughs": a
+/// 1.7 KB packet took minutes and gigabytes) or name files and URLs to fetch.
+static void refuse_document_type(void *context, const char *name, const char *external_id, const char *system_id) {
+    (void)name, (void)external_id, (void)system_id;
+    if (parsing != NULL && parsing->error_code == 0) {
+        parsing->error_code = PC_XML_ERROR_DOCUMENT_TYPE;
+        parsing->error_line = xml.line_number(context);
+        parsing->error_column = xml.column_number(context);
+    }
+    xml.stop_parser(context);
+}
+
 /// Parses `size` bytes into a document (freed with xml.free_document), the first error recorded
 /// in `check`; NULL when libxml2 made none. Sets `*out_of_memory` when it could not start.
 static void *parse_with(const char *bytes, int size, int options, pc_xml_document_check *check, int *out_of_memory) {
@@ -170,8 +197,13 @@ static void *parse_with(const char *bytes, int size, int options, pc_xml_documen
     void *document = NULL;
     *out_of_memory = context == NULL;
     if (context != NULL) {
+        // No XML_PARSE_NOENT or XML_PARSE_DTDLOAD: nothing is substituted or loaded, and a
+        // document type is refused outright (the handler table is this context's own copy).
         xml.use_options(context, XML_PARSE_NONET | options);
+        context->sax->internal_subset = refuse_document_type;
+        parsing = check;
         xml.parse_chunk(context, bytes + head, size - head, 1);
+        parsing = NULL;
         document = context->document;
         context->document = NULL;
         xml.free_context(context);

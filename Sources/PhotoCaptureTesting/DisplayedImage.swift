@@ -50,12 +50,11 @@ public struct DisplayedImage: Sendable {
         self.appliedOrientation = appliedOrientation
     }
 
-    /// The bytes of `path`, with a reason people understand when it cannot be read.
+    /// The bytes of `path`, with a reason people understand when it cannot be read: read as
+    /// every command reads a file, so a FIFO or /dev/zero is named as such (Foundation's read
+    /// called either "Permission denied") and never waited on or read for ever.
     static func contents(of path: String) throws(GoldenImageError) -> [UInt8] {
-        guard FileManager.default.fileExists(atPath: path) else { throw GoldenImageError(.unreadable(reason: "no such file"), path: path) }
-        do { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw GoldenImageError(.unreadable(reason: error.fileErrorReason), path: path)
-        }
+        do { return try InputFile.read(path) } catch { throw GoldenImageError(.unreadable(reason: error.reason), path: path) }
     }
 
     private static func decode(_ data: [UInt8]) throws(CodecError) -> DisplayedImage {

@@ -91,6 +91,33 @@ struct JPEGStripTests {
         #expect(try [UInt8](encoder.encodeInStrips(image, quality: 85, strips: 2)) == encoder.encode(image, quality: 85))
     }
 
+    @Test("an odd side is encoded from the planes' samples alone: the bytes past them never reach the JPEG (issue 48)",
+          arguments: [PixelSize(width: 101, height: 75), PixelSize(width: 101, height: 76), PixelSize(width: 100, height: 75)])
+    func bytesPastAnOddSideAreNotRead(size: PixelSize) throws {
+        let source = try Self.textured(size).planarImage()
+        /// A copy of `source` whose bytes past each plane's samples (each row's stride padding,
+        /// and what follows the last row) are all `filler`.
+        func copy(padding filler: UInt8) throws -> PlanarImage {
+            let image = try PlanarImage(size: size)
+            for plane in 0..<3 {
+                let stride = image.stride(ofPlane: plane), rows = image.size(ofPlane: plane).height
+                image.baseAddress(ofPlane: plane).update(repeating: filler, count: stride * rows)
+                for row in 0..<rows {
+                    (image.baseAddress(ofPlane: plane) + row * stride)
+                        .update(from: source.baseAddress(ofPlane: plane) + row * stride, count: image.size(ofPlane: plane).width)
+                }
+            }
+            return image
+        }
+        let (zeros, ones) = (try copy(padding: 0x00), try copy(padding: 0xFF))
+        let encoder = try JPEGEncoder()
+        // Compared as flags: a failure printing two JPEGs byte by byte takes minutes.
+        let whole = try encoder.encode(zeros, quality: 90) == encoder.encode(ones, quality: 90)
+        #expect(whole)
+        let strips = try encoder.encodeInStrips(zeros, quality: 90, strips: 2) == encoder.encodeInStrips(ones, quality: 90, strips: 2)
+        #expect(strips)
+    }
+
     @Test("strips whose rows are prepared band by band just before they are encoded (libjpeg raw data) are byte for byte TurboJPEG's strips",
           arguments: [(PixelSize(width: 512, height: 384), 90, 2, 64),     // multiples of the 16×16 MCU
                       (PixelSize(width: 1001, height: 733), 90, 3, 40),    // neither side a multiple: padded edges

@@ -81,3 +81,21 @@ public struct MeasuredRun: Sendable {
         return kilobytes * 1024
     }
 }
+
+extension MeasuredRun {
+    /// Runs `program` under `/usr/bin/time` and gives the peak resident bytes it reports (`%M`):
+    /// the program's own, counted by the kernel to the end, where polling /proc can miss a peak
+    /// just before exit. (time forks a small process that execs the program, so no large
+    /// parent's size is counted.) A program still running at `deadline` seconds is killed by
+    /// `timeout` (exit status 137), so none is left behind.
+    public static func runTimed(_ program: String, _ arguments: [String], deadline: Int = 20) throws -> (run: MeasuredRun, peakBytes: Int) {
+        let folder = try TemporaryDirectory("photocap-time")
+        let report = folder.url.appendingPathComponent("time").path
+        let run = try run("/usr/bin/time", ["-f", "%M", "-o", report, "/usr/bin/timeout", "-s", "KILL", "\(deadline)", program] + arguments,
+                          deadline: Double(deadline + 10))
+        // The last line: time writes "Command exited with non-zero status N" before it.
+        let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        let kilobytes = text.split(separator: "\n").last.flatMap { Int($0) } ?? Int.max / 1024
+        return (run, kilobytes * 1024)
+    }
+}

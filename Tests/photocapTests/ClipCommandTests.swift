@@ -29,6 +29,25 @@ import TestSupport
         #expect(sized.status == 64 && sized.stderr.contains("gives its own format and size"), "\(sized.stderr)")
     }
 
+    /// A clip of one frame: the frame playing when the photo is asked for is the photo's, though
+    /// none follows it (issue 48).
+    @Test func shootTakesTheOneFrameOfAOneFrameClip() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("one.y4m").path
+        let photo = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
+        let made = try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-i", photo, "-vf", "scale=320:240,format=yuv420p",
+                                                   "-frames:v", "1", "-f", "yuv4mpegpipe", clip])
+        #expect(made.status == 0, "\(made.stderr)")
+        for index in 0..<3 {
+            let shot = folder.appendingPathComponent("shot\(index).jpg").path
+            let run = try ExternalTool.run(TestPaths.photocap, ["shoot", "--frame-file", clip, "--output", shot])
+            #expect(run.status == 0, "\(run.stderr)")
+            let size = try ExternalTool.run("exiftool", ["-s3", "-ImageSize", shot]).text
+            #expect(size.trimmingCharacters(in: .whitespacesAndNewlines) == "320x240")
+        }
+    }
+
     @Test func watchPlaysTheClipAtItsRateAndStopsAtItsEnd() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

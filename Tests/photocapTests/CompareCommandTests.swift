@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Imaging
 import Testing
@@ -101,6 +104,41 @@ struct CompareCommandTests {
         let absent = try Self.compare([Self.image("Landscape_1"), folder.url.appendingPathComponent("none.png").path, "--json"])
         #expect(absent.status == 2 && absent.stderr.hasSuffix("none.png: no such file\n"), "\(absent.stderr)")
         #expect(absent.stdout.isEmpty)
+    }
+
+    @Test("a FIFO or a device, as the picture or the golden, is named as such, as every command names it (issue 48)")
+    func pathsThatAreNoFiles() throws {
+        let folder = try TemporaryDirectory("compare-paths")
+        let fifo = folder.url.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, reason) in [(fifo, "it is a FIFO (named pipe), not a regular file"), ("/dev/zero", "it is a character device, not a regular file")] {
+            for arguments in [[path, Self.image("Landscape_1")], [Self.image("Landscape_1"), path]] {
+                let run = try MeasuredRun.run(TestPaths.photocap, ["compare"] + arguments, deadline: 10)
+                #expect(run.status == 2, "\(arguments): \(run.stderr)")
+                #expect(run.stderr == "photocap: error: \(path): \(reason)\n", "\(arguments)")
+            }
+        }
+    }
+
+    @Test("a CMYK JPEG, as orient turns it, is compared as ImageMagick shows it, as the picture or the golden (issue 48)")
+    func cmykJPEG() throws {
+        let folder = try TemporaryDirectory("compare-cmyk")
+        let cmyk = folder.url.appendingPathComponent("cmyk.jpg").path
+        try ExternalTool.run("convert", ["-size", "64x48", "-seed", "48", "plasma:fractal", "-colorspace", "CMYK", "-quality", "95", cmyk]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", cmyk]).checked()
+        let out = folder.url.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let turned = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, cmyk])
+        #expect(turned.status == 0, "\(turned.stderr)")
+        // What ImageMagick shows of each (the turn re-encodes: each file has its own).
+        let (golden, turnedGolden) = (folder.url.appendingPathComponent("golden.png").path, folder.url.appendingPathComponent("turned.png").path)
+        try ExternalTool.run("convert", [cmyk, "-auto-orient", "-colorspace", "sRGB", "PNG24:" + golden]).checked()
+        try ExternalTool.run("convert", [out + "/cmyk.jpg", "-auto-orient", "-colorspace", "sRGB", "PNG24:" + turnedGolden]).checked()
+        for arguments in [[cmyk, golden], [out + "/cmyk.jpg", turnedGolden], [golden, cmyk]] {
+            let run = try Self.compare(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.text.contains("matches the golden (48x64"), "\(arguments): \(run.text)")
+        }
     }
 
     @Test("record mode: PHOTOCAP_RECORD_GOLDENS=1 writes the golden PNG, says so, exits 0; the next run compares")

@@ -156,12 +156,15 @@ import TestSupport
     /// --from-exif --pixels of a HEIC with an alpha image (heif-enc of a PNG whose alpha is a
     /// left-to-right gradient, EXIF 6 added by exiftool): the pixels are turned and so is the
     /// alpha image, written back as the new picture's: ImageMagick's turn of the original's
-    /// alpha (both decoded by heif-convert), within the re-encoding tolerance.
-    @Test func aReencodeTurnsTheAlphaImage() throws {
+    /// alpha (both decoded by heif-convert), within the re-encoding tolerance. From a 16-bit PNG
+    /// heif-enc codes the alpha deeper than 8 bits: it is scaled to 8, as the picture is, not
+    /// dropped (issue 48).
+    @Test(arguments: ["PNG32", "PNG64"])
+    func aReencodeTurnsTheAlphaImage(pngKind: String) throws {
         let folder = try TemporaryDirectory("heic-alpha")
         let png = folder.url.appendingPathComponent("alpha.png").path
         try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "(", "-size", "48x64", "gradient:white-black", "-rotate", "90", ")",
-                                         "-alpha", "off", "-compose", "CopyOpacity", "-composite", "PNG32:" + png]).checked()
+                                         "-alpha", "off", "-compose", "CopyOpacity", "-composite", pngKind + ":" + png]).checked()
         let input = folder.url.appendingPathComponent("alpha.heic").path
         try ExternalTool.run("heif-enc", ["-q", "90", png, "-o", input]).checked()
         #expect(try ExternalTool.run("heif-info", [input]).text.contains("alpha channel: yes"))

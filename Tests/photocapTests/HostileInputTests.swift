@@ -92,6 +92,92 @@ import TestSupport
         #expect(developed.status == 0, "\(developed.stderr)")
     }
 
+    // MARK: Lengths declared by files
+
+    /// A PNG of `width` x `height` 8-bit RGB whose one IDAT holds `data` (no valid stream needed:
+    /// nothing should get that far). Chunk CRCs computed, as libpng checks them.
+    static func png(declaring width: Int, _ height: Int, data: [UInt8] = [0x78, 0x9C, 0x03, 0x00]) -> [UInt8] {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func word(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + payload
+            return word(payload.count) + typed + word(Int(crc32(typed)))
+        }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", word(width) + word(height) + [8, 2, 0, 0, 0])
+            + chunk("IDAT", data) + chunk("IEND", [])
+    }
+
+    /// A portrait-style JPEG whose extended XMP (named by xmpNote:HasExtendedXMP) has one
+    /// 12-byte chunk declaring a full length of `fullLength`.
+    static func extendedXMP(declaring fullLength: UInt32, in jpeg: [UInt8]) -> [UInt8] {
+        let guid = "0123456789ABCDEF0123456789ABCDEF"
+        let standard = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:xmpNote="http://ns.adobe.com/xmp/note/" xmpNote:HasExtendedXMP="\(guid)"/>\
+            </rdf:RDF></x:xmpmeta>
+            """
+        let payload = Array("http://ns.adobe.com/xmp/extension/\0".utf8) + Array(guid.utf8)
+            + (0..<4).map { UInt8(truncatingIfNeeded: fullLength >> (24 - 8 * UInt32($0))) } + [0, 0, 0, 0] + Array("<x:xmpmeta/>".utf8)
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let withStandard = inserting(xmp: standard, into: jpeg)
+        return Array(withStandard[..<2]) + segment + Array(withStandard[2...])
+    }
+
+    struct DeclaredLength: Sendable, CustomTestStringConvertible {
+        let name: String
+        let command: [String]  // with FILE, OUT and GOLDEN placeholders
+        let status: Int32
+        let message: String
+        var testDescription: String { "\(name): \(command.first!)" }
+    }
+
+    static let declaredLengths: [DeclaredLength] = [
+        DeclaredLength(name: "extended XMP of 0xFFFFFFFF bytes", command: ["orient", "FILE", "--output", "OUT"], status: 0,
+                       message: "stops at byte 12 of 4294967295): it is dropped"),
+        DeclaredLength(name: "extended XMP of 0x7FFFFFFF bytes", command: ["orient", "FILE", "--output", "OUT"], status: 0,
+                       message: "stops at byte 12 of 2147483647): it is dropped"),
+        DeclaredLength(name: "PNG of 16384x16384", command: ["compare", "FILE", "GOLDEN"], status: 2,
+                       message: "more than its 61 bytes can hold"),
+        DeclaredLength(name: "TIFF of 16384x16384", command: ["compare", "FILE", "GOLDEN"], status: 2, message: "libtiff"),
+        DeclaredLength(name: "TIFF of 16384x16384", command: ["orient", "FILE", "--output", "OUT"], status: 1, message: "libtiff"),
+    ]
+
+    @Test("a length or size a file declares is bounded by what the file holds before memory is sized (issue 48)",
+          arguments: declaredLengths)
+    func declaredLengthsAreBoundedByTheFile(_ declared: DeclaredLength) throws {
+        let seeds = try HostileSeeds()
+        let folder = try TemporaryDirectory("photocap-declared")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file: String
+        switch declared.name {
+        case let name where name.hasPrefix("extended XMP"):
+            let length: UInt32 = name.contains("0xFFFFFFFF") ? 0xFFFF_FFFF : 0x7FFF_FFFF
+            file = try folder.write(Self.extendedXMP(declaring: length, in: try seeds.bytes("jpeg")), named: "portrait.jpg")
+        case let name where name.hasPrefix("PNG"):
+            file = try folder.write(Self.png(declaring: 16384, 16384), named: "bomb.png")
+        default:
+            file = try folder.write(HostileSeeds.tiff(try seeds.bytes("tiff"), declaring: 16384, 16384), named: "bomb.tiff")
+        }
+        let golden = try folder.write(Self.png(declaring: 64, 64), named: "golden.png")
+        let arguments = declared.command.map {
+            $0.replacingOccurrences(of: "FILE", with: file).replacingOccurrences(of: "OUT", with: output.path)
+                .replacingOccurrences(of: "GOLDEN", with: golden)
+        }
+        let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, arguments, deadline: 60)
+        #expect(run.status == declared.status, "\(run.stderr)")
+        #expect(run.stderr.contains(declared.message), "\(run.stderr)")
+        #expect(peak < Self.refusalBytes, "peak \(peak / 1_048_576) MB (/usr/bin/time)")
+        #expect(run.seconds < Self.refusalWallSeconds, "took \(run.seconds) s")
+    }
+
     // MARK: Sizes from the command line
 
     @Test("a frame size whose byte count overflows is refused with a message, not a crash",
@@ -297,6 +383,61 @@ import TestSupport
 
     /// `info --json` of the seed JPEG whose EXIF Make, "photocap", starts with `bytes` instead
     /// of its first five.
+    /// `jpeg` with `packet` as its XMP, in an APP1 segment after the JFIF one.
+    static func inserting(xmp packet: String, into jpeg: [UInt8]) -> [UInt8] {
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(packet.utf8)
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let at = jpeg[2..<4] == [0xFF, 0xE0] ? 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) : 2
+        return Array(jpeg[..<at]) + segment + Array(jpeg[at...])
+    }
+
+    @Test("XMP declaring nested entities (billion laughs) is turned at once: no document type is parsed (issue 48)")
+    func entityExpansionInXMP() throws {
+        let folder = try TemporaryDirectory("photocap-laughs")
+        let base = folder.url.appendingPathComponent("base.jpg").path
+        try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", base]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", base]).checked()
+        // 10^9 "lol"s in the extended-XMP GUID that the companion-picture reader looks up.
+        let entities = "<!ENTITY lol0 \"lol\">" + (1...9).map { "<!ENTITY lol\($0) \"\(String(repeating: "&lol\($0 - 1);", count: 10))\">" }.joined()
+        let packet = """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <!DOCTYPE x:xmpmeta [\(entities)]>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:xmpNote="http://ns.adobe.com/xmp/note/" xmpNote:HasExtendedXMP="&lol9;"/>
+            </rdf:RDF></x:xmpmeta>
+            <?xpacket end="w"?>
+            """
+        let jpeg = Self.inserting(xmp: packet, into: [UInt8](try Data(contentsOf: URL(fileURLWithPath: base))))
+        let file = try folder.write(jpeg, named: "laughs.jpg")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", file, "--output", output.path], deadline: 60)
+        #expect(!run.timedOut)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(String(decoding: run.stdout, as: UTF8.self).contains("orientation 6 -> 1 (48x64)"))
+        #expect(run.seconds < Self.refusalWallSeconds, "took \(run.seconds) s")
+        #expect(run.peakBytes < Self.refusalBytes, "peak \(run.peakBytes / 1_048_576) MB")
+    }
+
+    @Test("a clip header's text reaches no terminal raw: shoot and watch escape it in one error format (issue 48)")
+    func escapesInClipHeader() throws {
+        let folder = try TemporaryDirectory("photocap-clip-escapes")
+        // ESC ] 0 ; ... BEL sets a terminal's window title; CR would overwrite the line.
+        let header = Array("YUV4MPEG2 W64 H64 F".utf8) + [0x1B, 0x5D, 0x30, 0x3B] + Array("owned".utf8) + [0x07, 0x0D]
+            + Array(":1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
+        let clip = try folder.write(header + [UInt8](repeating: 128, count: 64 * 64 * 3 / 2), named: "title.y4m")
+        for arguments in [["shoot", "--frame-file", clip, "--output", folder.url.appendingPathComponent("x.jpg").path],
+                          ["watch", "--frame-file", clip, "--duration", "1"]] {
+            let run = try Self.photocap(arguments, deadline: 10)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("photocap: error: "), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("F parameter '\\u{1B}]0;owned\\u{7}\\u{D}:1' is invalid"), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.utf8.contains(0x1B) && !run.stderr.utf8.contains(0x07) && !run.stderr.utf8.contains(0x0D),
+                    "\(arguments): raw control bytes: \(Array(run.stderr.utf8))")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+        }
+    }
+
     static func infoJSON(makeStartingWith bytes: [UInt8]) throws -> MeasuredRun {
         var jpeg = try HostileSeeds().bytes("jpeg")
         let make = Array("photocap".utf8)
@@ -350,6 +491,41 @@ import TestSupport
                                        "--output", output.appendingPathComponent("x.jpg").path], deadline: 10)
         #expect(frame.status == 1 && frame.stderr.contains("it is a FIFO (named pipe), not a regular file"), "\(frame.stderr)")
         #expect(try Self.files(in: output).isEmpty)
+    }
+
+    @Test("a FIFO or a directory named as a clip is refused at once by shoot and watch, as the other readers refuse them (issue 48)")
+    func clipPathsThatAreNoFiles() throws {
+        let folder = try TemporaryDirectory("photocap-clip-paths")
+        let fifo = folder.url.appendingPathComponent("pipe.y4m").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let directory = folder.url.appendingPathComponent("folder.y4m")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        for (path, reason) in [(fifo, "it is a FIFO (named pipe), not a regular file"), (directory.path, "it is a directory, not a file")] {
+            for arguments in [["shoot", "--frame-file", path, "--output", output.appendingPathComponent("x.jpg").path],
+                              ["watch", "--frame-file", path, "--duration", "1"]] {
+                let run = try Self.photocap(arguments, deadline: 10)
+                #expect(!run.timedOut && run.status == 1, "\(arguments): \(run.stderr)")
+                #expect(run.stderr.contains("cannot play clip \(path): \(reason)"), "\(arguments): \(run.stderr)")
+            }
+        }
+        #expect(try Self.files(in: output).isEmpty)
+    }
+
+    @Test("watch fails, as shoot does, on a clip whose first frame is cut short (issue 48)")
+    func clipWithACutShortFirstFrame() throws {
+        let folder = try TemporaryDirectory("photocap-clip-cut")
+        let clip = try folder.write(Array("YUV4MPEG2 W64 H48 F30:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 128, count: 1000),
+                                    named: "cut.y4m")
+        for arguments in [["shoot", "--frame-file", clip, "--output", folder.url.appendingPathComponent("x.jpg").path],
+                          ["watch", "--frame-file", clip, "--duration", "3"]] {
+            let run = try Self.photocap(arguments, deadline: 20)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("photocap: error: ") && run.stderr.contains("frame 0 is truncated: 1000 of 4608 bytes"),
+                    "\(arguments): \(run.stderr)")
+        }
+        #expect(try Self.files(in: folder.url) == ["cut.y4m"])
     }
 
     // MARK: Small RAW frames

@@ -155,6 +155,25 @@ import TestSupport
         #expect(refused.status != 0 && refused.stderr.contains("--keep-time applies to --in-place"), "\(refused.stderr)")
     }
 
+    @Test("the hidden result of a rewrite killed between its link and its rename is removed by the next rewrite in the folder (issue 48)")
+    func leftoverOfAKilledRewriteIsRemoved() throws {
+        let (folder, file, _, upright) = try Self.fixture()
+        // A process that has ended: its PID runs nothing now.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = ended.processIdentifier
+        // What a SIGKILL between linkat and rename leaves, and two names that are no such leftover:
+        // one of a process that runs (this one), one beside no file of its name.
+        let leftover = ".photo.jpg.\(dead).0", running = ".photo.jpg.\(getpid()).1", unrelated = ".other.jpg.\(dead).0"
+        for name in [leftover, running, unrelated] { try upright.write(to: folder.url.appendingPathComponent(name)) }
+        let run = try Self.photocap(["orient", "--in-place", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == upright)
+        #expect(try Self.names(folder) == [unrelated, running, "photo.jpg"].sorted())
+    }
+
     @Test("killed at any instant, the rewrite leaves the original or the complete result and no other file")
     func interrupted() throws {
         let size = 1024

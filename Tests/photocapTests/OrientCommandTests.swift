@@ -399,6 +399,52 @@ import TestSupport
         }
     }
 
+    /// Every output is the same bytes on every run: a re-encoded picture with odd sides (libvips'
+    /// rotation_6.jpg is 308x231) once took the sample past its last column from unwritten memory.
+    @Test func oddSizedReencodeIsTheSameBytesEveryRun() throws {
+        let folder = try TemporaryDirectory("orient-odd-repeat")
+        let input = folder.url.appendingPathComponent("odd.jpg").path
+        try ExternalTool.run("convert", ["-size", "308x231", "-seed", "48", "plasma:fractal", "-quality", "95", input]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", input]).checked()
+        var digests: Set<String> = []
+        for run in 0..<20 {
+            let out = folder.url.appendingPathComponent("out\(run)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            let orient = try Self.photocap(["orient", "--output", out.path, input])
+            #expect(orient.status == 0, "\(orient.stderr)")
+            digests.insert(String(try ExternalTool.run("sha256sum", [out.appendingPathComponent("odd.jpg").path]).checked().text.prefix(64)))
+        }
+        #expect(digests.count == 1, "\(digests.count) different files from 20 runs")
+    }
+
+    /// A re-encoded turn keeps the file's chroma sampling (issue 48): a 4:4:4 or 4:2:2 file is not
+    /// made 4:2:0, a grey one stays grey, and each shows what ImageMagick shows for the input.
+    @Test(arguments: [("1x1", "1x1,1x1,1x1"), ("2x1", "2x1,1x1,1x1"), ("gray", "1x1")])
+    func reencodedTurnKeepsTheSampling(sampling: String, factors: String) throws {
+        let folder = try TemporaryDirectory("orient-sampling")
+        let input = folder.url.appendingPathComponent("sampled.jpg").path
+        let options = sampling == "gray" ? ["-colorspace", "Gray"] : ["-sampling-factor", sampling]
+        try ExternalTool.run("convert", ["-size", "101x75", "-seed", "48", "plasma:fractal"] + options + ["-quality", "95", input]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", input]).checked()
+        #expect(try ExternalTool.run("identify", ["-format", "%[jpeg:sampling-factor]", input]).checked().text == factors)
+        // As ImageMagick shows it, grey as RGB too (-type TrueColor: djpeg writes grey as PGM).
+        func shown(_ file: String) throws -> RGBImage {
+            try PPM.parse(try ExternalTool.run("convert", [file, "-auto-orient", "-type", "TrueColor", "-depth", "8", "ppm:-"]).checked().stdout)
+        }
+        let out = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", "--output", out.path, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        let output = out.appendingPathComponent("sampled.jpg").path
+        #expect(try ExternalTool.run("identify", ["-format", "%[jpeg:sampling-factor]", output]).checked().text == factors)
+        let (result, expected) = (try shown(output), try shown(input))
+        #expect(result.size == PixelSize(width: 75, height: 101))
+        if result.size == expected.size {
+            #expect(result.meanAbsoluteDifference(to: expected) <= Self.goldenTolerance)
+        }
+        #expect(try ExternalTool.exiftoolValidationProblems(output) == [])
+    }
+
     @Test func inPlaceReplacesTheFile() throws {
         let folder = try TemporaryDirectory("orient-in-place")
         let source = Self.thirdParty.appendingPathComponent("rasteiner-exif-orientation-test-images/test_7.jpg").path

@@ -113,6 +113,17 @@ import TestSupport
         #expect(difference <= ShootCommandTests.lossyTolerance, "--raw-plus \(processed) differs by \(difference)")
     }
 
+    /// `--raw-plus` with a stem alone (`--output shot`): the DNG is shot.dng and the photo gets
+    /// its own extension, never the bare name (issue 48).
+    @Test func rawPlusWithAStemNamesBothFiles() throws {
+        let folder = try TemporaryDirectory("raw-cli")
+        let run = try Self.photocap(["shoot", "--device", "synthetic", "--raw-plus", "jpeg", "--pixel-format", "BA10", "--size", "64x48",
+                                     "--output", folder.url.appendingPathComponent("shot").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["shot.dng", "shot.jpg"])
+        #expect(try ExternalTool.exiftoolValidationProblems(folder.url.appendingPathComponent("shot.jpg").path) == [])
+    }
+
     /// Acceptance 5, and nothing is written: a device without Bayer formats, a taken name,
     /// contradictory options.
     @Test func impossibleRawRequestsFailWithoutWriting() throws {

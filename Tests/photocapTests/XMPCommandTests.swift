@@ -128,6 +128,9 @@ import TestSupport
             ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF \(rdf)/>",
              "the XMP packet is not well-formed XML: the document ends early or has content after its root element (line 1, column 103)"),
             ("<rdf:RDF \(rdf)/><rdf:RDF \(rdf)/>", "the XMP packet is not well-formed XML: the document ends early or has content after its root element (line 1, column 67)"),
+            // Entities are declared in a document type: none is read (issue 48).
+            ("<!DOCTYPE x:xmpmeta [<!ENTITY e \"e\">]><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF \(rdf)/></x:xmpmeta>",
+             "the XMP packet is not well-formed XML: it declares a document type (<!DOCTYPE>), which XMP does not allow (line 1, column 21)"),
             ("<html><body/></html>", "the XMP packet's root element is <html> (namespace none), not x:xmpmeta or rdf:RDF"),
             ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><x:other/></x:xmpmeta>", "the XMP packet's x:xmpmeta holds no rdf:RDF"),
         ]

@@ -6,7 +6,8 @@
 /// API), so the rows can be produced just before they are encoded, while they are in cache.
 /// The bytes are those `tjCompressFromYUVPlanes` writes for the same planes, subsampling 4:2:0,
 /// quality and no flags (TurboJPEG's settings: JFIF, standard tables, fast DCT below quality
-/// 96). One encoder per thread; reusable. Opaque.
+/// 96). For an odd side TurboJPEG also reads the luma sample past it; this encoder reads only
+/// the plane's samples and repeats the last. One encoder per thread; reusable. Opaque.
 typedef struct pc_jpeg_raw pc_jpeg_raw;
 
 /// A new encoder, or NULL when out of memory.

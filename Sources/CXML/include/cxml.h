@@ -5,10 +5,14 @@
 // request carrying XMP makes.
 #include <stddef.h>
 
+/// The error_code of a document that declares a document type (`<!DOCTYPE`): refused, as XMP
+/// allows none, before anything in it is read.
+#define PC_XML_ERROR_DOCUMENT_TYPE (-2)
+
 /// What libxml2 made of a document.
 typedef struct {
-    /// The first error, warning or namespace error libxml2 reported (`xmlParserErrors`), 0 when
-    /// none, and where (1-based line and column).
+    /// The first error, warning or namespace error libxml2 reported (`xmlParserErrors`), or
+    /// PC_XML_ERROR_DOCUMENT_TYPE; 0 when none; and where (1-based line and column).
     int error_code;
     int error_line;
     int error_column;
@@ -28,7 +32,8 @@ int pc_xml_load(char *reason, size_t reason_size);
 
 /// Parses `size` bytes as libxml2's push parser does for Foundation's XMLParser (the first four
 /// bytes to detect the encoding, then the rest), without fetching anything from the network,
-/// loading external DTDs or substituting entities. Fills `check`; returns 0, or -1 when
+/// loading external DTDs or substituting entities, and refusing a document type declaration
+/// (PC_XML_ERROR_DOCUMENT_TYPE) before its declarations are read. Fills `check`; returns 0, or -1 when
 /// libxml2 is not loaded or out of memory.
 int pc_xml_check_document(const char *bytes, int size, const char *rdf_namespace, pc_xml_document_check *check);
 

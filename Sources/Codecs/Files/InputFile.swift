@@ -32,6 +32,17 @@ public enum InputFile {
         _ path: String, maximumBytes: Int = .max,
         _ body: (_ descriptor: Int32, _ size: Int) throws(FileReadError) -> Result
     ) throws(FileReadError) -> Result {
+        let (descriptor, size) = try openRegular(path)
+        defer { close(descriptor) }
+        guard size > 0 else { throw .empty(path: path) }
+        guard size <= maximumBytes else { throw .tooLarge(path: path, bytes: size, limit: maximumBytes) }
+        return try body(descriptor, size)
+    }
+
+    /// Opens the regular file at `path` (symbolic links followed) for reading, once it is known
+    /// to be one: its descriptor, which the caller closes, and its size (possibly 0). A
+    /// directory, a FIFO or a device is refused as ``read(_:maximumBytes:)`` refuses it.
+    public static func openRegular(_ path: String) throws(FileReadError) -> (descriptor: Int32, size: Int) {
         // stat before open: opening a FIFO for reading would block until a writer came.
         var status = stat()
         guard stat(path, &status) == 0 else { throw failure(path, "stat") }
@@ -39,13 +50,14 @@ public enum InputFile {
         // O_NONBLOCK: should the path be swapped for a FIFO since stat, open still returns.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(path, "open") }
-        defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw failure(path, "fstat") }
-        try checkRegular(status, path)
-        let size = Int(status.st_size)
-        guard size > 0 else { throw .empty(path: path) }
-        guard size <= maximumBytes else { throw .tooLarge(path: path, bytes: size, limit: maximumBytes) }
-        return try body(descriptor, size)
+        do throws(FileReadError) {
+            guard fstat(descriptor, &status) == 0 else { throw failure(path, "fstat") }
+            try checkRegular(status, path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        return (descriptor, Int(status.st_size))
     }
 
     /// The first `count` bytes of the open regular file `descriptor`, mapped read-only and

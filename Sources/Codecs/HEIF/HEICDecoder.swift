@@ -42,12 +42,12 @@ package enum HEICDecoder {
     }
 
     /// The primary image's alpha (its auxiliary image of that kind): the stored samples turned
-    /// by `orientation`, as ``decodeTurnedPlanes(_:by:)`` turns the picture's. nil without one,
-    /// or when its samples are deeper than 8 bits.
+    /// by `orientation`, as ``decodeTurnedPlanes(_:by:)`` turns the picture's, in 8 bits as the
+    /// re-encoded picture is (deeper samples scaled); nil without one.
     package static func decodeTurnedAlpha(_ data: [UInt8], by orientation: Orientation) throws(CodecError) -> (size: PixelSize, alpha: [UInt8])? {
         try HEIFContext.withPrimaryImage(of: data) { (_, primary) throws(CodecError) -> (size: PixelSize, alpha: [UInt8])? in
             guard let alpha = try primary.auxiliaryImages().first(where: { $0.name == "alpha" }),
-                  let stored = try alpha.handle.decodeStoredGrey() else { return nil }
+                  let stored = try alpha.handle.decodeStoredGrey(reducing: true) else { return nil }
             return (orientation.apply(to: stored.size), orientation.apply(toPixels: stored.grey, of: stored.size, bytesPerPixel: 1))
         }
     }

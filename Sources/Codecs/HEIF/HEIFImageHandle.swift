@@ -101,10 +101,12 @@ final class HEIFImageHandle {
     }
 
     /// Decodes the stored samples (no `irot`/`imir`/`clap` applied) of a grey image — an alpha
-    /// or depth auxiliary image — as 8-bit grey; nil when they are deeper.
-    func decodeStoredGrey() throws(CodecError) -> (size: PixelSize, grey: [UInt8])? {
+    /// or depth auxiliary image — as 8-bit grey; nil when they are deeper, unless `reducing`
+    /// (an alpha, whose picture is written in 8 bits too): then scaled to 8 bits.
+    func decodeStoredGrey(reducing: Bool = false) throws(CodecError) -> (size: PixelSize, grey: [UInt8])? {
         try PixelBudget.check(storedSize, declaredBy: "HEIC")
-        guard heif.image_handle_get_luma_bits_per_pixel(handle) == 8, let options = heif.decoding_options_alloc() else { return nil }
+        let bits = Int(heif.image_handle_get_luma_bits_per_pixel(handle))
+        guard bits == 8 || (reducing && (9...16).contains(bits)), let options = heif.decoding_options_alloc() else { return nil }
         defer { heif.decoding_options_free(options) }
         options.pointee.ignore_transformations = 1
         var decoded: OpaquePointer?
@@ -117,7 +119,8 @@ final class HEIFImageHandle {
         }
         guard let decoded else { throw .heif(function: "heif_decode_image", message: "no image") }
         defer { heif.image_release(decoded) }
-        guard heif.image_get_bits_per_pixel_range(decoded, heif_channel_Y) == 8 else { return nil }
+        let range = Int(heif.image_get_bits_per_pixel_range(decoded, heif_channel_Y))
+        guard range == bits else { return nil }
         let size = PixelSize(width: Int(heif.image_get_width(decoded, heif_channel_Y)), height: Int(heif.image_get_height(decoded, heif_channel_Y)))
         var stride: Int32 = 0
         guard size.area > 0, let plane = heif.image_get_plane_readonly(decoded, heif_channel_Y, &stride) else {
@@ -126,7 +129,15 @@ final class HEIFImageHandle {
         var grey = [UInt8]()
         grey.reserveCapacity(size.area)
         for row in 0..<size.height {
-            grey.append(contentsOf: UnsafeBufferPointer(start: plane + row * Int(stride), count: size.width))
+            let start = plane + row * Int(stride)
+            if range == 8 {
+                grey.append(contentsOf: UnsafeBufferPointer(start: start, count: size.width))
+            } else {
+                // Deeper samples are 16-bit words (libheif's layout); rounded to the nearest of 256 levels.
+                let maximum = (1 << range) - 1
+                let words = UnsafeRawPointer(start).bindMemory(to: UInt16.self, capacity: size.width)
+                for column in 0..<size.width { grey.append(UInt8((Int(words[column]) * 255 + maximum / 2) / maximum)) }
+            }
         }
         return (size, grey)
     }

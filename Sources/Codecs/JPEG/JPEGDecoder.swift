@@ -25,16 +25,45 @@ package final class JPEGDecoder {
         let header = try decompressor.header(of: jpeg)
         let size = header.size
         try PixelBudget.check(size, declaredBy: "JPEG")
-        var rgb = [UInt8](repeating: 0, count: size.area * 3)
+        if header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue) {
+            return (size, try decodeCMYKAsRGB(jpeg, size: size, acceptingTruncation: acceptingTruncation))
+        }
+        return (size, try decompress(jpeg, size: size, to: TJPF_RGB, bytesPerPixel: 3, acceptingTruncation: acceptingTruncation))
+    }
+
+    /// The pixels of `jpeg` (of `size`) in TurboJPEG's pixel format `format`, rows unpadded.
+    private func decompress(_ jpeg: [UInt8], size: PixelSize, to format: TJPF, bytesPerPixel: Int,
+                            acceptingTruncation: Bool) throws(CodecError) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: size.area * bytesPerPixel)
         let code = jpeg.withUnsafeBufferPointer { source in
-            rgb.withUnsafeMutableBufferPointer { target in
+            pixels.withUnsafeMutableBufferPointer { target in
                 tjDecompress2(decompressor.handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                              Int32(size.width), Int32(size.width * 3), Int32(size.height), Int32(TJPF_RGB.rawValue),
+                              Int32(size.width), Int32(size.width * bytesPerPixel), Int32(size.height), Int32(format.rawValue),
                               TJFLAG_ACCURATEDCT)
             }
         }
         try check(code, "tjDecompress2", jpeg, acceptingTruncation: acceptingTruncation)
-        return (size, rgb)
+        return pixels
+    }
+
+    /// A CMYK or YCCK `jpeg` (which TurboJPEG decodes only to CMYK) as RGB, by the naive
+    /// conversion every viewer without a profile makes (R = (1 − C)(1 − K), as ImageMagick's):
+    /// for a picture to look at and compare, not for print.
+    private func decodeCMYKAsRGB(_ jpeg: [UInt8], size: PixelSize, acceptingTruncation: Bool) throws(CodecError) -> [UInt8] {
+        let cmyk = try decompress(jpeg, size: size, to: TJPF_CMYK, bytesPerPixel: 4, acceptingTruncation: acceptingTruncation)
+        // Adobe's writers, which its APP14 segment names, store the inks inverted (0 is full
+        // ink), and libjpeg hands the samples over as stored.
+        let inverted = try JPEGFile.headerSegments(of: jpeg).list.contains { $0.isAdobe(in: jpeg) }
+        return [UInt8](unsafeUninitializedCapacity: size.area * 3) { rgb, initialized in
+            for pixel in 0..<size.area {
+                let black = Int(cmyk[pixel * 4 + 3])
+                for channel in 0..<3 {
+                    let ink = Int(cmyk[pixel * 4 + channel])
+                    rgb[pixel * 3 + channel] = UInt8(inverted ? (ink * black + 127) / 255 : ((255 - ink) * (255 - black) + 127) / 255)
+                }
+            }
+            initialized = size.area * 3
+        }
     }
 
     /// Decodes `jpeg` to a J420 planar image. 4:2:0 Y'CbCr files are decoded straight into
@@ -80,15 +109,14 @@ package final class JPEGDecoder {
         }
     }
 
-    private static func name(ofSubsampling subsampling: Int32) -> String {
-        switch subsampling {
-        case Int32(TJSAMP_444.rawValue): return "4:4:4"
-        case Int32(TJSAMP_422.rawValue): return "4:2:2"
-        case Int32(TJSAMP_420.rawValue): return "4:2:0"
-        case Int32(TJSAMP_GRAY.rawValue): return "grey"
-        case Int32(TJSAMP_440.rawValue): return "4:4:0"
-        case Int32(TJSAMP_411.rawValue): return "4:1:1"
-        default: return "unknown"
-        }
-    }
+    /// TurboJPEG's chroma subsamplings by the names ``header(_:)`` gives them.
+    private static let subsamplingNames: [Int32: String] = [
+        Int32(TJSAMP_444.rawValue): "4:4:4", Int32(TJSAMP_422.rawValue): "4:2:2", Int32(TJSAMP_420.rawValue): "4:2:0",
+        Int32(TJSAMP_GRAY.rawValue): "grey", Int32(TJSAMP_440.rawValue): "4:4:0", Int32(TJSAMP_411.rawValue): "4:1:1",
+    ]
+
+    private static func name(ofSubsampling subsampling: Int32) -> String { subsamplingNames[subsampling] ?? "unknown" }
+
+    /// TurboJPEG's value (`TJSAMP_*`) for a subsampling as ``header(_:)`` names it; nil for "unknown".
+    package static func subsampling(named name: String) -> Int32? { subsamplingNames.first { $0.value == name }?.key }
 }

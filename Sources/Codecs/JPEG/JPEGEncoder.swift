@@ -43,6 +43,21 @@ package final class JPEGEncoder {
         return Array(jpeg)
     }
 
+    /// Encodes packed RGB `image` with TurboJPEG at the chroma subsampling `subsampling`
+    /// (`TJSAMP_*`, as ``JPEGDecoder/subsampling(named:)`` gives a file's): JFIF, no EXIF. For a
+    /// picture re-encoded in its file's own sampling, which the planes (4:2:0) cannot keep.
+    package func encode(_ image: RGBImage, quality: Int, subsampling: Int32) throws(CodecError) -> [UInt8] {
+        let (buffer, capacity) = try output(width: image.size.width, height: image.size.height, quality: quality, subsampling: subsampling)
+        var output: UnsafeMutablePointer<UInt8>? = buffer
+        var outputSize = UInt(capacity)
+        let code = image.pixels.withUnsafeBufferPointer {
+            tjCompress2(compressor.handle, $0.baseAddress, Int32(image.size.width), Int32(image.size.width * 3), Int32(image.size.height),
+                        Int32(TJPF_RGB.rawValue), &output, &outputSize, subsampling, Int32(quality), TJFLAG_NOREALLOC)
+        }
+        guard code == 0, let output else { throw compressor.error("tjCompress2") }
+        return Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
+    }
+
     /// Encoders for the strips after the first of ``encodeInStrips(_:quality:strips:)``, kept
     /// between photos like the output buffer.
     var stripEncoders: [JPEGEncoder] = []
@@ -56,6 +71,14 @@ package final class JPEGEncoder {
     /// Encodes `rows` into the reusable buffer and returns the JPEG in it, valid until the next
     /// encode with this encoder.
     func compress(_ rows: PlaneRows, quality: Int) throws(CodecError) -> UnsafeBufferPointer<UInt8> {
+        // TurboJPEG reads the luma of an odd side to an even size, one sample past what a
+        // planar image holds (never written: a file then differed from run to run); the raw
+        // compressor repeats the edge sample there instead, as libjpeg pads an RGB picture.
+        if rows.width % 2 == 1 || rows.height % 2 == 1 {
+            return try compress(width: rows.width, height: rows.height, quality: quality, band: rows.height) { band in
+                rows.dropping(band.lowerBound)
+            }
+        }
         let (buffer, capacity) = try output(width: rows.width, height: rows.height, quality: quality)
         let width = Int32(rows.width), height = Int32(rows.height)
         var output: UnsafeMutablePointer<UInt8>? = buffer
@@ -88,15 +111,22 @@ package final class JPEGEncoder {
     /// The reusable output buffer, grown to TurboJPEG's worst case for a `width` x `height`
     /// image (its capacity returned with it), once `quality` is known to be valid: what both
     /// encodes write into.
-    private func output(width: Int, height: Int, quality: Int) throws(CodecError) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    private func output(width: Int, height: Int, quality: Int,
+                        subsampling: Int32 = Int32(TJSAMP_420.rawValue)) throws(CodecError) -> (buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
         guard (1...100).contains(quality) else { throw .invalidArgument("JPEG quality \(quality) is not in 1...100") }
-        let size = tjBufSize(Int32(width), Int32(height), Int32(TJSAMP_420.rawValue))
+        let size = tjBufSize(Int32(width), Int32(height), subsampling)
         guard size != UInt(bitPattern: -1) else { throw compressor.error("tjBufSize") }
         return (outputBuffer(capacity: Int(size)), Int(size))
     }
 }
 
 extension JPEGEncoder.PlaneRows {
+    /// These rows from row `count` (even) on.
+    func dropping(_ count: Int) -> Self {
+        Self(y: y + count * lumaStride, cb: cb + count / 2 * chromaStride, cr: cr + count / 2 * chromaStride,
+             lumaStride: lumaStride, chromaStride: chromaStride, width: width, height: height - count)
+    }
+
     /// Rows `rows` of `image`, whose first row is row `firstRow` of the whole (even): the
     /// image itself (0) or a band buffer.
     init(rows: Range<Int>, of image: PlanarImage, firstRow: Int = 0) {

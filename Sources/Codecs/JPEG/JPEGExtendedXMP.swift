@@ -28,21 +28,25 @@ package enum JPEGExtendedXMP {
     package static func packet(in jpeg: [UInt8], guid: String) throws(CodecError) -> [UInt8]? {
         let chunks = try chunks(of: jpeg).filter { $0.guid == Array(guid.utf8) }
         guard let fullLength = chunks.first?.fullLength else { return nil }
-        var packet = [UInt8](repeating: 0, count: fullLength)
+        // The chunks are checked to cover the declared length before anything is allocated:
+        // the length is the file's word (0xFFFFFFFF once cost 4.2 GB), what they hold is not.
+        let ordered = chunks.sorted(by: { $0.offset < $1.offset })
         var covered = 0
-        for chunk in chunks.sorted(by: { $0.offset < $1.offset }) {
+        for chunk in ordered {
             guard chunk.fullLength == fullLength else {
                 throw .corruptFile(format: "JPEG", reason: "the extended XMP \(guid) is said to be \(fullLength) and \(chunk.fullLength) bytes long")
             }
             guard chunk.offset == covered, chunk.offset + chunk.data.count <= fullLength else {
                 throw .corruptFile(format: "JPEG", reason: "the extended XMP \(guid) has a gap or an overlap at byte \(min(chunk.offset, covered)) of \(fullLength)")
             }
-            packet.replaceSubrange(chunk.offset..<(chunk.offset + chunk.data.count), with: jpeg[chunk.data])
             covered += chunk.data.count
         }
         guard covered == fullLength else {
             throw .corruptFile(format: "JPEG", reason: "the extended XMP \(guid) stops at byte \(covered) of \(fullLength)")
         }
+        var packet: [UInt8] = []
+        packet.reserveCapacity(fullLength)
+        for chunk in ordered { packet += jpeg[chunk.data] }
         return packet
     }
 

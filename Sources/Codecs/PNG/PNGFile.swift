@@ -23,6 +23,7 @@ package enum PNGFile {
         guard size.area > 0, size.area <= maximumArea else {
             throw .corruptFile(format: "PNG", reason: "implausible size \(size)")
         }
+        try checkHoldable(size, in: data)
         image.format = UInt32(PNG_FORMAT_RGB)
         var pixels = [UInt8](repeating: 0, count: size.area * 3)
         let finished = data.withUnsafeBytes { _ in
@@ -30,6 +31,21 @@ package enum PNGFile {
         }
         guard finished != 0 else { throw .corruptFile(format: "PNG", reason: message(of: image)) }
         return RGBImage(size: size, pixels: pixels)
+    }
+
+    /// Deflate's largest ratio: a 258-byte match coded in two bits.
+    static let deflateRatio = 1032
+
+    /// Refuses a size whose rows (at the header's bit depth and channels, filter bytes and all)
+    /// no deflate stream of the file's length can hold, before memory is sized for them: a
+    /// 270-byte file declaring 16384x16384 once cost 800 MB.
+    private static func checkHoldable(_ size: PixelSize, in data: [UInt8]) throws(CodecError) {
+        // IHDR, which libpng has checked: bit depth at byte 24, colour type at 25.
+        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(data[25])] ?? 1
+        let rows = size.height * (1 + (size.width * channels * Int(data[24]) + 7) / 8)
+        guard rows <= data.count * deflateRatio else {
+            throw .corruptFile(format: "PNG", reason: "it declares \(size.width)x\(size.height) pixels, more than its \(data.count) bytes can hold")
+        }
     }
 
     /// Encodes `image` as an 8-bit RGB PNG.

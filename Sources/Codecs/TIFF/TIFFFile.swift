@@ -74,12 +74,16 @@ package enum TIFFFile {
         let orientationTag = hasOrientation ? Int(tag) : Int(ORIENTATION_TOPLEFT)
         let size = PixelSize(width: Int(width), height: Int(height))
         try PixelBudget.check(size, declaredBy: "TIFF")
-        var raster = [UInt32](repeating: 0, count: size.area)
         // Asking for the file's own orientation makes libtiff copy the rows as stored (it
         // would otherwise flip some orientations, and it never transposes).
         let requested = (1...8).contains(orientationTag) ? orientationTag : Int(ORIENTATION_TOPLEFT)
-        let ok = raster.withUnsafeMutableBufferPointer {
-            libtiff.ReadRGBAImageOriented(file.tiff, width, height, $0.baseAddress, Int32(requested), 1)
+        var ok: Int32 = 0
+        // Not zeroed first: a read that succeeds writes every pixel, and a 200-byte file that
+        // declares 16384x16384 fails at its first strip having touched a few pages of the
+        // raster, not all of its 1 GB.
+        let raster = [UInt32](unsafeUninitializedCapacity: size.area) { buffer, initialized in
+            ok = libtiff.ReadRGBAImageOriented(file.tiff, width, height, buffer.baseAddress, Int32(requested), 1)
+            initialized = ok != 0 ? size.area : 0
         }
         try file.check(ok, "TIFFReadRGBAImageOriented")
         var rgb = [UInt8](repeating: 0, count: size.area * 3)

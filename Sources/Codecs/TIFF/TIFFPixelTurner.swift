@@ -166,17 +166,27 @@ package enum TIFFPixelTurner {
             rowsPerStrip = UInt32(layout.size.height)
         }
         let height = layout.size.height
-        var pixels = [UInt8](repeating: 0, count: rowBytes * height)
         let strips = Int(libtiff.NumberOfStrips(file.tiff))
-        for strip in 0..<strips {
-            let firstRow = strip * Int(rowsPerStrip)
-            guard firstRow < height else { break }
-            let expected = min(Int(rowsPerStrip), height - firstRow) * rowBytes
-            let read = pixels.withUnsafeMutableBytes {
-                libtiff.ReadEncodedStrip(file.tiff, UInt32(strip), $0.baseAddress! + firstRow * rowBytes, tmsize_t(expected))
-            }
-            guard read == expected else { throw .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError) }
+        guard strips * Int(rowsPerStrip) >= height else {
+            throw .corruptFile(format: "TIFF", reason: "\(strips) strips of \(rowsPerStrip) rows hold fewer than its \(height) rows")
         }
+        // Not zeroed first: the strips write every row, and a file that declares more rows
+        // than it holds fails at its first short strip having touched only the pages read.
+        var failure: CodecError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, initialized in
+            for strip in 0..<strips {
+                let firstRow = strip * Int(rowsPerStrip)
+                guard firstRow < height else { break }
+                let expected = min(Int(rowsPerStrip), height - firstRow) * rowBytes
+                let read = libtiff.ReadEncodedStrip(file.tiff, UInt32(strip), buffer.baseAddress! + firstRow * rowBytes, tmsize_t(expected))
+                guard read == expected else {
+                    failure = .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError)
+                    break
+                }
+            }
+            initialized = failure == nil ? rowBytes * height : 0
+        }
+        if let failure { throw failure }
         return pixels
     }
 

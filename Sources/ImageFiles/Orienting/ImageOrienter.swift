@@ -221,6 +221,17 @@ public struct ImageOrienter: Sendable {
             (encoded, size) = try ImageFileError.damaged { () throws(CodecError) in
                 try JPEGCMYKTurn.turned(data, by: orientation, quality: quality, acceptingTruncation: truncated)
             }
+        } else if let sampling = try Self.ownSampling(of: data) {
+            // Not 4:2:0 (4:4:4, 4:2:2, grey…): re-encoded from RGB in the file's own sampling, not
+            // through 4:2:0 planes that would halve a 4:4:4 file's colour.
+            let decoded = try ImageFileError.damaged { () throws(CodecError) in
+                try JPEGDecoder().decodeRGB(data, acceptingTruncation: truncated)
+            }
+            let upright = RGBImage(size: decoded.size, pixels: decoded.rgb).transformed(by: orientation)
+            encoded = try ImageFileError.damaged { () throws(CodecError) in
+                try JPEGEncoder().encode(upright, quality: quality, subsampling: sampling)
+            }
+            size = upright.size
         } else {
             let planar = try Self.uprightPlanes(data, orientation, truncated: truncated)
             encoded = try ImageFileError.damaged { () throws(CodecError) in try JPEGEncoder().encode(planar, quality: quality) }
@@ -308,6 +319,13 @@ public struct ImageOrienter: Sendable {
     /// 2×2 blocks, so nothing is resampled), never an RGB picture beside them. Odd sizes are
     /// turned as RGB, which keeps the odd last row or column that turned planes would lose; a
     /// file cut short needs the RGB decoder, which fills what its data does not reach.
+    /// TurboJPEG's value for the chroma sampling of `jpeg` when it is one TurboJPEG encodes other
+    /// than 4:2:0; nil for 4:2:0 (the planes' own) and for an unusual one.
+    private static func ownSampling(of jpeg: [UInt8]) throws(ImageFileError) -> Int32? {
+        let header = try ImageFileError.damaged { () throws(CodecError) in try JPEGDecoder().header(jpeg) }
+        return header.subsampling == "4:2:0" ? nil : JPEGDecoder.subsampling(named: header.subsampling)
+    }
+
     private static func uprightPlanes(_ data: [UInt8], _ orientation: Orientation, truncated: Bool) throws(ImageFileError) -> PlanarImage {
         let header = try ImageFileError.damaged { () throws(CodecError) in try JPEGDecoder().header(data) }
         if !truncated, header.subsampling == "4:2:0", header.size.width % 2 == 0, header.size.height % 2 == 0 {
@@ -486,7 +504,7 @@ public struct ImageOrienter: Sendable {
             }
             let turned = try ImageFileError.damaged { () throws(CodecError) in try HEICDecoder.decodeTurnedAlpha(data, by: orientation) }
             guard let turned else {
-                warnings.append("its alpha image was dropped: its samples are deeper than 8 bits")
+                warnings.append("its alpha image was dropped: its samples are deeper than 16 bits")
                 continue
             }
             if !single {

@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Imaging
 import FoundationEssentials
+import Synchronization
 
 /// A file being written in a folder: nameless (`O_TMPFILE`) where the file system allows it,
 /// else a hidden temporary name that ``discard()`` removes.
@@ -62,6 +63,7 @@ struct PendingFile {
     /// 12 MP JPEG on ext4, more for larger files — is not on the caller's path.
     func commit(to path: String, replacing: Bool) throws(ImageFileError) {
         guard fsync(descriptor) == 0 else { throw Self.failure(path, "fsync") }
+        if replacing, temporaryPath == nil { Self.removeLeftovers(in: folder) }
         let replaced = replacing ? Self.hold(path) : nil
         defer { if let replaced { DispatchQueue.global(qos: .utility).async { close(replaced) } } }
         if let temporaryPath {
@@ -99,6 +101,43 @@ struct PendingFile {
         }
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 { fsync(directory); close(directory) }
+    }
+
+    /// Folders this process has cleared of leftovers.
+    private static let cleared = Mutex<Set<String>>([])
+
+    /// Removes what a process killed between the link and the rename of a replacing commit left:
+    /// `.NAME.PID.N` beside NAME, a regular file, whose PID no longer runs (there is no way to
+    /// give a nameless file a name that is taken in one step, so the hidden name exists for two
+    /// system calls). Once per folder per process: a folder of photos rewritten one by one is
+    /// read once.
+    private static func removeLeftovers(in folder: String) {
+        guard cleared.withLock({ $0.insert(folder).inserted }), let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        var names: Set<String> = [], leftovers: [(name: String, target: String, process: pid_t)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            names.insert(name)
+            if let (target, process) = leftover(name) { leftovers.append((name, target, process)) }
+        }
+        for leftover in leftovers where names.contains(leftover.target) {
+            // ESRCH only: EPERM is a process of another user's, alive.
+            guard kill(leftover.process, 0) != 0, errno == ESRCH else { continue }
+            var status = stat()
+            let path = "\(folder)/\(leftover.name)"
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { unlink(path) }
+        }
+    }
+
+    /// The name and the process of a hidden name that ``commit(to:replacing:)`` links,
+    /// `.NAME.PID.N` (N below 100); nil for any other name.
+    private static func leftover(_ name: String) -> (target: String, process: pid_t)? {
+        guard name.hasPrefix(".") else { return nil }
+        let parts = name.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let attempt = Int(parts[parts.count - 1]), (0..<100).contains(attempt),
+              let process = pid_t(parts[parts.count - 2]), process > 0 else { return nil }
+        let target = parts.dropLast(2).joined(separator: ".")
+        return target.isEmpty ? nil : (target, process)
     }
 
     /// `O_PATH`, which Glibc imports only with _GNU_SOURCE (nil where its value is not listed

@@ -289,7 +289,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// Ends every waiting request and every consumer with `error`; a failure of the current
     /// stream (`generation`) also fails requests that come later, until a restart.
     private func fail(_ error: PhotoCaptureError, generation: UInt64?) {
-        let (waiters, consumers) = state.withLock { (state) -> ([Waiting], [FrameConsumerSlot]) in
+        let (waiters, consumers) = state.withLock { (state) -> ([(Waiting, Result<Entry, PhotoCaptureError>)], [FrameConsumerSlot]) in
             if let generation {
                 guard state.generation == generation else { return ([], []) }
                 if case .clipEnded = error.code {
@@ -302,16 +302,23 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                 state.pump = nil
                 state.configuration = nil
             }
-            var waiting: [Waiting] = []
+            var waiting: [(Waiting, Result<Entry, PhotoCaptureError>)] = []
             for id in Array(state.waiters.keys) where state.waiters[id]?.outcome == nil {
-                if let continuation = state.waiters[id]?.settle(.failure(error)) {
+                // At a clip's end no frame follows the one under way at a zero-shutter-lag
+                // request, which waited to see whether one would: that one is its frame.
+                var outcome = Result<Entry, PhotoCaptureError>.failure(error)
+                if case .clipEnded = error.code, case .underWayAt(let instant)? = state.waiters[id]?.rule,
+                   let under = state.ring.last(where: { $0.delivered.frame.timestampNanoseconds <= instant }) {
+                    outcome = .success(state.handOut(under))
+                }
+                if let continuation = state.waiters[id]?.settle(outcome) {
                     state.waiters[id] = nil
-                    waiting.append(continuation)
+                    waiting.append((continuation, outcome))
                 }
             }
             return (waiting, state.consumers)
         }
-        for waiter in waiters { waiter.resume(returning: .failure(error)) }
+        for (waiter, outcome) in waiters { waiter.resume(returning: outcome) }
         for consumer in consumers { consumer.fail(error) }
     }
 

@@ -49,6 +49,7 @@ enum XMPPacketValidator {
         case 4: "the document is empty"
         case 73: "'>' is missing"
         case 26: "an undeclared entity"
+        case Int(PC_XML_ERROR_DOCUMENT_TYPE): "it declares a document type (<!DOCTYPE>), which XMP does not allow"
         default: "libxml2 error \(code)"
         }
     }

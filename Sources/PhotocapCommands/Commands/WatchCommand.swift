@@ -69,7 +69,15 @@ package struct WatchCommand: AsyncParsableCommand {
         pixelBudget.limitMemory(.capture)
         // The live session and its report need OpenCV only with --faces or --smart-framing, but
         // a watch runs for seconds to hours: it always runs in photocap-vision.
-        try await VisionSupport.implementation(for: "watch").watch(self)
+        do {
+            try await VisionSupport.implementation(for: "watch").watch(self)
+        } catch let error as PhotoCaptureError {
+            // Said as shoot says it (ArgumentParser's "Error:" printed the text raw): one line,
+            // the text from files (a clip's header) escaped.
+            throw fail(error.description)
+        } catch let error as ImageFileError {
+            throw fail(error.description)
+        }
     }
 
     /// A watch with the defaults (ArgumentParser fills in the options).

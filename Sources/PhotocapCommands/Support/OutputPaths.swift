@@ -33,9 +33,10 @@ struct OutputPaths {
         let stem = photo.deletingPathExtension
         preview = withPreview ? stem + ".preview.jpg" : nil
         raw = withRaw ? stem + ".dng" : nil
-        // RAW + processed named after its DNG (`--output shot.dng`): the photo gets its own extension.
-        let namesTheDNG = withRaw && photo.pathExtension.lowercased() == "dng"
-        self.photo = namesTheDNG ? stem + "." + (format.fileExtension ?? "bin") : photo
+        // RAW + processed named after its DNG (`--output shot.dng`) or by a stem (`--output shot`,
+        // beside which shot.dng goes): the photo gets its own extension.
+        let namesAStem = withRaw && ["dng", ""].contains(photo.pathExtension.lowercased())
+        self.photo = namesAStem ? stem + "." + (format.fileExtension ?? "bin") : photo
 
         let folder = URL(fileURLWithPath: photo).deletingLastPathComponent().path
         if requested.hasSuffix("/"), !exists {

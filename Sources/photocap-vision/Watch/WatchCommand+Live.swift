@@ -56,6 +56,8 @@ extension WatchCommand {
         let monitor = camera.sceneMonitor
         // The video data output keeps the newest frame and drops the rest: this watcher only counts.
         let frames = video.frames()
+        let failure = StreamFailure()
+        video.setSampleBufferDelegate(failure)
         // The frames finish when the stream ends: at a clip's last frame, so does the watch.
         let streamEnded = Flag()
         let firstFrame = Mutex<UInt64?>(nil)
@@ -78,10 +80,13 @@ extension WatchCommand {
         var last = await camera.streamStatistics()
         var lastTime = Date()
         var second = 0
+        // A clip whose stream failed (a frame cut short) rather than ended.
+        var failed: PhotoCaptureError?
         while duration.map({ second < $0 }) ?? true {
             guard await interrupted.wait(seconds: 1) == false else { break }
             if streamEnded.isSet, frameFile.isClip {
-                note("the clip ended at its last frame")
+                failed = failure.error
+                if failed == nil { note("the clip ended at its last frame") }
                 break
             }
             second += 1
@@ -116,6 +121,7 @@ extension WatchCommand {
         await session.stopRunning()
         drain.cancel()
         if interrupted.happened { throw ExitCode(130) }
+        if let failed { throw failed }
     }
 
     /// Writes `picture` (the whole upright picture) over `path` atomically, with the faces and
@@ -146,6 +152,20 @@ extension WatchCommand {
             ?? preview.jpegData(quality: 80)
         try AtomicFileWriter.write(jpeg, to: path, overwrite: true)
         return path
+    }
+}
+
+/// The error the stream failed with, other than a clip's end: the video output tells its
+/// delegate (before its frames finish), not the readers of its frames.
+private final class StreamFailure: VideoDataOutputDelegate {
+    private let first = Mutex<PhotoCaptureError?>(nil)
+    var error: PhotoCaptureError? { first.withLock { $0 } }
+
+    func videoDataOutput(_ output: VideoDataOutput, didOutput frame: VideoFrame) {}
+
+    func videoDataOutput(_ output: VideoDataOutput, didFailWith error: PhotoCaptureError) {
+        if case .clipEnded = error.code { return }
+        first.withLock { $0 = $0 ?? error }
     }
 }
 

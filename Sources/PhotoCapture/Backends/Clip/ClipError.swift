@@ -1,3 +1,4 @@
+import Codecs
 import Imaging
 
 /// Why a recorded clip (YUV4MPEG2, `.y4m`) cannot be played as a camera.
@@ -24,6 +25,8 @@ public enum ClipError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidFrameHeader(index: Int)
     /// Frame `index` (from 0) ends before its planes do: `expected` bytes, `actual` present.
     case truncatedFrame(index: Int, expected: Int, actual: Int)
+    /// The path names no regular file that can be read: a FIFO, a directory, a missing file.
+    case unreadable(FileReadError)
     /// A system call on the file failed with `errno`.
     case system(call: String, errno: Int32)
 
@@ -42,6 +45,7 @@ public enum ClipError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidFrameHeader(let index): return "frame \(index) does not start with a FRAME line"
         case .truncatedFrame(let index, let expected, let actual):
             return "frame \(index) is truncated: \(actual) of \(expected) bytes"
+        case .unreadable(let error): return error.reason
         case .system(let call, let errno): return "\(call) failed: errno \(errno)"
         }
     }

@@ -1,3 +1,4 @@
+import Codecs
 import Glibc
 
 /// An open YUV4MPEG2 file, read with `pread` one frame at a time (never all of it), closed
@@ -9,8 +10,9 @@ final class ClipFile: Sendable {
 
     /// Opens `path` and parses its header.
     init(path: String) throws(ClipError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .system(call: "open", errno: errno) }
+        // As every reader of files opens them: a FIFO or a directory is refused, not waited on.
+        let descriptor: Int32
+        do { descriptor = try InputFile.openRegular(path).descriptor } catch { throw .unreadable(error) }
         self.path = path
         self.descriptor = descriptor
         do throws(ClipError) {

@@ -64,9 +64,18 @@ actor ClipFrameSource: FrameSource {
             while time(streaming.start, position) <= instant { position += 1 }
             while position > 0, time(streaming.start, position - 1) > instant { position -= 1 }
         }
-        let index = try clipIndex(of: position)
         let exposureStart = time(streaming.start, position)
         let deliveryTime = time(streaming.start, position + 1)
+        let index: Int
+        do {
+            index = try clipIndex(of: position)
+        } catch {
+            // The end comes when a frame after the last would have: until then the last one is
+            // the picture shown, which a photo requested while it plays takes (zero shutter
+            // lag), as from any frame a later one follows; a clip of one frame is shot so.
+            if case .clipEnded = error.code { _ = try await SensorCadence.wait(until: deliveryTime, timeout: timeout) }
+            throw error
+        }
         if try await SensorCadence.wait(until: deliveryTime, timeout: timeout) > 0 {
             // Stopped, or stopped and started again, meanwhile.
             guard let current = self.streaming, current.start == streaming.start else {
