@@ -9,5 +9,5 @@
 public enum PhotocapVersion {
     /// The version as `major.minor.patch` (semantic versioning: before 1.0.0, a minor version
     /// may break the API; CHANGELOG.md says where it does).
-    public static let current = "0.2.0"
+    public static let current = "0.3.0"
 }
