@@ -20,6 +20,11 @@ import TestSupport
     /// a wrong quarter turn of this scene over 40.
     static let tolerance = 4.0
 
+    /// Printed as iio-sensor-proxy, `monitor-sensor` and GNOME name them, not as Swift cases.
+    @Test func orientationsPrintAsTheSensorProxyNamesThem() {
+        #expect(AccelerometerOrientation.allCases.map { "\($0)" } == ["normal", "left-up", "bottom-up", "right-up"])
+    }
+
     /// Waits (at most 5 s) until `condition` holds.
     static func eventually(_ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)

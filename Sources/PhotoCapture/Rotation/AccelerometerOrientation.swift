@@ -28,3 +28,9 @@ public enum AccelerometerOrientation: String, Sendable, CaseIterable {
         }
     }
 }
+
+extension AccelerometerOrientation: CustomStringConvertible {
+    /// iio-sensor-proxy's name (`left-up`), the one its documentation, `monitor-sensor` and
+    /// GNOME print, rather than the case's Swift name.
+    public var description: String { rawValue }
+}
