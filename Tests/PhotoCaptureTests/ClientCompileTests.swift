@@ -36,6 +36,19 @@ import TestSupport
         #expect(correct.compiled, "\(correct.diagnostics)")
     }
 
+    /// A test file that imports only the testing product can name the types its API uses.
+    @Test func theTestingProductAloneNamesTheTypesItsAPIUses() throws {
+        let verdict = try ClientCompiler().typecheck("""
+            import PhotoCaptureTesting
+            func check(_ image: RGBImage, _ error: CodecError?) throws -> PixelSize {
+                let displayed = try DisplayedImage(fileAt: "photo.jpg")
+                _ = displayed
+                return PixelSize(width: image.size.width, height: image.size.height)
+            }
+            """)
+        #expect(verdict.compiled, "\(verdict.diagnostics)")
+    }
+
     /// The delegate of Docs.docc/CapturingAPhoto.md that keeps its photo in a `var` and is waited for
     /// compiles in Swift 6 mode, as the article shows it.
     @Test func theArticlesWaitingDelegateCompiles() throws {
