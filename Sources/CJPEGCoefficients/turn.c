@@ -82,9 +82,8 @@ static atomic_int turns_realized;
 
 // Realized arrays are allocated but not yet touched: the moment to advise. Each lies in one
 // allocation (libjpeg splits only above 1 GB), which a writable access of its first row gives.
-// A process's first turn stays on 4 KiB pages: on a VM that hands free 2 MiB blocks back to its
-// host, a fresh huge page is backed anew on first touch, and a 12 MP turn after a pause took
-// 78-133 ms instead of 70-79 ms; later turns of a batch find the blocks earlier ones freed.
+// A process's first turn stays on 4 KiB pages: on a VM a fresh huge page is backed anew on
+// first touch, which made a first turn slower (figures in the Performance article).
 static void advising_realize(j_common_ptr info) {
     struct pc_jpeg_turn *turn = info->client_data;
     turn->realize_arrays(info);

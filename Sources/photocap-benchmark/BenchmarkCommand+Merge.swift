@@ -2,7 +2,7 @@ import Foundation
 import Imaging
 
 extension BenchmarkCommand {
-    /// Issue 36's merge row: a 12 MP "hand-held dim clip" cut from a real photo (Landscape_1.jpg
+    /// The merge row: a 12 MP "hand-held dim clip" cut from a real photo (Landscape_1.jpg
     /// of the orientation examples, scaled up by ImageMagick), each neighbour shifted by a few
     /// pixels, Gaussian noise of σ 10 (luma) and 6 (chroma) added: the time ``FrameMerger`` adds
     /// for the reference and 2 or 4 neighbours, and the luma PSNR it gains against the clean
@@ -28,7 +28,7 @@ extension BenchmarkCommand {
     }
 }
 
-/// Issue 36's material at 12 MP: frames cut from a real photo (Landscape_1.jpg of the
+/// The merging material at 12 MP: frames cut from a real photo (Landscape_1.jpg of the
 /// orientation examples, scaled up by ImageMagick) at a few pixels' offset each, dimmed by
 /// `brightness`, with Gaussian noise added; frame 0 is the reference, `clean` its picture
 /// without noise.

@@ -2,7 +2,7 @@ import Foundation
 import PhotoCapture
 
 extension BenchmarkCommand {
-    /// Issue 36's photo rows: `.balanced` and `.quality` against `.speed`, whole 12 MP JPEG
+    /// The prioritization rows: `.balanced` and `.quality` against `.speed`, whole 12 MP JPEG
     /// photos through ``PhotoOutput``, on a dim hand-held clip (a quarter of the photo's light,
     /// luma σ 6) played by the clip camera at 10 fps: what merging adds to the photo's
     /// processing (conversion, merge, encode), the request-to-photo time (`.quality` also waits

@@ -47,7 +47,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("process-rounds"), help: "Rounds of the whole-process comparison with ImageMagick, ffmpeg and jhead; 0 skips it.")
     var processRounds = 5
 
-    @Option(name: .customLong("batch-files"), help: "Copies of a 12 MP JPEG for batch orient vs jhead (issue 17 asks 500); 0 skips it.")
+    @Option(name: .customLong("batch-files"), help: "Copies of a 12 MP JPEG for batch orient vs jhead (500 is the target's batch); 0 skips it.")
     var batchFiles = 100
 
     @Option(name: .customLong("live-rounds"), help: "Rounds of the live-session measurements (loop cost, video data frame, request to frame in hand); 0 skips them.")
@@ -60,14 +60,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
     var mergeRounds = 5
 
     @Option(name: .customLong("large-heic"), help: ArgumentHelp(
-        "A very large HEIC (issue 17: pillow_heif's tests/images/heif_special/200MP.heic) to turn with orient --pixels, measured first: peak memory and time against heif-convert + heif-enc.",
+        "A very large HEIC (the target's is pillow_heif's tests/images/heif_special/200MP.heic) to turn with orient --pixels, measured first: peak memory and time against heif-convert + heif-enc.",
         valueName: "file"))
     var largeHEIC: String?
 
     @Option(name: .customLong("heic-rounds"), help: "Rounds of the HEIC comparisons (ultrafast with and without 90° compensation; photocap shoot against heif-enc, q50 medium); 0 skips them.")
     var heicRounds = 0
 
-    /// Issue 17's HEIC row: whole processes, the same 4:2:0 planes, quality 50, preset medium.
+    /// The HEIC row: whole processes, the same 4:2:0 planes, quality 50, preset medium.
     static let heicTargetName = "HEIC vs heif-enc (photocap shoot vs heif-enc of the same planes)"
 
     func validate() throws {

@@ -3,12 +3,12 @@ import Foundation
 import Imaging
 
 extension ProcessComparison {
-    /// The HEIC quality of issue 17's comparison (its figures are for quality 50, preset medium).
+    /// The HEIC quality of the comparison (the targets' figures are for quality 50, preset medium).
     static let heicQuality = 50
 
     /// `photocap shoot --format heic` against `heif-enc`, whole processes, quality
     /// ``heicQuality``, x265 preset medium for both; returns photocap's time over heif-enc's
-    /// (issue 17's ratio), nil when heif-enc is not installed.
+    /// (the tracked ratio), nil when heif-enc is not installed.
     ///
     /// heif-enc reads `planes` — the 4:2:0 planes the pipeline makes of `frameFile` — as a Y4M
     /// file: the same pixels and chroma, read raw, so it pays no decode or colour conversion,

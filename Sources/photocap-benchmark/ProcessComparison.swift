@@ -37,7 +37,7 @@ struct ProcessComparison {
         var inverted: ProcessRatio { ProcessRatio(median: 1 / median, fastest: 1 / fastest) }
     }
 
-    /// The ratios issue 17's table tracks, photocap's time over the other tool's; nil where a
+    /// The ratios the target table tracks, photocap's time over the other tool's; nil where a
     /// tool is missing.
     struct Ratios {
         var shootVersusFFmpeg: ProcessRatio?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 17's table: each tracked ratio of this run beside its target, printed last so a CI log
+/// The target table: each tracked ratio of this run beside its target, printed last so a CI log
 /// shows them together.
 struct TargetTable {
     private var rows: [(name: String, ratio: Double?, fastest: Double?, target: String, note: String)] = []
@@ -19,7 +19,7 @@ struct TargetTable {
     }
 
     func print() {
-        Swift.print("targets (issue 17), this run, \(ProcessInfo.processInfo.activeProcessorCount) cores:")
+        Swift.print("targets, this run, \(ProcessInfo.processInfo.activeProcessorCount) cores:")
         for row in rows {
             let measured = row.ratio.map { String(format: "%5.2fx", $0) } ?? row.note
             let fastest = row.fastest.map { String(format: "  (fastest runs %.2fx)", $0) } ?? ""

@@ -4,7 +4,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// DNG files as LibRaw, dcraw and exiftool read them (issue 5, acceptance 1, 2 and 5).
+/// DNG files as LibRaw, dcraw and exiftool read them.
 @Suite("DNG writing, LibRaw reading")
 struct DNGTests {
     /// Not a multiple of 16 or of 256 (strips), so row and strip arithmetic is exercised.

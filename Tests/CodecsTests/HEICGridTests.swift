@@ -4,7 +4,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// Big pictures coded as a grid of tiles, as phones write them (issue 17): x265 holds one tile
+/// Big pictures coded as a grid of tiles, as phones write them: x265 holds one tile
 /// at a time. Small tiles here so that a small picture makes a grid: 1000x700 in 256x256 tiles
 /// is 4x3 tiles whose last column and row the picture does not fill (1024x768 of tiles).
 @Suite("HEIC grids of tiles")

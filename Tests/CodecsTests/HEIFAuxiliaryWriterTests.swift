@@ -4,7 +4,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// Auxiliary images written into a re-encoded file (issue 38): here into a picture that the
+/// Auxiliary images written into a re-encoded file: here into a picture that the
 /// encoder codes as a grid of tiles, as a 48 MP phone picture is, where `auxl` must name the
 /// grid item libheif never saw.
 @Suite struct HEIFAuxiliaryWriterTests {

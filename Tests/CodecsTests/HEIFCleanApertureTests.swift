@@ -6,7 +6,7 @@ import TestSupport
 
 /// A HEIF clean aperture (`clap`) crops the coded picture: a 451x461 photo is coded 452x462
 /// because x265 codes whole 2x2 blocks. What a viewer shows, and what `info` reports as
-/// displayed, is the clean aperture (issue 18).
+/// displayed, is the clean aperture.
 @Suite struct HEIFCleanApertureTests {
     /// Adds a centred clap of the given size to the primary item of a HEIF file (argv: source,
     /// target, width, height): appended to ipco, associated in ipma, the boxes grown and iloc's

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// ISO/IEC 23008-12 lets an `ipma` entry name property index 0 ("no property"); libheif reads
-/// such files, so photocap must too (issue 18).
+/// such files, so photocap must too.
 @Suite struct HEIFPropertyIndexZeroTests {
     /// `file` with the first association of a `pixi` property replaced by index 0; the
     /// association is non-essential, so readers lose nothing they need.

@@ -91,7 +91,7 @@ struct JPEGStripTests {
         #expect(try [UInt8](encoder.encodeInStrips(image, quality: 85, strips: 2)) == encoder.encode(image, quality: 85))
     }
 
-    @Test("an odd side is encoded from the planes' samples alone: the bytes past them never reach the JPEG (issue 48)",
+    @Test("an odd side is encoded from the planes' samples alone: the bytes past them never reach the JPEG",
           arguments: [PixelSize(width: 101, height: 75), PixelSize(width: 101, height: 76), PixelSize(width: 100, height: 75)])
     func bytesPastAnOddSideAreNotRead(size: PixelSize) throws {
         let source = try Self.textured(size).planarImage()

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// MIPI CSI-2 packed Bayer formats (`pRAA`… 10-bit, `pRCC`… 12-bit): names, sizes, and
-/// unpacking checked against a packer written from the V4L2 specification (issue 15, item 5).
+/// unpacking checked against a packer written from the V4L2 specification.
 @Suite struct CSI2PackingTests {
     static let packed: [(FramePixelFormat, String, FramePixelFormat)] = [
         (.srggb10p, "pRAA", .srggb10), (.sgrbg10p, "pgAA", .sgrbg10), (.sgbrg10p, "pGAA", .sgbrg10), (.sbggr10p, "pBAA", .sbggr10),

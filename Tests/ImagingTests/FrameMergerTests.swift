@@ -86,7 +86,7 @@ import TestSupport
         }
         print(String(format: "FrameMerger: luma PSNR alone %.2f dB; gain with 2, 4, 7 neighbours: %.2f, %.2f, %.2f dB",
                      alone, gains[2]!, gains[4]!, gains[7]!))
-        #expect(gains[4]! >= 4, "issue 36's .quality target: 4 dB with 4 neighbours")
+        #expect(gains[4]! >= 4, ".quality's target: 4 dB with 4 neighbours")
         #expect(gains[2]! >= 2)
         #expect(gains[7]! >= gains[4]! + 1)
     }

@@ -5,7 +5,7 @@ import PhotoCaptureTesting
 import Testing
 import TestSupport
 
-/// Dynamic aspect ratio and zoom against what a viewer shows (issue 7, acceptance 1): every
+/// Dynamic aspect ratio and zoom against what a viewer shows: every
 /// ratio × sensor rotation {0, 90} × device rotation {0, 90} × compensation {on, off}, from the
 /// synthetic camera at 1000x750 (not MCU-aligned). Each file is decoded by ImageMagick and turned
 /// upright with its own metadata (`-auto-orient`); the picture must have the requested ratio

@@ -7,7 +7,7 @@ import V4L2Testing
 import V4L2
 
 /// The live stream runs on a thread of its own: an app that fills every thread of Swift's
-/// cooperative pool with blocking work neither stalls it nor loses zero shutter lag (issue 37).
+/// cooperative pool with blocking work neither stalls it nor loses zero shutter lag.
 /// Serialized: each case blocks the whole pool, and must know that its own blockers hold it.
 @Suite(.serialized) struct BlockedPoolTests {
     typealias Live = LiveSessionTests

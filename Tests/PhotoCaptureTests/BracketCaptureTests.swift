@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Bracketed capture on the synthetic camera, whose exposure model multiplies the scene's
-/// linear light by exposure time × gain and clips at white (issue 6, acceptance 1 and 3).
+/// linear light by exposure time × gain and clips at white.
 @Suite struct BracketCaptureTests {
     static let size = PixelSize(width: 640, height: 480)
 

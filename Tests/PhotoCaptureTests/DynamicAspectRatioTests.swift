@@ -7,8 +7,8 @@ import TestSupport
 
 /// ``CaptureDevice/setDynamicAspectRatio(_:timeout:)`` and the zoom on the synthetic camera:
 /// changes on a running session never restart the stream, the returned frame is the first one
-/// after the change, and photos follow the framing of the moment they were requested (issue 7,
-/// acceptance 2; the V4L2 side is VividAspectTests).
+/// after the change, and photos follow the framing of the moment they were requested (the V4L2
+/// side is VividAspectTests).
 @Suite struct DynamicAspectRatioTests {
     static let size = PixelSize(width: 1000, height: 750)
     static let framesPerSecond = 100

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Focus on the synthetic camera, whose simulated lens blurs the picture in proportion to how
-/// far it is from the subject's in-focus position (issue 15, item 3). Sharpness is judged on the
+/// far it is from the subject's in-focus position. Sharpness is judged on the
 /// delivered pixels (luma gradient energy), never on what the lens model says of itself.
 @Suite struct FocusCaptureTests {
     static let size = PixelSize(width: 320, height: 240)

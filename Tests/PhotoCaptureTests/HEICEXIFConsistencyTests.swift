@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// A HEIC that `irot` already shows upright but whose EXIF says 6 was re-encoded, losing its
-/// profile, maker notes and auxiliary images (issue 18); now only the EXIF is made to agree.
+/// profile, maker notes and auxiliary images; now only the EXIF is made to agree.
 @Suite struct HEICEXIFConsistencyTests {
     @Test func onlyTheEXIFOrientationChanges() throws {
         let size = PixelSize(width: 64, height: 48)

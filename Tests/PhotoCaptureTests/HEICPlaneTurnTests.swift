@@ -5,7 +5,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// ``ImageOrienter/turnsHEICPixels`` on 8-bit 4:2:0 HEICs in JFIF's coding (issue 17): the
+/// ``ImageOrienter/turnsHEICPixels`` on 8-bit 4:2:0 HEICs in JFIF's coding: the
 /// planes are decoded as coded — tile by tile for a grid — and turned as planes, never through
 /// RGB. Judged by heif-convert (libheif applies irot/imir) against the source as shown.
 @Suite struct HEICPlaneTurnTests {

@@ -4,7 +4,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// Photos merged from several frames of the live stream (issue 36), on clips made from a real
+/// Photos merged from several frames of the live stream, on clips made from a real
 /// photo and played by the clip camera: a dim hand-held clip (each frame shifted by a few
 /// pixels, noise of a dim scene) and a still one through which a dark square moves.
 @Suite(.serialized) struct MultiFrameMergingTests {

@@ -3,8 +3,8 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// MIPI CSI-2 packed Bayer frames (`pRAA`…, `pRCC`…) through the frame-file camera (issue 15,
-/// item 5): frames packed by the test's own packer, read back from the DNG by dcraw sample for
+/// MIPI CSI-2 packed Bayer frames (`pRAA`…, `pRCC`…) through the frame-file camera:
+/// frames packed by the test's own packer, read back from the DNG by dcraw sample for
 /// sample, and previewed and developed like the unpacked formats.
 @Suite struct PackedBayerCaptureTests {
     static let size = PixelSize(width: 96, height: 64)

@@ -3,7 +3,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// ``PhotoSettings/metadata`` through the library (issue 15, item 1): the values reach the
+/// ``PhotoSettings/metadata`` through the library: the values reach the
 /// file (read back by exiftool), positive and negative coordinates get their references, and
 /// out-of-range values are refused with ``PhotoCaptureError/Code/invalidMetadata(_:)``.
 @Suite struct PhotoMetadataTests {

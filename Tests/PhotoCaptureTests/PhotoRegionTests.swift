@@ -3,7 +3,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// ``PhotoMetadata/regions`` as exiftool reads them back (issue 35, item 5): Metadata Working
+/// ``PhotoMetadata/regions`` as exiftool reads them back: Metadata Working
 /// Group face regions in JPEG and HEIC, upright and written with Orientation 6 and 8 (and a TIFF
 /// with Orientation 2), at the
 /// place MWG's rule gives, worked out here by hand for each Orientation.

@@ -3,7 +3,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// ``PhotoMetadata/xmp`` through the library (issue 15, item 1): the camera's own JPEG gets the
+/// ``PhotoMetadata/xmp`` through the library: the camera's own JPEG gets the
 /// packet too, a bare `rdf:RDF` packet shares a DNG with photocap's record, developing takes
 /// the record out again, and bad packets are refused before capture with specific messages.
 @Suite struct PhotoXMPTests {

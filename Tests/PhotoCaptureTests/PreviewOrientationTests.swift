@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// A preview saved the documented way (`preview.jpegData(quality:)`, then a file) shows as its
-/// photo does (issue 47, item 4).
+/// photo does.
 @Suite struct PreviewOrientationTests {
     @Test(arguments: [0, 90, 180, 270])
     func aSavedPreviewShowsLikeItsPhoto(rotationAngle: Int) async throws {

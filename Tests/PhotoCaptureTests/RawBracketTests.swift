@@ -3,7 +3,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// RAW (DNG) photos in a bracket on the synthetic camera (issue 15, item 4), judged by dcraw's
+/// RAW (DNG) photos in a bracket on the synthetic camera, judged by dcraw's
 /// raw samples and exiftool: each member's DNG has that member's light and states the exposure
 /// read back.
 @Suite struct RawBracketTests {

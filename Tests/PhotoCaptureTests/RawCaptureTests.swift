@@ -5,8 +5,7 @@ import Testing
 import TestSupport
 
 /// RAW requests through the public API: what the output offers, how requests resolve, the
-/// delegate sequence of RAW + processed, and the rejections before capture (issue 5,
-/// acceptance 1 and 5).
+/// delegate sequence of RAW + processed, and the rejections before capture.
 @Suite struct RawCaptureTests {
     static let size = PixelSize(width: 600, height: 400)
 

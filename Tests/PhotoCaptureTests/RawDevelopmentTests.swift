@@ -5,8 +5,7 @@ import Testing
 import TestSupport
 
 /// Developing existing DNGs (`RawDevelopment`, behind `photocap develop`): the same pipeline as
-/// a RAW + processed capture, the orientation split the DNG records, and refusals (issue 5,
-/// acceptance 4 and 5).
+/// a RAW + processed capture, the orientation split the DNG records, and refusals.
 @Suite struct RawDevelopmentTests {
     /// Developing a capture's DNG later gives the processed photo of the capture itself, in every
     /// compensation mode: the XMP record restores the split of the Orientation tag.

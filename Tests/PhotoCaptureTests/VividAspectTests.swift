@@ -5,7 +5,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// Dynamic aspect ratio and zoom against the kernel's vivid driver (issue 7, acceptance 2 and 3),
+/// Dynamic aspect ratio and zoom against the kernel's vivid driver,
 /// in the VM that Tests/V4L2Integration/run-vivid-vm.sh boots. vivid's webcam input (0) cannot
 /// crop; its HDMI input (3) can (V4L2_SEL_TGT_CROP, with its crop, compose and scaler controls
 /// at their defaults) and shows 1280x720 by default. Reference pictures come from v4l2-ctl.

@@ -7,7 +7,7 @@ import TestSupport
 /// Brackets on a real V4L2 driver: vivid's only exposure-type control is `gain` (0...255,
 /// inactive while `gain_automatic` is 1), so brackets go through it. Control values are checked
 /// with v4l2-ctl, not with photocap. Each test reloads vivid; off outside the VM
-/// (Tests/V4L2Integration/run-vivid-vm.sh) (issue 6, acceptance 2).
+/// (Tests/V4L2Integration/run-vivid-vm.sh).
 @Suite(.serialized, .enabled(if: Vivid.isAvailable, "needs vivid: run Tests/V4L2Integration/run-vivid-vm.sh"))
 struct VividBracketTests {
     let path = Vivid.device ?? "/dev/video0"

@@ -4,7 +4,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// RAW capture from a real V4L2 driver (issue 5, acceptance 6): vivid's Bayer formats become
+/// RAW capture from a real V4L2 driver: vivid's Bayer formats become
 /// DNGs whose samples are exactly what vivid delivers (compared with a frame v4l2-ctl captured
 /// itself), which exiftool validates and dcraw identifies. Off outside the VM.
 @Suite(.serialized, .enabled(if: Vivid.isAvailable, "needs vivid: run Tests/V4L2Integration/run-vivid-vm.sh"))

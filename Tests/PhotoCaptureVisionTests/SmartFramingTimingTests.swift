@@ -188,7 +188,7 @@ struct SmartFramingTimingTests {
 }
 
 /// Monitoring a camera whose session does not run is refused as a capture is, instead of
-/// waiting for frames that never come (issue 47).
+/// waiting for frames that never come.
 @Suite struct SmartFramingWithoutRunningSessionTests {
     @Test func startingWithoutARunningSessionThrowsSessionNotRunning() async throws {
         let device = CaptureDevice.synthetic(.init(maximumSize: PixelSize(width: 320, height: 240)))

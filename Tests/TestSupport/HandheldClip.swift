@@ -3,7 +3,7 @@ import Imaging
 
 /// A "hand-held clip" made from a real photo: frames cut from it at a few pixels' offset each
 /// (frame 0, the reference, at ``shifts``[0]), optionally dimmed, with noise added — and judged
-/// against the clean picture. Issue 36's material for merging frames.
+/// against the clean picture. The material for merging frames.
 package struct HandheldClip: Sendable {
     /// A dark square drawn into a frame at `origin`, in frame coordinates.
     package struct Square: Sendable {

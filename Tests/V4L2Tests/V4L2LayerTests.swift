@@ -36,7 +36,7 @@ import V4L2
 
     @Test func unknownCodesAreNotFrameFormats() {
         #expect(FramePixelFormat(fourCC: FourCC("H264")!) == nil)
-        #expect(FramePixelFormat(fourCC: FourCC("pBAA")!) == .sbggr10p)  // packed 10-bit Bayer: read since issue 15
+        #expect(FramePixelFormat(fourCC: FourCC("pBAA")!) == .sbggr10p)  // packed 10-bit Bayer (MIPI CSI-2)
         #expect(FramePixelFormat(fourCC: FourCC("pBEE")!) == nil)  // 14-bit packed (SBGGR14P): not read
     }
 

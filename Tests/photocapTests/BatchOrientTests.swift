@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `photocap orient` over a folder (issue 17): files turned in parallel, each outcome reported,
+/// `photocap orient` over a folder: files turned in parallel, each outcome reported,
 /// a refused file in the middle never stopping the rest, results under the same relative paths,
 /// a summary, and exit 1 when anything was refused.
 @Suite struct BatchOrientTests {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `photocap shoot --bracket` and `--bracket-manual` as a user runs them, judged by exiftool and
-/// djpeg (issue 6).
+/// djpeg.
 @Suite struct BracketCommandTests {
     static func photocap(_ arguments: [String]) throws -> ExternalTool.Output {
         try ExternalTool.run(TestPaths.photocap, arguments)

@@ -3,7 +3,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// CMYK and YCCK JPEGs (print workflows, Adobe APP14; issue 38) turn in their own colour model:
+/// CMYK and YCCK JPEGs (print workflows, Adobe APP14) turn in their own colour model:
 /// re-encoded in CMYK where the size makes a lossless turn inexact, through the coefficients
 /// with --lossless. ImageMagick and exiftool judge: still CMYK, ICC profile and APP14 byte for
 /// byte, pixels as ImageMagick's -auto-orient shows the original, both converted to sRGB by it.

@@ -30,7 +30,7 @@ import TestSupport
     }
 
     /// A clip of one frame: the frame playing when the photo is asked for is the photo's, though
-    /// none follows it (issue 48).
+    /// none follows it.
     @Test func shootTakesTheOneFrameOfAOneFrameClip() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -106,7 +106,7 @@ struct CompareCommandTests {
         #expect(absent.stdout.isEmpty)
     }
 
-    @Test("a FIFO or a device, as the picture or the golden, is named as such, as every command names it (issue 48)")
+    @Test("a FIFO or a device, as the picture or the golden, is named as such, as every command names it")
     func pathsThatAreNoFiles() throws {
         let folder = try TemporaryDirectory("compare-paths")
         let fifo = folder.url.appendingPathComponent("pipe.png").path
@@ -120,7 +120,7 @@ struct CompareCommandTests {
         }
     }
 
-    @Test("a CMYK JPEG, as orient turns it, is compared as ImageMagick shows it, as the picture or the golden (issue 48)")
+    @Test("a CMYK JPEG, as orient turns it, is compared as ImageMagick shows it, as the picture or the golden")
     func cmykJPEG() throws {
         let folder = try TemporaryDirectory("compare-cmyk")
         let cmyk = folder.url.appendingPathComponent("cmyk.jpg").path

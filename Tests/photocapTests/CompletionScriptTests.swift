@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `photocap --generate-completion-script` (issue 15, item 4): bash parses the script, and its
+/// `photocap --generate-completion-script`: bash parses the script, and its
 /// completion function, run as bash runs it, completes the options of a subcommand.
 @Suite struct CompletionScriptTests {
     @Test func bashCompletesShootOptions() throws {

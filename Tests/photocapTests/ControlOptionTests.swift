@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `photocap shoot --control` on the host (issue 15, item 2; the vivid VM scenario
+/// `photocap shoot --control` on the host (the vivid VM scenario
 /// controls.sh checks setting and restoring): malformed values and cameras without controls are
 /// refused before anything is written.
 @Suite struct ControlOptionTests {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `photocap shoot --focus` as a user runs it on the synthetic camera, whose simulated lens
 /// blurs the picture away from the subject's in-focus position (600): sharpness is judged on the
-/// JPEG as libjpeg-turbo's djpeg decodes it (issue 15, item 3).
+/// JPEG as libjpeg-turbo's djpeg decodes it.
 @Suite struct FocusCommandTests {
     static func photocap(_ arguments: [String]) throws -> ExternalTool.Output {
         try ExternalTool.run(TestPaths.photocap, arguments)

@@ -172,7 +172,7 @@ import TestSupport
             if reader == .inPlace, run.status == 1, try Data(contentsOf: URL(fileURLWithPath: file)) != Data(bytes) {
                 problem("a failed --in-place changed the file")
             }
-            // What orient wrote with exit 0 must be a file other readers take (issue 37, item 5).
+            // What orient wrote with exit 0 must be a file other readers take.
             if run.status == 0, [.orient, .lossless, .inPlace, .acceptTruncated].contains(reader), format != "dng" {
                 let written = reader == .inPlace ? [file] : outputs.map { output.appendingPathComponent($0).path }
                 // A picture already upright is copied as it is: its damage is the input's.

@@ -4,7 +4,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// `photocap orient` of HEIC files (issue 18): HEIF readers apply `irot`/`imir`, so a HEIC keeps
+/// `photocap orient` of HEIC files: HEIF readers apply `irot`/`imir`, so a HEIC keeps
 /// its coded image and only its EXIF is made to agree; `--pixels` re-encodes, carrying the
 /// colour profile, XMP and the EXIF with its maker notes. The file is an iPhone 8 Plus HEIC
 /// (irot 270° anticlockwise, EXIF 6, Display P3 ICC, Apple maker notes; BSD-3-Clause).
@@ -100,7 +100,7 @@ import TestSupport
 }
 
 /// `--from-exif`: a HEIC whose writer put the orientation only in its EXIF gets it in irot/imir,
-/// which HEIF readers apply, without re-encoding (issue 18).
+/// which HEIF readers apply, without re-encoding.
 @Suite struct HEICOrientationFromEXIFTests {
     /// The payload of the file's mdat box: the coded images.
     static func codedData(_ path: String) throws -> [UInt8] {
@@ -158,7 +158,7 @@ import TestSupport
     /// alpha image, written back as the new picture's: ImageMagick's turn of the original's
     /// alpha (both decoded by heif-convert), within the re-encoding tolerance. From a 16-bit PNG
     /// heif-enc codes the alpha deeper than 8 bits: it is scaled to 8, as the picture is, not
-    /// dropped (issue 48).
+    /// dropped.
     @Test(arguments: ["PNG32", "PNG64"])
     func aReencodeTurnsTheAlphaImage(pngKind: String) throws {
         let folder = try TemporaryDirectory("heic-alpha")

@@ -8,7 +8,7 @@ import TestSupport
 /// Hostile inputs at the command line: files that declare pictures past the pixel budget,
 /// sizes that overflow, text with terminal escapes, paths that are no regular file.
 @Suite(.serialized) struct HostileInputTests {
-    /// What a refusal may cost: the issue's bound for a file declaring a huge picture, in CPU
+    /// What a refusal may cost: a second for a file declaring a huge picture, in CPU
     /// seconds (a debug build among parallel suites on 2 cores can wait longer than that for
     /// the CPU), and a wall-clock bound well below any allocation of gigabytes.
     static let refusalSeconds = 1.0
@@ -149,7 +149,7 @@ import TestSupport
         DeclaredLength(name: "TIFF of 16384x16384", command: ["orient", "FILE", "--output", "OUT"], status: 1, message: "libtiff"),
     ]
 
-    @Test("a length or size a file declares is bounded by what the file holds before memory is sized (issue 48)",
+    @Test("a length or size a file declares is bounded by what the file holds before memory is sized",
           arguments: declaredLengths)
     func declaredLengthsAreBoundedByTheFile(_ declared: DeclaredLength) throws {
         let seeds = try HostileSeeds()
@@ -244,7 +244,7 @@ import TestSupport
         var tiff = try HostileSeeds().bytes("tiff")
         // Little-endian ("II"), as libtiff writes on this machine, with IFD0 after the strips:
         // move strip 0 (StripOffsets' first value, tag 273) to end with the file, so it runs
-        // over IFD0's directory or the values behind it, as the issue's file did.
+        // over IFD0's directory or the values behind it, as the fuzz's file did.
         try #require(tiff[0] == 0x49)
         func integer(_ at: Int, _ count: Int) -> Int { Self.integer(tiff, at, count) }
         let (offsetAt, offsetSize) = try Self.value(ofTag: 273, in: tiff).values
@@ -391,7 +391,7 @@ import TestSupport
         return Array(jpeg[..<at]) + segment + Array(jpeg[at...])
     }
 
-    @Test("XMP declaring nested entities (billion laughs) is turned at once: no document type is parsed (issue 48)")
+    @Test("XMP declaring nested entities (billion laughs) is turned at once: no document type is parsed")
     func entityExpansionInXMP() throws {
         let folder = try TemporaryDirectory("photocap-laughs")
         let base = folder.url.appendingPathComponent("base.jpg").path
@@ -419,7 +419,7 @@ import TestSupport
         #expect(run.peakBytes < Self.refusalBytes, "peak \(run.peakBytes / 1_048_576) MB")
     }
 
-    @Test("a clip header's text reaches no terminal raw: shoot and watch escape it in one error format (issue 48)")
+    @Test("a clip header's text reaches no terminal raw: shoot and watch escape it in one error format")
     func escapesInClipHeader() throws {
         let folder = try TemporaryDirectory("photocap-clip-escapes")
         // ESC ] 0 ; ... BEL sets a terminal's window title; CR would overwrite the line.
@@ -493,7 +493,7 @@ import TestSupport
         #expect(try Self.files(in: output).isEmpty)
     }
 
-    @Test("a FIFO or a directory named as a clip is refused at once by shoot and watch, as the other readers refuse them (issue 48)")
+    @Test("a FIFO or a directory named as a clip is refused at once by shoot and watch, as the other readers refuse them")
     func clipPathsThatAreNoFiles() throws {
         let folder = try TemporaryDirectory("photocap-clip-paths")
         let fifo = folder.url.appendingPathComponent("pipe.y4m").path
@@ -513,7 +513,7 @@ import TestSupport
         #expect(try Self.files(in: output).isEmpty)
     }
 
-    @Test("watch fails, as shoot does, on a clip whose first frame is cut short (issue 48)")
+    @Test("watch fails, as shoot does, on a clip whose first frame is cut short")
     func clipWithACutShortFirstFrame() throws {
         let folder = try TemporaryDirectory("photocap-clip-cut")
         let clip = try folder.write(Array("YUV4MPEG2 W64 H48 F30:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 128, count: 1000),

@@ -155,7 +155,7 @@ import TestSupport
         #expect(refused.status != 0 && refused.stderr.contains("--keep-time applies to --in-place"), "\(refused.stderr)")
     }
 
-    @Test("the hidden result of a rewrite killed between its link and its rename is removed by the next rewrite in the folder (issue 48)")
+    @Test("the hidden result of a rewrite killed between its link and its rename is removed by the next rewrite in the folder")
     func leftoverOfAKilledRewriteIsRemoved() throws {
         let (folder, file, _, upright) = try Self.fixture()
         // A process that has ended: its PID runs nothing now.

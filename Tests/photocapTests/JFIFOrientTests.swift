@@ -3,7 +3,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// A re-encoded JPEG keeps its JFIF APP0 (issue 38): version and density as they were, the
+/// A re-encoded JPEG keeps its JFIF APP0: version and density as they were, the
 /// densities swapped with the axes by a quarter turn, every other application segment in its
 /// place. Judged by a marker walk written here and by exiftool.
 @Suite struct JFIFOrientTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `photocap shoot --verbose / --log-level` (issue 15, item 3): the stream's starts and
+/// `photocap shoot --verbose / --log-level`: the stream's starts and
 /// restarts with their format and size, and the first frame as delivered, are logged on stderr
 /// when asked, and nothing is logged otherwise.
 @Suite struct LoggingOptionTests {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `photocap shoot --location/--artist/--copyright/--description/--comment` and `develop`
-/// carrying them (issue 15, item 1): exiftool validates each file and reads the values back.
+/// carrying them: exiftool validates each file and reads the values back.
 @Suite struct MetadataCommandTests {
     /// South and west: negative values go into the S/W references, the rationals stay positive;
     /// below sea level: GPSAltitudeRef 1.

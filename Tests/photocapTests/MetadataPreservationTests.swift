@@ -3,7 +3,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// `photocap orient` keeps what is the user's (issue 18, DESIGN §10): judged by exiftool over
+/// `photocap orient` keeps what is the user's: judged by exiftool over
 /// real camera files with maker notes (TestImages/exiftool-maker-notes, exiftool's own test
 /// images, Artistic/GPL-1+). `exiftool -a -G1 -j` of original and result must be equal except
 /// for the tags a turn changes, and exiftool must find no warning the original did not have.
@@ -81,7 +81,7 @@ import TestSupport
     }
 }
 
-/// Ordinary files and arguments that were refused (issue 18).
+/// Ordinary files and arguments that were refused.
 @Suite struct OrdinaryInputTests {
     @Test func aPlaceholderThumbnailIsNoReasonToRefuse() throws {
         // Apple.jpg's IFD1 "thumbnail" is a 28-byte placeholder, not a JPEG.
@@ -115,7 +115,7 @@ import TestSupport
     }
 }
 
-/// A JPEG cut short (issue 18): ImageMagick decodes what is there. photocap refuses it by
+/// A JPEG cut short: ImageMagick decodes what is there. photocap refuses it by
 /// default, saying so and naming the way; `--accept-truncated` turns what its data holds.
 @Suite struct TruncatedJPEGTests {
     @Test func aTruncatedJPEGIsRefusedUnlessAccepted() throws {

@@ -417,7 +417,7 @@ import TestSupport
         #expect(digests.count == 1, "\(digests.count) different files from 20 runs")
     }
 
-    /// A re-encoded turn keeps the file's chroma sampling (issue 48): a 4:4:4 or 4:2:2 file is not
+    /// A re-encoded turn keeps the file's chroma sampling: a 4:4:4 or 4:2:2 file is not
     /// made 4:2:0, a grey one stays grey, and each shows what ImageMagick shows for the input.
     @Test(arguments: [("1x1", "1x1,1x1,1x1"), ("2x1", "2x1,1x1,1x1"), ("gray", "1x1")])
     func reencodedTurnKeepsTheSampling(sampling: String, factors: String) throws {

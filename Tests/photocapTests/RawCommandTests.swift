@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `photocap shoot --format dng`, `--raw-plus` and `photocap develop` as a user runs them
-/// (issue 5, acceptance 2, 3 and 5).
+///.
 @Suite struct RawCommandTests {
     static func photocap(_ arguments: [String]) throws -> ExternalTool.Output { try ShootCommandTests.photocap(arguments) }
 
@@ -114,7 +114,7 @@ import TestSupport
     }
 
     /// `--raw-plus` with a stem alone (`--output shot`): the DNG is shot.dng and the photo gets
-    /// its own extension, never the bare name (issue 48).
+    /// its own extension, never the bare name.
     @Test func rawPlusWithAStemNamesBothFiles() throws {
         let folder = try TemporaryDirectory("raw-cli")
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--raw-plus", "jpeg", "--pixel-format", "BA10", "--size", "64x48",
@@ -241,7 +241,7 @@ sys.exit("no CFA image")
 """#
 
     /// A developed photo says what the camera recorded: Make, Model and the exposure come from
-    /// the DNG (issue 18: they were photocap's own, and the exposure was dropped), in JPEG and
+    /// the DNG (they were once photocap's own, and the exposure was dropped), in JPEG and
     /// in TIFF (whose libtiff writer once dropped FNumber and FocalLength).
     @Test(arguments: ["jpeg", "tiff"])
     func developCarriesTheDNGsCameraAndExposure(format: String) throws {
@@ -277,7 +277,7 @@ sys.exit("no CFA image")
 
     /// Apple delivers RAW and processed as two photos: when the processed one cannot be written
     /// (a full disk), the DNG that was written and reported stays, and the failure is reported
-    /// for the JPEG alone (issue 37, item 4). The disk is a tmpfs with room for the DNG only.
+    /// for the JPEG alone. The disk is a tmpfs with room for the DNG only.
     @Test func aFullDiskAfterTheDNGKeepsTheReportedDNG() throws {
         let arguments = ["shoot", "--device", "synthetic", "--size", "1024x768", "--raw-plus", "jpeg"]
         let sizing = try TemporaryDirectory("raw-cli")

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `photocap shoot --faces` and `--smart-framing` writing the faces in view into the photo's XMP
-/// as MWG regions (issue 35, item 5), judged by exiftool against a real face hand-marked in the
+/// as MWG regions, judged by exiftool against a real face hand-marked in the
 /// picture: the astronaut portrait, 512x512, face at 175,70 90x90.
 @Suite struct ShootFacesTests {
     static let side = 512.0

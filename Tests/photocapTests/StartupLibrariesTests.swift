@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The command starts without Foundation's ICU half, libxml2, libheif, libtiff, LibRaw and
-/// OpenCV (issue 17): it imports FoundationEssentials only, loads libxml2 when an XMP packet is
+/// OpenCV: it imports FoundationEssentials only, loads libxml2 when an XMP packet is
 /// first checked, libheif when HEIF is first read or written, libtiff when TIFF or DNG is and
 /// LibRaw when RAW data is, and hands the commands that need faces to photocap-vision. Linking
 /// any of these again costs every run time (libFoundation, FoundationInternationalization,

@@ -3,7 +3,7 @@ import PhotoCapture
 import Testing
 import TestSupport
 
-/// `photocap shoot --xmp FILE` (issue 15, item 1): the app's XMP packet in JPEG, HEIC, TIFF and
+/// `photocap shoot --xmp FILE`: the app's XMP packet in JPEG, HEIC, TIFF and
 /// DNG, carried by `develop` and `orient`, its `tiff:Orientation` made to say what the EXIF says;
 /// bad packets refused before shooting. exiftool reads every value back and validates each file.
 @Suite struct XMPCommandTests {
@@ -128,7 +128,7 @@ import TestSupport
             ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF \(rdf)/>",
              "the XMP packet is not well-formed XML: the document ends early or has content after its root element (line 1, column 103)"),
             ("<rdf:RDF \(rdf)/><rdf:RDF \(rdf)/>", "the XMP packet is not well-formed XML: the document ends early or has content after its root element (line 1, column 67)"),
-            // Entities are declared in a document type: none is read (issue 48).
+            // Entities are declared in a document type: none is read.
             ("<!DOCTYPE x:xmpmeta [<!ENTITY e \"e\">]><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF \(rdf)/></x:xmpmeta>",
              "the XMP packet is not well-formed XML: it declares a document type (<!DOCTYPE>), which XMP does not allow (line 1, column 21)"),
             ("<html><body/></html>", "the XMP packet's root element is <html> (namespace none), not x:xmpmeta or rdf:RDF"),

@@ -20,7 +20,7 @@ package final class HEICEncoder {
         self.encoder = encoder
         try HEIFContext.check(heif.encoder_set_parameter_string(encoder, "preset", preset.rawValue),
                               "heif_encoder_set_parameter_string(preset)")
-        // The same size and PSNR in less time (issue 17; figures in x265Parameters).
+        // The same size and PSNR in less time (see x265Parameters).
         for (name, value) in preset.x265Parameters {
             try HEIFContext.check(heif.encoder_set_parameter(encoder, name, value), "heif_encoder_set_parameter(\(name))")
         }

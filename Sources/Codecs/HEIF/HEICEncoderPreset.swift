@@ -21,26 +21,9 @@ package enum HEICEncoderPreset: String, CaseIterable, Sendable {
     case slow
 
     /// x265 settings added to the preset (libheif passes `x265:` names through), in the order
-    /// they are set.
-    ///
-    /// Issue 17 asked for the HEIC encode at 0.9x of heif-enc's time at equal size and PSNR.
-    /// Measured at quality 50 on three 12 MP pictures (the benchmark's noisy synthetic scene and
-    /// the iPhone pug and arrow photographs), one encode of the same 4:2:0 planes, CPU time
-    /// against libheif's defaults for `medium`: 16-18% less, size -0.01% to +0.2%, PSNR -0.01 to
-    /// +0.004 dB (pug 3.83 -> 3.16 s, 718,121 -> 718,042 bytes, 46.018 -> 46.008 dB); for
-    /// `ultrafast` (pug) 11% less, +0.07%, -0.04 dB.
-    /// - `tu-intra-depth` 1: x265's own default, which libheif raises to 2; the deeper
-    ///   transform split cost 8-10% of the time for 0.01 dB.
-    /// - `rd` 2 (`medium` only; the faster presets have it): 5-8% of the time, within 0.01 dB
-    ///   and 0.6% of the size.
-    /// - `splitrd-skip`: stops trying a split once its parts cost more than the whole; the
-    ///   same bitstream, about 1% less time.
-    ///
-    /// Not taken (see issue 17's report): `signhide` 0 (7% less time but up to -0.08 dB),
-    /// `min-cu-size` 16 (63% less on the synthetic scene, -0.31 dB on the pug), `rd` 1
-    /// (-0.1 dB), `psy-rd` 0, `sao` off, `ctu` 32 (4% less, -0.03 to -0.06 dB on the photos, and
-    /// libheif's 16-pixel CTU for pictures under 32 pixels would be overridden). `slow` keeps
-    /// libheif's settings (not measured).
+    /// they are set: each saves time at the same size and PSNR as libheif's defaults (the
+    /// measurements, and the settings not taken, are in the Performance article). `slow` keeps
+    /// libheif's settings.
     package var x265Parameters: [(name: String, value: String)] {
         switch self {
         case .slow: []

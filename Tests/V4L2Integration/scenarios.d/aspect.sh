@@ -1,4 +1,4 @@
-# Dynamic aspect ratio (issue 7), sourced by guest-scenarios.sh: pass/fail, $P, $DEV.
+# Dynamic aspect ratio, sourced by guest-scenarios.sh: pass/fail, $P, $DEV.
 
 # aspect 1: 1:1 at 1280x720 on vivid's HDMI input is a 720x720 photo cropped by the driver.
 if "$P" shoot --device $DEV --input 3 --size 1280x720 --aspect 1:1 --json --output hw.jpg >hw.json 2>hw.err &&

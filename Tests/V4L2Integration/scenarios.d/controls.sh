@@ -1,4 +1,4 @@
-# Per-shot controls (issue 15, item 2): shoot --control NAME=VALUE sets V4L2 controls for the
+# Per-shot controls: shoot --control NAME=VALUE sets V4L2 controls for the
 # shot and puts them back afterwards, when a later control is refused, and on SIGINT. v4l2-ctl,
 # not photocap, reads the controls back; djpeg decodes the photos.
 # (Sourced by guest-scenarios.sh: uses $P, $DEV, pass, fail, load_vivid.)

@@ -1,4 +1,4 @@
-# Focus (issue 15, item 3): vivid has no focus controls, so photocap devices says so and
+# Focus: vivid has no focus controls, so photocap devices says so and
 # shoot --focus is refused before capture, with no file written. The focus path itself is tested
 # on the host against FakeV4L2Driver's lens (FocusV4L2FakeDriverTests).
 # (Sourced by guest-scenarios.sh: uses $P, $DEV, pass, fail.)

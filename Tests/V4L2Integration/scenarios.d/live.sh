@@ -1,4 +1,4 @@
-# The live session (issue 13), sourced by guest-scenarios.sh: pass/fail, $P, $DEV.
+# The live session, sourced by guest-scenarios.sh: pass/fail, $P, $DEV.
 
 # live 1: 200 captures on one running session with zero shutter lag. Each photo after the first
 # (which follows the change to 640x480) is the frame whose exposure was under way at the request:

@@ -1,4 +1,4 @@
-# RAW (issue 5): vivid's Bayer frames as DNG from the command line. 8-, 10- and 12-bit captures
+# RAW: vivid's Bayer frames as DNG from the command line. 8-, 10- and 12-bit captures
 # must give DNGs that exiftool -validate passes and dcraw -i identifies with the right size and
 # filter pattern; --raw-plus gives both files from one frame; develop turns a vivid DNG into a JPEG.
 # (Sourced by guest-scenarios.sh: uses $P, $DEV, pass and fail.)
