@@ -21,10 +21,11 @@ func endings(of requests: [PhotoSettings], on output: PhotoOutput,
         for settings in requests {
             let stream = try output.capturePhotos(with: settings)
             group.addTask {
-                do {
+                // The sequence throws PhotoCaptureError itself: no cast.
+                do throws(PhotoCaptureError) {
                     for try await _ in stream {}
                     return (settings.uniqueID, nil)
-                } catch let error as PhotoCaptureError {
+                } catch {
                     return (settings.uniqueID, error)
                 }
             }

@@ -200,22 +200,18 @@ public final class PhotoOutput: Sendable {
 
     /// Captures as `settings` asks and yields each photo; the sequence ends after the last photo
     /// or throws the capture's ``PhotoCaptureError``. Invalid settings throw at once.
-    public func capturePhotos(with settings: PhotoSettings) throws(PhotoCaptureError) -> AsyncThrowingStream<CapturePhoto, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<CapturePhoto, any Error>.makeStream()
-        try capturePhoto(with: settings, delegate: StreamDelegate(yield: { continuation.yield($0) },
-                                                                  finish: { continuation.finish(throwing: $0) }))
-        return stream
-    }
-
-    /// Captures one photo as `settings` asks.
-    public func capturePhoto(with settings: PhotoSettings) async throws(PhotoCaptureError) -> CapturePhoto {
-        // The request's outcomes as typed results: AsyncThrowingStream throws `any Error`.
+    public func capturePhotos(with settings: PhotoSettings) throws(PhotoCaptureError) -> PhotoCaptureStream {
         let (results, continuation) = AsyncStream<Result<CapturePhoto, PhotoCaptureError>>.makeStream()
         try capturePhoto(with: settings, delegate: StreamDelegate(yield: { continuation.yield(.success($0)) }, finish: { error in
             if let error { continuation.yield(.failure(error)) }
             continuation.finish()
         }))
-        for await result in results { return try result.get() }
+        return PhotoCaptureStream(results: results)
+    }
+
+    /// Captures one photo as `settings` asks.
+    public func capturePhoto(with settings: PhotoSettings) async throws(PhotoCaptureError) -> CapturePhoto {
+        for try await photo in try capturePhotos(with: settings) { return photo }
         throw PhotoCaptureError(.captureEndedWithoutPhoto, uniqueID: settings.uniqueID)
     }
 
@@ -306,6 +302,8 @@ public final class PhotoOutput: Sendable {
                 await deliver(.failure(error), number: index, of: resolved, to: delegate)
             }
         }
+        // The sequences of capturePhotos(with:) end with the typed error itself.
+        if let stream = delegate as? StreamDelegate { return stream.finish(error) }
         await delegate.photoOutput(self, didFinishCaptureFor: resolved, error: error)
     }
 }
@@ -325,10 +323,7 @@ private final class StreamDelegate: PhotoCaptureDelegate {
         if error == nil { yield(photo) }
     }
 
+    /// Not called: the output ends a stream's request through `finish`, with its error typed.
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
-                     error: (any Error)?) {
-        // The output passes only PhotoCaptureError (see PhotoCaptureDelegate); the parameter is
-        // `any Error` for AVFoundation's signature.
-        finish(error.map { $0 as? PhotoCaptureError ?? PhotoCaptureError(.unexpected("\($0)"), uniqueID: resolvedSettings.uniqueID) })
-    }
+                     error: (any Error)?) {}
 }

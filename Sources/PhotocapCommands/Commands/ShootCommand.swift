@@ -324,16 +324,15 @@ package struct ShootCommand: AsyncParsableCommand {
     func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput, device: String,
                  timelapse: TimelapseReport? = nil, smartFraming: SmartFramingReport? = nil) async throws(PhotoCaptureError) -> [String] {
         var created: [String] = []
-        do {
+        do throws(PhotoCaptureError) {
             for try await photo in try output.capturePhotos(with: settings) {
                 created += try save(photo, to: paths.count == 1 ? paths[0] : paths[photo.sequenceCount - 1], device: device,
                                     timelapse: timelapse, smartFraming: smartFraming)
                 reportProgress(of: photo)
             }
         } catch {
-            let failure = (error as? PhotoCaptureError) ?? PhotoCaptureError(.unexpected("\(error)"))
-            noteUnrestoredControls(after: failure, of: settings)
-            throw failure.attributed(to: settings.uniqueID)
+            noteUnrestoredControls(after: error, of: settings)
+            throw error.attributed(to: settings.uniqueID)
         }
         return created
     }
