@@ -64,6 +64,16 @@ import Testing
         #expect(Orientation(exifValue: 65535) == .up)
     }
 
+    /// Which transforms run columns or rows backwards, as libjpeg-turbo's `TJXOPT_PERFECT` lists
+    /// them: the width must fill whole iMCUs for a horizontal flip, 180°, transverse and 270°
+    /// (EXIF 2, 3, 7, 8), the height for a vertical flip, 180°, transverse and 90° (4, 3, 7, 6).
+    @Test func reversedColumnsAndRowsAreTurboJPEGsPartialBlockCases() {
+        #expect(Orientation.allCases.filter(\.reversesColumns).map(\.exifValue).sorted() == [2, 3, 7, 8])
+        #expect(Orientation.allCases.filter(\.reversesRows).map(\.exifValue).sorted() == [3, 4, 6, 7])
+        #expect(Orientation.allCases.map(\.clockwiseDegrees) == Orientation.allCases.map { $0.clockwiseQuarterTurns * 90 })
+        #expect([0, 90, 180, 270].map { Orientation(clockwiseDegrees: $0)!.clockwiseDegrees } == [0, 90, 180, 270])
+    }
+
     @Test func mirroredValuesAreTwoFourFiveSeven() {
         #expect(Orientation.allCases.filter(\.isMirrored).map(\.exifValue) == [2, 4, 5, 7])
         #expect(Orientation.allCases.filter(\.swapsDimensions).map(\.exifValue) == [5, 6, 7, 8])

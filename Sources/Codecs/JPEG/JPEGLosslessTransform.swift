@@ -31,8 +31,9 @@ package enum JPEGLosslessTransform {
             return "lossless orientation \(orientation.exifValue) is not exact for \(size) with a \(mcu) MCU "
                 + "(it needs \(needs.joined(separator: " and ")))"
         }
-        static func needsWidth(_ orientation: Orientation) -> Bool { [2, 3, 7, 8].contains(orientation.exifValue) }
-        static func needsHeight(_ orientation: Orientation) -> Bool { [3, 4, 6, 7].contains(orientation.exifValue) }
+        // A partial iMCU at the right (bottom) edge cannot move to the start of a row (column).
+        static func needsWidth(_ orientation: Orientation) -> Bool { orientation.reversesColumns }
+        static func needsHeight(_ orientation: Orientation) -> Bool { orientation.reversesRows }
     }
 
     /// The iMCU size of a TurboJPEG subsampling (tjMCUWidth × tjMCUHeight).

@@ -85,6 +85,23 @@ public enum Orientation: Int, CaseIterable, Hashable, Sendable, CustomStringConv
         }
     }
 
+    /// The clockwise rotation applied after the optional mirror, in degrees (0, 90, 180 or 270):
+    /// the inverse of ``init(clockwiseDegrees:)`` for a pure rotation.
+    public var clockwiseDegrees: Int { clockwiseQuarterTurns * 90 }
+
+    /// Whether the transform runs the picture's columns (`x`) backwards: a partial block at
+    /// its right edge then lands at the start of a row or column of the result.
+    public var reversesColumns: Bool { reverses(along: (1, 0)) }
+
+    /// Whether the transform runs the picture's rows (`y`) backwards.
+    public var reversesRows: Bool { reverses(along: (0, 1)) }
+
+    private func reverses(along step: (x: Int, y: Int)) -> Bool {
+        let square = PixelSize(width: 2, height: 2)
+        let (from, to) = (apply(toPoint: (0, 0), in: square), apply(toPoint: step, in: square))
+        return (to.x - from.x) + (to.y - from.y) < 0
+    }
+
     /// Whether the transform swaps width and height (EXIF 5–8).
     public var swapsDimensions: Bool { clockwiseQuarterTurns % 2 == 1 }
 

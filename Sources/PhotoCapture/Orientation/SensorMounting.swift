@@ -13,7 +13,7 @@ public struct SensorMounting: Hashable, Sendable, CustomStringConvertible {
 
     /// A mounting; `rotation` is normalised to 0..<360 and must be a multiple of 90.
     public init(rotation: Int, isMirrored: Bool = false) {
-        precondition(rotation % 90 == 0, "sensor rotation must be a multiple of 90 degrees, got \(rotation)")
+        precondition(Orientation(clockwiseDegrees: rotation) != nil, "sensor rotation must be a multiple of 90 degrees, got \(rotation)")
         self.rotation = Orientation.normalizedDegrees(rotation)
         self.isMirrored = isMirrored
     }

@@ -24,7 +24,7 @@ struct RawOrientationRecord: Equatable {
     init(assuming orientation: Orientation) {
         let mounting = SensorMounting(rotation: 0, isMirrored: orientation.isMirrored)
         let device = mounting.compensation.inverse.followed(by: orientation)
-        self.init(mounting: mounting, rotationAngle: device.clockwiseQuarterTurns * 90)
+        self.init(mounting: mounting, rotationAngle: device.clockwiseDegrees)
     }
 
     /// The Orientation a DNG of this capture carries.
@@ -69,9 +69,9 @@ struct RawOrientationRecord: Equatable {
     /// is malformed.
     init?(xmp: String) {
         guard let values = XMPPacketReader.attributes(Self.attributeNames, inNamespace: Self.namespace, of: xmp),
-              let sensor = values["SensorRotation"].flatMap({ Int($0) }), sensor % 90 == 0,
+              let sensor = values["SensorRotation"].flatMap({ Int($0) }), Orientation(clockwiseDegrees: sensor) != nil,
               let mirrored = values["SensorMirrored"].flatMap({ ["True": true, "False": false][$0] }),
-              let device = values["DeviceRotation"].flatMap({ Int($0) }), device % 90 == 0 else { return nil }
+              let device = values["DeviceRotation"].flatMap({ Int($0) }), Orientation(clockwiseDegrees: device) != nil else { return nil }
         self.init(mounting: SensorMounting(rotation: sensor, isMirrored: mirrored), rotationAngle: device)
     }
 

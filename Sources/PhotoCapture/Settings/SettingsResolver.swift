@@ -39,7 +39,7 @@ struct SettingsResolver: Sendable {
         }
 
         // Device rotation.
-        guard settings.rotationAngle % 90 == 0 else { throw reject(.invalidRotationAngle(settings.rotationAngle)) }
+        guard Orientation(clockwiseDegrees: settings.rotationAngle) != nil else { throw reject(.invalidRotationAngle(settings.rotationAngle)) }
         let rotation = Orientation.normalizedDegrees(settings.rotationAngle)
         if rotation != settings.rotationAngle {
             adjustments.append(.rotationAngle(requested: settings.rotationAngle, chosen: rotation))

@@ -66,7 +66,7 @@ public final class VideoDataOutput: Sendable, FrameConsumer {
 
     /// Sets ``videoRotationAngle``; other than a multiple of 90 degrees is refused.
     public func setVideoRotationAngle(_ angle: Int) throws(PhotoCaptureError) {
-        guard angle % 90 == 0 else { throw PhotoCaptureError(.invalidRotationAngle(angle)) }
+        guard Orientation(clockwiseDegrees: angle) != nil else { throw PhotoCaptureError(.invalidRotationAngle(angle)) }
         state.withLock { $0.rotationAngle = Orientation.normalizedDegrees(angle) }
     }
 

@@ -66,7 +66,7 @@ extension CaptureDevice {
             guard controls.contains(where: { $0.id == id }) else { return nil }
             return try? device.value(of: id)
         }
-        let rotation = control(V4L2ControlID.cameraSensorRotation).map(Int.init).flatMap { $0 % 90 == 0 ? $0 : nil }
+        let rotation = control(V4L2ControlID.cameraSensorRotation).map(Int.init).flatMap { Orientation(clockwiseDegrees: $0) != nil ? $0 : nil }
         let location: Location? = control(V4L2ControlID.cameraOrientation).flatMap(V4L2CameraLocation.init).map {
             switch $0 {
             case .front: return .front
