@@ -10,6 +10,9 @@ let package = Package(
     name: "photocap",
     products: [
         .library(name: "PhotoCapture", targets: ["PhotoCapture"]),
+        // Turning, checking and decoding existing image files, for apps that take no photos:
+        // no libv4l2, no live session.
+        .library(name: "ImageFiles", targets: ["ImageFiles"]),
         // Golden-image tests for apps that use PhotoCapture: no test framework inside.
         .library(name: "PhotoCaptureTesting", targets: ["PhotoCaptureTesting"]),
         // Faces and smart framing: a product of its own so photo-only clients never link OpenCV.

@@ -4,26 +4,13 @@
 // The file layer (orienting, decoding and writing image files) is part of the API too: an app
 // that writes photos or turns a user's files needs no second import.
 @_exported import ImageFiles
-import Codecs
 import V4L2
 
-// The lower layers' error types that ``PhotoCaptureError`` carries, nameable with
-// `import PhotoCapture` alone (the rest of those layers stays out of the API). Apart from the
-// V4L2 backend (Backends/V4L2/), this is the one file of the module that imports V4L2: the rest
+// The V4L2 layer's error types that ``PhotoCaptureError`` carries, nameable with
+// `import PhotoCapture` alone (the codec layer's come with ImageFiles). Apart from the V4L2
+// backend (Backends/V4L2/), this is the one file of the module that imports V4L2: the rest
 // names V4L2Error through these aliases.
-/// An error of the codec layer (TurboJPEG, libheif, libexif, libtiff, LibRaw), as
-/// ``PhotoCaptureError/underlyingError`` carries it.
-public typealias CodecError = Codecs.CodecError
 /// An error of the V4L2 layer, naming the device, the call and its errno.
 public typealias V4L2Error = V4L2.V4L2Error
 /// A V4L2 system call or ioctl, as ``V4L2Error`` names it.
 public typealias V4L2Call = V4L2.V4L2Call
-/// What an image file holds: format, stored and displayed size, orientation, thumbnail, EXIF.
-public typealias ImageFileInfo = Codecs.ImageFileInfo
-/// The image file formats photocap reads.
-public typealias ImageFileFormat = Codecs.ImageFileFormat
-/// Reads a whole regular file, naming what else a path is (a directory, a FIFO, a device, an
-/// empty file) instead of reading it.
-public typealias InputFile = Codecs.InputFile
-/// Why ``InputFile`` could not read a path.
-public typealias FileReadError = Codecs.FileReadError
