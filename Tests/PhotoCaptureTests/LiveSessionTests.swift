@@ -195,6 +195,35 @@ import TestSupport
         })
         #expect(luma.meanAbsoluteDifference(to: grey) <= 3)
     }
+
+    /// `stopRunning()` returns only when no delegate is still in a call, also one whose output
+    /// was removed just before: `shoot --faces` removes its face output and ends the process
+    /// after the photo, and exit handlers tore OpenCV down under a detection still running
+    /// (a segmentation fault in one run of ten of the release binary).
+    @Test(arguments: [false, true]) func stoppingWaitsForTheDelegateInACall(removedFirst: Bool) async throws {
+        final class Slow: VideoDataOutputDelegate {
+            let state = Mutex((inside: false, calls: 0))
+            func videoDataOutput(_ output: VideoDataOutput, didOutput frame: VideoFrame) {
+                state.withLock { $0 = (true, $0.calls + 1) }
+                usleep(300_000)
+                state.withLock { $0.inside = false }
+            }
+        }
+        let (session, _) = try await runningSession(Self.camera())
+        let video = VideoDataOutput()
+        let slow = Slow()
+        video.setSampleBufferDelegate(slow)
+        try session.addOutput(video)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !slow.state.withLock(\.inside), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(slow.state.withLock(\.inside), "the delegate was never called")
+        if removedFirst { session.removeOutput(video) }
+        await session.stopRunning()
+        let calls = slow.state.withLock(\.calls)
+        #expect(!slow.state.withLock(\.inside), "stopRunning returned while the delegate was in a call")
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(slow.state.withLock(\.calls) == calls, "a call began after stopRunning returned")
+    }
 }
 
 /// Timings of the live session: meaningful only on a machine that is not running the rest of

@@ -101,6 +101,8 @@ public final class CaptureSession: Sendable {
     }
 
     /// Stops streaming; pending captures end with ``PhotoCaptureError/Code/sessionNotRunning``.
+    /// Returns once the outputs' delegates have returned from the frame they were handed (each
+    /// waited for at most 10 seconds), so nothing of the session's runs after it.
     public func stopRunning() async {
         guard let device = input else { return }
         state.withLock { $0.isRunning = false }

@@ -39,6 +39,14 @@ final class FrameConsumerSlot: Sendable {
     /// Frames that arrived while the consumer was busy and were replaced by newer ones.
     var dropped: Int { state.withLock { $0.dropped } }
 
+    /// Whether the consumer has nothing in hand and nothing waiting.
+    var isIdle: Bool { state.withLock { !$0.busy } }
+
+    /// Drops the frames waiting; the one in hand is finished.
+    func discardPending() {
+        state.withLock { $0.pending = [] }
+    }
+
     /// Called by the stream for each frame; returns at once.
     func offer(_ frame: Frame) {
         let start = state.withLock { (state) -> Bool in
@@ -62,6 +70,20 @@ final class FrameConsumerSlot: Sendable {
         queue.async { self.consumer.streamFailed(error) }
     }
 
+    /// Returns once the consumer has finished the frame it was working on and everything queued
+    /// for it before this call (its queue is serial: a block queued now runs after them), or
+    /// after `limit`; false when the limit came first. Stopping the stream waits for this, so no
+    /// analysis still runs in a library when the caller goes on, for instance to end the process
+    /// (whose exit handlers would tear OpenCV down under a running detection).
+    func settle(within limit: Duration) async -> Bool {
+        let once = Once()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            once.arm(continuation)
+            queue.async { once.resume(true) }
+            ThreadTaskExecutor.timers.schedule(after: limit) { once.resume(false) }
+        }
+    }
+
     private func drain() {
         while true {
             let next = state.withLock { (state) -> Frame? in
@@ -75,5 +97,21 @@ final class FrameConsumerSlot: Sendable {
             guard let next else { return }
             consumer.consume(next)
         }
+    }
+}
+
+/// A continuation resumed by whichever comes first, the consumer's queue or the time limit.
+private final class Once: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func arm(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(_ value: Bool) {
+        continuation.withLock { (stored) -> CheckedContinuation<Bool, Never>? in
+            defer { stored = nil }
+            return stored
+        }?.resume(returning: value)
     }
 }

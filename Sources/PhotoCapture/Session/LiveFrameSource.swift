@@ -19,6 +19,9 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// How long one pull from the backend may wait; a camera that stays silent longer is not an
     /// error of the stream (requests time out on their own limit) but the pump asks again.
     static let pullTimeout = Duration.seconds(2)
+    /// How long stopping waits for each consumer to finish the frame it is working on: a bound,
+    /// far above what the slowest consumer (a face detection) takes on one frame.
+    static let settleLimit = Duration.seconds(10)
 
     /// The backend.
     let backend: any FrameSource
@@ -86,6 +89,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         var interval: UInt64 = 0
         var recentGaps: [UInt64] = []
         var consumers: [FrameConsumerSlot] = []
+        /// Detached consumers still at work on a frame: stopping waits for them too.
+        var retiring: [FrameConsumerSlot] = []
         var photoFrames = 0
         var sceneMonitor: SceneMonitor?
         /// Faults of the stream (corrupt and dropped frames, restarts) since the last photo: the
@@ -193,6 +198,13 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         state.withLock { $0.configuration = nil; $0.ended = nil }
         await backend.stopStreaming()
         fail(PhotoCaptureError(.sessionNotRunning), generation: nil)
+        let consumers = state.withLock { (state) -> [FrameConsumerSlot] in
+            defer { state.retiring = [] }
+            return state.consumers + state.retiring
+        }
+        for consumer in consumers where !(await consumer.settle(within: Self.settleLimit)) {
+            logger.warning("a consumer of \(deviceName) was still busy \(Self.settleLimit) after the stream stopped")
+        }
     }
 
     private func startPump(_ configuration: Configuration) {
@@ -502,8 +514,14 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         state.withLock { $0.consumers.append(slot) }
     }
 
-    /// Stops offering frames to `slot`.
+    /// Stops offering frames to `slot`; the frames waiting in it are dropped. One still at work
+    /// is kept until it is done, so that stopping the stream waits for it.
     func detach(_ slot: FrameConsumerSlot) {
-        state.withLock { $0.consumers.removeAll { $0 === slot } }
+        slot.discardPending()
+        state.withLock { (state) in
+            state.consumers.removeAll { $0 === slot }
+            state.retiring.removeAll { $0.isIdle }
+            if !slot.isIdle { state.retiring.append(slot) }
+        }
     }
 }
