@@ -216,13 +216,17 @@ import TestSupport
         try session.addOutput(video)
         let deadline = ContinuousClock.now + .seconds(5)
         while !slow.state.withLock(\.inside), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        try #require(slow.state.withLock(\.inside), "the delegate was never called")
+        // Read first: #require would take the Mutex, which is not copyable, as an argument.
+        let called = slow.state.withLock(\.inside)
+        try #require(called, "the delegate was never called")
         if removedFirst { session.removeOutput(video) }
         await session.stopRunning()
         let calls = slow.state.withLock(\.calls)
-        #expect(!slow.state.withLock(\.inside), "stopRunning returned while the delegate was in a call")
+        let insideAfterStop = slow.state.withLock(\.inside)
+        #expect(!insideAfterStop, "stopRunning returned while the delegate was in a call")
         try await Task.sleep(for: .milliseconds(400))
-        #expect(slow.state.withLock(\.calls) == calls, "a call began after stopRunning returned")
+        let callsLater = slow.state.withLock(\.calls)
+        #expect(callsLater == calls, "a call began after stopRunning returned")
     }
 }
 
