@@ -142,7 +142,7 @@ extension ShootCommand {
             try session.addOutput(output)
             try await applyFraming(to: device)
             output.orientationCompensation = encoding.compensation.orientationCompensation
-            output.frameTimeout = .milliseconds(frameTimeout)
+            output.frameTimeout = frameTimeout.map { .milliseconds($0) }
             return (device, session, output)
         }
         throw PhotoCaptureError(.deviceDisconnected(device: name), uniqueID: firstRequest)
