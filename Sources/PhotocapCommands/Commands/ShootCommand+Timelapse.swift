@@ -27,7 +27,7 @@ extension ShootCommand {
         let xmp = try metadata.xmpPacket()
         let first = makeSettings(xmp: xmp)
         var (camera, session, output, rawFormat) = try await prepareSession(firstRequest: first.uniqueID)
-        let coordinator = rotationCoordinator(for: camera)
+        let coordinator = await rotationCoordinator(for: camera)
         // Held while an unplugged camera is awaited, so the vanished one is released.
         let placeholder = (CaptureDevice.synthetic(), CaptureSession(), PhotoOutput())
         let clock = ContinuousClock()
