@@ -26,7 +26,7 @@ public struct DisplayedImage: Sendable {
         case heif
     }
 
-    /// What a viewer shows: named as ``DecodedImage/image`` is, for the same idea.
+    /// What a viewer shows: named as `DecodedImage.image` is, for the same idea.
     public let image: RGBImage
     /// What a viewer shows.
     @available(*, deprecated, renamed: "image", message: "named as DecodedImage.image is")
