@@ -101,8 +101,13 @@ public final class RotationCoordinator: Sendable {
         shared.state.withLock { $0.connection }?.wake()
         pthread_join(thread, nil)
         shared.finish()
-        // The last reference to the connection: it releases the claim and closes.
-        shared.state.withLock { $0.connection = nil }
+        // The last reference to the connection, let go outside the lock: closing releases the
+        // claim, a call bounded like the others, which readers of the angles must not wait for.
+        let connection = shared.state.withLock { (state) -> SensorProxyConnection? in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        withExtendedLifetime(connection) {}
     }
 
     // MARK: The watcher
