@@ -35,7 +35,10 @@ static struct {
     int (*set_address)(sd_bus *bus, const char *address);
     int (*set_bus_client)(sd_bus *bus, int client);
     int (*start)(sd_bus *bus);
-    sd_bus *(*flush_close_unref)(sd_bus *bus);
+    int (*is_ready)(sd_bus *bus);
+    int (*set_method_call_timeout)(sd_bus *bus, uint64_t usec);
+    void (*close)(sd_bus *bus);
+    sd_bus *(*unref)(sd_bus *bus);
     int (*get_fd)(sd_bus *bus);
     int (*get_events)(sd_bus *bus);
     int (*get_timeout)(sd_bus *bus, uint64_t *usec);
@@ -56,7 +59,8 @@ static struct {
 
 /// The functions in the order of their fields in `bus`, without the "sd_bus_" prefix.
 static const char *const function_names[] = {
-    "open_system", "new", "set_address", "set_bus_client", "start", "flush_close_unref", "get_fd", "get_events",
+    "open_system", "new", "set_address", "set_bus_client", "start", "is_ready", "set_method_call_timeout", "close",
+    "unref", "get_fd", "get_events",
     "get_timeout", "process", "add_match", "slot_unref", "message_new_method_call", "message_append", "call",
     "message_unref", "message_enter_container", "message_exit_container", "message_read", "message_skip",
     "error_free",
@@ -133,11 +137,37 @@ static sd_bus *connect_bus(const char *address, pc_sensor_proxy_error *error) {
     if (result >= 0) result = bus.set_bus_client(connection, 1);
     if (result >= 0) result = bus.start(connection);
     if (result < 0) {
-        if (connection != NULL) bus.flush_close_unref(connection);
+        if (connection != NULL) bus.unref(connection);
         fail(error, result, NULL);
         return NULL;
     }
     return connection;
+}
+
+static int64_t now_usec(void);
+
+/// Drives the connection until the bus has authenticated it and answered Hello, at most until
+/// `deadline` (monotonic µs): sd-bus's own wait for this is 90 s, and a bus that accepted and
+/// never answers would hold the caller that long.
+static int await_ready(pc_sensor_proxy *proxy, int64_t deadline, pc_sensor_proxy_error *error) {
+    for (;;) {
+        int result;
+        while ((result = bus.process(proxy->bus, NULL)) > 0) {
+        }
+        if (result < 0) return fail(error, result, NULL);
+        result = bus.is_ready(proxy->bus);
+        if (result > 0) return 0;
+        if (result < 0) return fail(error, result, NULL);
+        int64_t left = deadline - now_usec();
+        if (left <= 0) {
+            snprintf(error->step, sizeof error->step, "%s", "connecting");
+            return fail(error, -ETIMEDOUT, NULL);
+        }
+        int events = bus.get_events(proxy->bus);
+        if (events < 0) return fail(error, events, NULL);
+        struct pollfd descriptor = {.fd = bus.get_fd(proxy->bus), .events = (short)events};
+        if (poll(&descriptor, 1, (int)((left + 999) / 1000)) < 0 && errno != EINTR) return fail(error, -errno, NULL);
+    }
 }
 
 pc_sensor_proxy *pc_sensor_proxy_open(const char *address, int timeout_ms, pc_sensor_proxy_error *error) {
@@ -154,8 +184,16 @@ pc_sensor_proxy *pc_sensor_proxy_open(const char *address, int timeout_ms, pc_se
         free(proxy);
         return NULL;
     }
+    int64_t deadline = now_usec() + (int64_t)proxy->timeout_usec;
     proxy->bus = connect_bus(address, error);
-    if (proxy->bus == NULL) {
+    if (proxy->bus == NULL || await_ready(proxy, deadline, error) != 0) {
+        pc_sensor_proxy_close(proxy);
+        return NULL;
+    }
+    // AddMatch is a method call of its own, answered by the bus: bounded like the others.
+    int result = bus.set_method_call_timeout(proxy->bus, proxy->timeout_usec);
+    if (result < 0) {
+        fail(error, result, NULL);
         pc_sensor_proxy_close(proxy);
         return NULL;
     }
@@ -169,9 +207,10 @@ pc_sensor_proxy *pc_sensor_proxy_open(const char *address, int timeout_ms, pc_se
     snprintf(owner_rule, sizeof owner_rule,
              "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
              "member='NameOwnerChanged',arg0='%s'", service);
-    int result = bus.add_match(proxy->bus, &proxy->changes, changes_rule, on_properties_changed, proxy);
+    result = bus.add_match(proxy->bus, &proxy->changes, changes_rule, on_properties_changed, proxy);
     if (result >= 0) result = bus.add_match(proxy->bus, &proxy->owner, owner_rule, on_owner_changed, proxy);
     if (result < 0) {
+        snprintf(error->step, sizeof error->step, "%s", "AddMatch");
         fail(error, result, NULL);
         pc_sensor_proxy_close(proxy);
         return NULL;
@@ -314,7 +353,9 @@ void pc_sensor_proxy_close(pc_sensor_proxy *proxy) {
         }
         if (proxy->changes != NULL) bus.slot_unref(proxy->changes);
         if (proxy->owner != NULL) bus.slot_unref(proxy->owner);
-        bus.flush_close_unref(proxy->bus);
+        // Not flushed: a bus that never reads would hold the close as long as sd-bus lets it.
+        bus.close(proxy->bus);
+        bus.unref(proxy->bus);
     }
     if (proxy->wake_fd >= 0) close(proxy->wake_fd);
     free(proxy);

@@ -26,8 +26,11 @@ public struct DisplayedImage: Sendable {
         case heif
     }
 
+    /// What a viewer shows: named as `DecodedImage.image` is, for the same idea.
+    public let image: RGBImage
     /// What a viewer shows.
-    public let picture: RGBImage
+    @available(*, deprecated, renamed: "image", message: "named as DecodedImage.image is")
+    public var picture: RGBImage { image }
     /// The file's format.
     public let format: Format
     /// The orientation that was applied to the stored pixels (`.up` for PNG).
@@ -44,8 +47,8 @@ public struct DisplayedImage: Sendable {
         do { self = try Self.decode([UInt8](data)) } catch { throw GoldenImageError(.undecodable(error), path: name) }
     }
 
-    private init(picture: RGBImage, format: Format, appliedOrientation: Orientation) {
-        self.picture = picture
+    private init(image: RGBImage, format: Format, appliedOrientation: Orientation) {
+        self.image = image
         self.format = format
         self.appliedOrientation = appliedOrientation
     }
@@ -77,7 +80,7 @@ public struct DisplayedImage: Sendable {
         case .tiff: .tiff
         case .dng: .dng
         }
-        return DisplayedImage(picture: decoded.image, format: format, appliedOrientation: decoded.fileOrientation)
+        return DisplayedImage(image: decoded.image, format: format, appliedOrientation: decoded.fileOrientation)
     }
 }
 

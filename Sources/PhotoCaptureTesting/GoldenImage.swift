@@ -93,7 +93,7 @@ public struct GoldenImage: Sendable {
 
     /// Checks what a viewer shows for the file at `file` against the golden.
     public func compare(fileAt file: String) throws(GoldenImageError) -> GoldenResult {
-        try compare(DisplayedImage(fileAt: file).picture)
+        try compare(DisplayedImage(fileAt: file).image)
     }
 
     /// Checks `picture` (already as displayed) against the golden.
@@ -111,15 +111,14 @@ public struct GoldenImage: Sendable {
             try picture.writePNG(to: candidate, overwrite: true)
             return GoldenResult(outcome: .missing, comparison: nil, goldenPath: path, actualPath: candidate, differencePath: nil)
         }
-        let golden = try DisplayedImage(fileAt: path).picture
+        let golden = try DisplayedImage(fileAt: path).image
         let comparison = ImageComparison(actual: picture, golden: golden, tolerance: tolerance)
         guard !comparison.isWithinTolerance else {
             return GoldenResult(outcome: .matched, comparison: comparison, goldenPath: path, actualPath: nil, differencePath: nil)
         }
         let (actualPath, differencePath) = artifactPaths()
         try picture.writePNG(to: actualPath, overwrite: true)
-        let difference = ImageComparison.differenceImage(actual: picture, golden: golden)
-            ?? ImageComparison.sideBySideImage(actual: picture, golden: golden)
+        let difference = comparison.failureImage(actual: picture, golden: golden)
         try difference.writePNG(to: differencePath, overwrite: true)
         return GoldenResult(outcome: .differed, comparison: comparison, goldenPath: path, actualPath: actualPath,
                             differencePath: differencePath)
@@ -131,7 +130,7 @@ public struct GoldenImage: Sendable {
     /// XCTest for a throwing test.
     @discardableResult
     public func verify(fileAt file: String) throws(GoldenImageError) -> GoldenResult {
-        try verify(DisplayedImage(fileAt: file).picture)
+        try verify(DisplayedImage(fileAt: file).image)
     }
 
     /// Checks `picture` (already as displayed) against the golden and throws

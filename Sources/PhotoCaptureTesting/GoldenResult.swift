@@ -31,8 +31,10 @@ public struct GoldenResult: Sendable, Equatable, CustomStringConvertible {
     /// The displayed picture written on a difference, or as the candidate for a missing golden
     /// (a PNG), if any.
     public let actualPath: String?
-    /// The difference image written on a difference (a PNG): where the pixels differ, or, when
-    /// the sizes differ, the picture (left) and the golden (right) side by side.
+    /// The difference image written on a difference (a PNG): where the pixels differ; when the
+    /// sizes differ, the picture (left) and the golden (right) side by side; when the picture is
+    /// the golden turned, the picture compared with the golden turned so (left) beside the golden
+    /// (right), see ``ImageComparison/failureImage(actual:golden:)``.
     public let differencePath: String?
 
     /// Whether the picture matched its golden.
@@ -47,9 +49,15 @@ public struct GoldenResult: Sendable, Equatable, CustomStringConvertible {
         switch outcome {
         case .matched, .differed:
             var sentence = "\(goldenPath): \(comparison!)"
-            let sideBySide = comparison!.actualSize != comparison!.goldenSize
-            let written = [actualPath.map { "the picture to \($0)" },
-                           differencePath.map { sideBySide ? "the picture (left) and the golden (right) side by side to \($0)" : "the difference to \($0)" }]
+            let difference: (String) -> String = switch comparison!.verdict {
+            case .orientationDiffers(let turn):
+                { "the picture compared with the golden \(ImageComparison.phrase(turn)) (left, red where more than that differs) and the golden (right) side by side to \($0)" }
+            case _ where comparison!.actualSize != comparison!.goldenSize:
+                { "the picture (left) and the golden (right) side by side to \($0)" }
+            default:
+                { "the difference to \($0)" }
+            }
+            let written = [actualPath.map { "the picture to \($0)" }, differencePath.map(difference)]
                 .compactMap { $0 }
             if !written.isEmpty { sentence += "; wrote \(written.joined(separator: " and "))" }
             return sentence

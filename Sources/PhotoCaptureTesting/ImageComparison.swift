@@ -136,6 +136,19 @@ public struct ImageComparison: Sendable, Equatable, CustomStringConvertible {
         actual.size == golden.size ? actual.differenceImage(to: golden) : nil
     }
 
+    /// What a person looks at when the picture does not match: the ``differenceImage(actual:golden:)``
+    /// when only pixels differ; the picture and the golden side by side when the sizes differ;
+    /// and when the picture is the golden turned (``Verdict/orientationDiffers(_:)``), the
+    /// picture compared with the golden turned so (red only where more than the turn differs)
+    /// beside the golden as recorded, so the turn shows instead of a picture that is all red.
+    public func failureImage(actual: RGBImage, golden: RGBImage) -> RGBImage {
+        if case .orientationDiffers(let turn) = verdict {
+            let residue = actual.differenceImage(to: golden.transformed(by: turn))
+            return Self.sideBySideImage(actual: residue, golden: golden)
+        }
+        return Self.differenceImage(actual: actual, golden: golden) ?? Self.sideBySideImage(actual: actual, golden: golden)
+    }
+
     /// The gap between the two pictures of ``sideBySideImage(actual:golden:)``, in pixels.
     static let sideBySideGap = 8
 

@@ -51,7 +51,7 @@ public enum OrientationConsistency {
         }
         if let thumbnail {
             do {
-                if let problem = try thumbnailProblem(thumbnail, main: shown.picture) { problems.append(problem) }
+                if let problem = try thumbnailProblem(thumbnail, main: shown.image) { problems.append(problem) }
             } catch {
                 throw .imaging(error)
             }

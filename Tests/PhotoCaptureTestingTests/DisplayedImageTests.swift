@@ -27,7 +27,7 @@ import TestSupport
         let picture = Self.quadrants(PixelSize(width: 67, height: 45))
         let path = folder.url.appendingPathComponent("q.png").path
         try picture.writePNG(to: path, overwrite: false)
-        #expect(try DisplayedImage(fileAt: path).picture == picture)
+        #expect(try DisplayedImage(fileAt: path).image == picture)
         #expect(try ReferenceDecoder.imageMagickStored(path) == picture)
         #expect(throws: GoldenImageError.self) { try picture.writePNG(to: path, overwrite: false) }
         for (name, options) in [("grey", ["-colorspace", "Gray"]), ("palette", ["-colors", "16", "-type", "Palette"]),
@@ -36,7 +36,7 @@ import TestSupport
             try ExternalTool.run("convert", [path] + options + [other]).checked()
             let ours = try DisplayedImage(fileAt: other)
             #expect(ours.format == .png)
-            #expect(ours.picture.meanAbsoluteDifference(to: try ReferenceDecoder.imageMagickStored(other)) <= 0.5, "\(name)")
+            #expect(ours.image.meanAbsoluteDifference(to: try ReferenceDecoder.imageMagickStored(other)) <= 0.5, "\(name)")
         }
     }
 
@@ -62,11 +62,11 @@ import TestSupport
         let arrow = ThirdPartyImages.folder!.appendingPathComponent("pillow-heif/pillow_heif_arrow.heic").path
         let shown = try DisplayedImage(fileAt: arrow)
         #expect(shown.format == .heif && shown.appliedOrientation == .right)
-        #expect(shown.picture.size == PixelSize(width: 3024, height: 4032))
+        #expect(shown.image.size == PixelSize(width: 3024, height: 4032))
         let folder = try TemporaryDirectory("heic")
         let converted = folder.url.appendingPathComponent("arrow.png").path
         try ExternalTool.run("heif-convert", [arrow, converted]).checked()
-        #expect(try ImageComparison(actual: shown.picture, golden: ReferenceDecoder.imageMagickStored(converted),
+        #expect(try ImageComparison(actual: shown.image, golden: ReferenceDecoder.imageMagickStored(converted),
                                     tolerance: GoldenTolerance(meanAbsoluteDifference: 1)).isWithinTolerance)
         #expect(try OrientationConsistency.problems(inFileAt: arrow) == [])
     }
@@ -89,7 +89,7 @@ import TestSupport
         let shown = try DisplayedImage(fileAt: path)
         #expect(shown.format == .dng && shown.appliedOrientation.swapsDimensions)
         #expect(shown.appliedOrientation == photo.writtenOrientation)
-        let comparison = ImageComparison(actual: shown.picture, golden: try ReferenceDecoder.dcraw(path),
+        let comparison = ImageComparison(actual: shown.image, golden: try ReferenceDecoder.dcraw(path),
                                          tolerance: GoldenTolerance(meanAbsoluteDifference: 4))
         #expect(comparison.isWithinTolerance, "\(comparison)")
     }

@@ -58,17 +58,17 @@ import TestSupport
         let folder = try TemporaryDirectory("golden-rows")
         let landscape = "recurser-exif-orientation-examples/Landscape_6.jpg"
         let golden = TestPaths.testImages.appendingPathComponent("third-party/\(landscape)").path
-        let shown = try DisplayedImage(fileAt: golden).picture
+        let shown = try DisplayedImage(fileAt: golden).image
         let pngGolden = folder.url.appendingPathComponent("golden.png").path
         try shown.writePNG(to: pngGolden, overwrite: false)
         var brighter = shown
         for index in stride(from: 0, to: brighter.pixels.count, by: 7) { brighter.pixels[index] = brighter.pixels[index] &+ 40 }
         let pictures = [shown, shown.transformed(by: .right), shown.transformed(by: .upMirrored), brighter,
-                        try DisplayedImage(fileAt: TestPaths.testImages.appendingPathComponent("third-party/\(Self.jpegs[0])").path).picture]
+                        try DisplayedImage(fileAt: TestPaths.testImages.appendingPathComponent("third-party/\(Self.jpegs[0])").path).image]
         var verdicts: Set<String> = []
         for path in [golden, pngGolden] {
             let rows = try #require(try GoldenRows(fileAt: path))
-            let whole = try DisplayedImage(fileAt: path).picture
+            let whole = try DisplayedImage(fileAt: path).image
             for picture in pictures {
                 let expected = ImageComparison(actual: picture, golden: whole)
                 let streamed = try #require(try rows.compare(picture, tolerance: GoldenTolerance()))

@@ -35,6 +35,30 @@ import TestSupport
         return condition()
     }
 
+    /// The elements `coordinator.updates()` yields until it finishes or `count` came, waiting at
+    /// most `limit`: a stream that hangs fails the test instead of holding it (nil).
+    static func updates(of coordinator: RotationCoordinator, count: Int = .max,
+                        within limit: Duration = .seconds(10)) async -> [RotationCoordinator.Angles?]? {
+        let stream = coordinator.updates()
+        return await withTaskGroup(of: [RotationCoordinator.Angles?]?.self) { group in
+            group.addTask {
+                var seen: [RotationCoordinator.Angles?] = []
+                for await angles in stream {
+                    seen.append(angles)
+                    if seen.count == count { break }
+                }
+                return seen
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
     @Test func anglesForEveryOrientationCameraAndScreen() {
         // Clockwise degrees the device is turned, seen from the screen.
         let device: [AccelerometerOrientation: Int] = [.normal: 0, .leftUp: 90, .bottomUp: 180, .rightUp: 270]
@@ -72,6 +96,8 @@ import TestSupport
         let mounting = SensorMounting(rotation: 90)
         let camera = CaptureDevice.synthetic(.init(sensorMounting: mounting, maximumSize: Self.sensorSize, framesPerSecond: 1000))
         let coordinator = RotationCoordinator(device: camera, bus: .address(proxy.address))
+        // The first reading comes once the proxy answered the coordinator's thread.
+        #expect(await Self.updates(of: coordinator, count: 1)?.map { $0?.orientation } == [.normal])
         #expect(coordinator.sourceError == nil, "\(coordinator.sourceError!)")
         #expect(try proxy.accelerometerOwners().count == 1, "the accelerometer is claimed while the coordinator follows it")
 
@@ -129,6 +155,7 @@ import TestSupport
     @Test func followsAProxyThatStartsLaterAndOneThatRestarts() async throws {
         let bus = try SensorProxyMock(hasAccelerometer: nil)
         let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(bus.address))
+        #expect(await Self.updates(of: coordinator, count: 1) == [nil], "no proxy yet")
         #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
 
         try bus.startProxy(hasAccelerometer: true, orientation: "left-up")
@@ -157,20 +184,20 @@ import TestSupport
         let start = ContinuousClock.now
         let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(proxy.address))
         #expect(ContinuousClock.now - start < .seconds(2))
+        // The stream starts with the reading there is: none.
+        #expect(await Self.updates(of: coordinator, count: 1) == [nil])
         #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
         #expect(coordinator.videoRotationAngleForHorizonLevelPreview == nil)
         #expect(coordinator.sourceError == .noAccelerometer)
         #expect(try proxy.accelerometerOwners() == [], "nothing to claim")
-        // The stream starts with the reading there is: none.
-        var updates = coordinator.updates().makeAsyncIterator()
-        #expect(await updates.next() == .some(nil))
     }
 
-    @Test func noProxyGivesNoAngle() throws {
+    @Test func noProxyGivesNoAngle() async throws {
         let bus = try SensorProxyMock(hasAccelerometer: nil)
         let start = ContinuousClock.now
         let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(bus.address))
         #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(await Self.updates(of: coordinator, count: 1) == [nil])
         #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
         guard case .proxyUnavailable(let error) = coordinator.sourceError else {
             Issue.record("expected proxyUnavailable, got \(String(describing: coordinator.sourceError))")
@@ -180,13 +207,56 @@ import TestSupport
         #expect(coordinator.sourceError!.description.contains("iio-sensor-proxy (net.hadess.SensorProxy) is not running"))
     }
 
-    @Test func noBusGivesNoAngle() throws {
+    @Test func noBusGivesNoAngle() async throws {
         let folder = try TemporaryDirectory("photocap-nobus")
         let address = "unix:path=\(folder.url.path)/no-socket"
         let start = ContinuousClock.now
         let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(address))
         #expect(ContinuousClock.now - start < .seconds(2))
+        // Nothing to follow: the stream gives its reading, none, and ends.
+        let seen = await Self.updates(of: coordinator)
+        #expect(seen != nil && seen!.allSatisfy { $0 == nil }, "\(String(describing: seen))")
         #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
         #expect(coordinator.sourceError == .busUnavailable(address: address, Errno(ENOENT)), "\(String(describing: coordinator.sourceError))")
+    }
+
+    /// A bus whose socket takes the connection and never answers (issue 47: the maker was held
+    /// 90 s inside sd-bus's authentication wait): the initializer returns at once, and the
+    /// coordinator's thread gives up after its 2 s bound, saying it timed out, and ends the
+    /// stream.
+    @Test func aSilentBusNeitherHoldsTheMakerNorHangs() async throws {
+        let folder = try TemporaryDirectory("photocap-silentbus")
+        let path = "\(folder.url.path)/silent"
+        // Listening, never reading: the kernel completes each connection from the backlog.
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0 && listen(listener, 8) == 0)
+
+        let start = ContinuousClock.now
+        let coordinator = RotationCoordinator(device: .synthetic(), bus: .address("unix:path=\(path)"))
+        #expect(ContinuousClock.now - start < .milliseconds(500), "the initializer returns at once")
+        #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
+        // sd-bus's own wait is 90 s; the coordinator's bound is 2 s. Other suites that hold
+        // Swift's pool can delay this task's wake-up, not the coordinator's thread.
+        let seen = await Self.updates(of: coordinator, within: .seconds(30))
+        let ended = ContinuousClock.now - start
+        #expect(seen != nil && seen!.allSatisfy { $0 == nil }, "the stream must end: \(String(describing: seen))")
+        #expect(ended >= .milliseconds(1900) && ended < .seconds(30), "the stream ended after \(ended)")
+        #expect(coordinator.sourceError == .timedOut(step: "connecting", milliseconds: 2000),
+                "\(String(describing: coordinator.sourceError))")
+        #expect(coordinator.sourceError?.description
+            == "no rotation source: the D-Bus bus accepted the connection but did not answer within 2000 ms")
+        let invalidating = ContinuousClock.now
+        coordinator.invalidate()
+        #expect(ContinuousClock.now - invalidating < .milliseconds(500))
     }
 }

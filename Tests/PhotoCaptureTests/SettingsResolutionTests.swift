@@ -131,6 +131,25 @@ import Testing
         await session.stopRunning()
     }
 
+    /// A TIFF is lossless: a quality the request set is listed as not used, as the other
+    /// values resolved otherwise are; the default quality, which nobody asked for, is not.
+    @Test func aTIFFSaysItsQualityIsNotUsed() async throws {
+        let (session, output) = try await Self.output()
+        // A frame format named, so the device's default is not an adjustment too.
+        func settings(_ format: PhotoFormat, quality: Int? = nil) -> PhotoSettings {
+            var settings = PhotoSettings(format: format)
+            settings.framePixelFormat = .nv12
+            if let quality { settings.quality = quality }
+            return settings
+        }
+        let resolved = try output.resolvedSettings(for: settings(.tiff, quality: 50))
+        #expect(resolved.adjustments == [.qualityIgnored(requested: 50, format: .tiff)])
+        #expect(resolved.adjustments.map(\.description) == ["quality 50 → not used (TIFF is lossless)"])
+        #expect(try output.resolvedSettings(for: settings(.tiff)).adjustments == [])
+        #expect(try output.resolvedSettings(for: settings(.jpeg, quality: 50)).adjustments == [])
+        await session.stopRunning()
+    }
+
     /// The orientation rule's worked examples (Docs.docc/Architecture.md), as resolved settings state them.
     @Test func orientationIsResolvedByTheRule() async throws {
         let (session, output) = try await Self.output(mounting: SensorMounting(rotation: 90))

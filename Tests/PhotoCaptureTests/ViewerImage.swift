@@ -9,6 +9,6 @@ import TestSupport
 enum ViewerImage {
     static func shown(_ path: String, format: PhotoFormat) throws -> RGBImage {
         guard format == .heic else { return try ReferenceDecoder.imageMagickAutoOriented(path) }
-        return try DisplayedImage(fileAt: path).picture
+        return try DisplayedImage(fileAt: path).image
     }
 }

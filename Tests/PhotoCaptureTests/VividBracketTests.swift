@@ -130,7 +130,8 @@ struct VividBracketTests {
         try Vivid.set(["percentage_of_dropped_buffers": "100"])
         let result = await capture.result
         await session.stopRunning()
-        #expect(throws: PhotoCaptureError(.frameTimeout(milliseconds: 1000), uniqueID: settings.uniqueID)) { try result.get() }
+        #expect(throws: PhotoCaptureError(.frameTimeout(milliseconds: 1000, device: path, frame: .startedAfterRequest),
+                                           uniqueID: settings.uniqueID)) { try result.get() }
         #expect(collected.withLock { $0.map(\.sequenceCount) } == [1])
         #expect(try control("gain") == 60)
         #expect(try control("gain_automatic") == 0)

@@ -47,10 +47,12 @@ struct CompareCommandTests {
         let run = try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff])
         #expect(run.status == 1)
         #expect(run.text.hasPrefix("\(mirrored): differs in orientation: the picture shows the golden mirrored left-right; mean difference 74."), "\(run.text)")
-        #expect(run.text.contains("difference image: \(diff)"))
-        #expect(try Self.json(try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff, "--overwrite", "--json"]))["diffKind"]
-                    as? String == "difference")
-        #expect(try ReferenceDecoder.imageMagickStored(diff).size.description == "1800x1200")
+        let landscape = Self.image("Landscape_1")
+        #expect(run.text.contains("side by side (left: \(mirrored) compared with \(landscape) mirrored left-right, "
+                                  + "red where more than that differs; right: \(landscape)): \(diff)"), "\(run.text)")
+        #expect(try Self.json(try Self.compare([mirrored, landscape, "--diff", diff, "--overwrite", "--json"]))["diffKind"]
+                    as? String == "turned side by side")
+        #expect(try ReferenceDecoder.imageMagickStored(diff).size.description == "3608x1200")
         // An existing --diff is not replaced without --overwrite.
         let again = try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff])
         #expect(again.status == 2 && again.stderr.contains("photocap: error: ") && again.stderr.contains(diff), "\(again.stderr)")

@@ -10,11 +10,13 @@
 typedef struct pc_sensor_proxy pc_sensor_proxy;
 
 /// What failed: sd-bus's negative errno (0 when the failure is a D-Bus error or a missing
-/// library), and the D-Bus error's name and message (or dlerror's text, in `message`).
+/// library), and the D-Bus error's name and message (or dlerror's text, in `message`); for
+/// pc_sensor_proxy_open, the step that failed ("connecting", "AddMatch"; empty otherwise).
 typedef struct {
     int code;
     char name[128];
     char message[256];
+    char step[32];
 } pc_sensor_proxy_error;
 
 /// What pc_sensor_proxy_wait saw, as bits.
@@ -34,8 +36,10 @@ int pc_sensor_proxy_load(pc_sensor_proxy_error *error);
 
 /// Connects to the bus at `address` (a D-Bus address such as "unix:path=/run/dbus/sock"), or to
 /// the system bus when NULL (DBUS_SYSTEM_BUS_ADDRESS, else /run/dbus/system_bus_socket), and
-/// subscribes to the proxy's property changes and to its name's owner. Every call on the
-/// connection waits at most `timeout_ms`. Returns NULL with `error` filled on failure.
+/// subscribes to the proxy's property changes and to its name's owner. Connecting (with the
+/// bus's authentication and Hello) and each call on the connection, AddMatch included, wait at
+/// most `timeout_ms`; a step that ran out fails with -ETIMEDOUT. Blocks for that long at most:
+/// call it off any thread that must stay responsive. Returns NULL with `error` filled on failure.
 pc_sensor_proxy *pc_sensor_proxy_open(const char *address, int timeout_ms, pc_sensor_proxy_error *error);
 
 /// Reads HasAccelerometer and AccelerometerOrientation (GetAll) into `has_accelerometer` (0 or

@@ -29,6 +29,9 @@ protocol FrameSource: Sendable {
     var cameraControls: (any CameraControls)? { get }
     /// The device node the frames come from (e.g. `/dev/video0`), named in logs and errors.
     var devicePath: String? { get }
+    /// Whether frames are made when asked for (synthetic, frame file, clip) rather than by a
+    /// sensor on its own: such a camera cannot stall, so a request's wait has no time limit.
+    var makesFramesOnDemand: Bool { get }
 }
 
 extension FrameSource {
@@ -37,6 +40,7 @@ extension FrameSource {
     var focusControls: (any FocusControls)? { nil }
     var cameraControls: (any CameraControls)? { nil }
     var devicePath: String? { nil }
+    var makesFramesOnDemand: Bool { false }
 }
 
 /// A frame and how the source found it.

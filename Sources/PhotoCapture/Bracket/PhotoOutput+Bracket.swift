@@ -20,7 +20,7 @@ extension PhotoOutput {
     /// as soon as the last frame is in hand, or when a member fails; the photos are delivered in
     /// sequence order after `didCapturePhoto`, and the request ends with one `didFinishCapture`.
     func runBracket(_ planned: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
-                    timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+                    timeout: Duration?, delegate: any PhotoCaptureDelegate) async {
         var resolved = planned
         let id = resolved.uniqueID
         await delegate.photoOutput(self, willBeginCaptureFor: resolved)
@@ -92,7 +92,7 @@ extension PhotoOutput {
     /// set once the previous member's frame is in hand, and frames are let pass until they settled.
     private func captureMembers(of resolved: ResolvedPhotoSettings, session: CaptureSession, device: CaptureDevice,
                                 controls: any ExposureControls, requestedAt instant: UInt64,
-                                timeout: Duration) async -> (MemberWork, PhotoCaptureError?, UInt64?) {
+                                timeout: Duration?) async -> (MemberWork, PhotoCaptureError?, UInt64?) {
         var processing: MemberWork = []
         var remaining = resolved.bracketedSettings[...]
         do throws(PhotoCaptureError) {
@@ -132,7 +132,7 @@ extension PhotoOutput {
     private func captureOnConsecutiveFrames(_ members: inout ArraySlice<ResolvedBracketedExposure>, into processing: inout MemberWork,
                                             of resolved: ResolvedPhotoSettings, session: CaptureSession, device: CaptureDevice,
                                             controls: any PerFrameExposureControls, requestedAt instant: UInt64,
-                                            timeout: Duration) async throws(PhotoCaptureError) -> UInt64? {
+                                            timeout: Duration?) async throws(PhotoCaptureError) -> UInt64? {
         let source = device.source
         let (format, size, crop) = (resolved.framePixelFormat, resolved.frameDimensions, resolved.framing.hardwareCropRect)
         // The schedule is reckoned from the stream's frame timing: the request's stream running,
@@ -187,7 +187,7 @@ extension PhotoOutput {
                 let due = firstFrameStart(after: change.effectiveAfter) + interval
                 let ahead = Duration.nanoseconds(Int64(due - min(due, MonotonicClock.now())))
                 delivered = try await session.frame(format: format, size: size, hardwareCrop: crop, startedAfter: change.effectiveAfter,
-                                                    reservation: reservation, timeout: timeout + ahead)
+                                                    reservation: reservation, timeout: source.waitLimit(timeout).map { $0 + ahead })
             } catch where error.code.isStreamFormatChange {
                 // Another request restarted the stream in its own format.
                 source.logger.warning("the stream changed before bracket member \(member.sequenceCount)", metadata: ["then": "member by member"])

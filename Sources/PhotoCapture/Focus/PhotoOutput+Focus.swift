@@ -7,7 +7,7 @@ extension PhotoOutput {
     /// settled (it is processed meanwhile), so a request made on its delivery does not catch a
     /// frame still focused for this one.
     func runFocused(_ planned: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
-                    timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+                    timeout: Duration?, delegate: any PhotoCaptureDelegate) async {
         let id = planned.uniqueID
         await delegate.photoOutput(self, willBeginCaptureFor: planned)
         guard let device = session.input else {

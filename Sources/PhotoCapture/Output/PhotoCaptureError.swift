@@ -75,8 +75,10 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case clipUnreadable(path: String, ClipError)
         /// The clip's stream reached its last frame, after `frames` frames.
         case clipEnded(path: String, frames: Int)
-        /// No frame arrived within the time limit.
-        case frameTimeout(milliseconds: Int)
+        /// `device` delivered no `frame` within `milliseconds`: ``PhotoOutput/frameTimeout``
+        /// when set, else a multiple of a real camera's frame interval (a synthetic or
+        /// frame-file camera makes its frames on demand and never times out).
+        case frameTimeout(milliseconds: Int, device: String, frame: AwaitedFrame)
         /// The camera failed; the V4L2 layer's error says how.
         case deviceFailure(V4L2Error)
         /// The device offers no pixel format photocap can capture in.
@@ -195,7 +197,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
             return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
         case .clipUnreadable(let path, let error): return "cannot play clip \(path): \(error)"
         case .clipEnded(let path, let frames): return "the clip \(path) ended after \(frames) frames"
-        case .frameTimeout(let ms): return "no frame arrived within \(ms) ms"
+        case .frameTimeout(let ms, let device, let frame):
+            return "no frame arrived within \(ms) ms from \(device); it waited for \(frame)"
         case .deviceFailure(let error): return "camera failure: \(error)"
         case .noCapturableFormat: return "camera failure: the device offers no format"
         case .streamFormatChanged(let expected, let delivered):

@@ -15,7 +15,7 @@ public final class PhotoOutput: Sendable {
         var usedIDs: Set<Int64> = []
         var compensation: OrientationCompensation = .sensor
         var prepared: [PhotoSettings] = []
-        var frameTimeout: Duration = .seconds(5)
+        var frameTimeout: Duration?
         var isZeroShutterLagEnabled = true
         var maxQualityPrioritization = PhotoQualityPrioritization.balanced
     }
@@ -127,8 +127,14 @@ public final class PhotoOutput: Sendable {
     }
 
     /// How long a capture waits for a frame before failing with
-    /// ``PhotoCaptureError/Code/frameTimeout(milliseconds:)``. 5 seconds by default.
-    public var frameTimeout: Duration {
+    /// ``PhotoCaptureError/Code/frameTimeout(milliseconds:device:frame:)``, on any camera.
+    ///
+    /// Nil by default: a real camera's request then waits ten of its frame intervals, at least
+    /// 5 seconds (a slow or long-exposing stream is not a stalled one), and a synthetic,
+    /// frame-file or clip camera's request has no limit, since it makes its frames on demand
+    /// and a loaded machine only makes them late; its wait still ends, with the frame or the
+    /// stream's failure, and when the session stops.
+    public var frameTimeout: Duration? {
         get { state.withLock { $0.frameTimeout } }
         set { state.withLock { $0.frameTimeout = newValue } }
     }
@@ -236,7 +242,7 @@ public final class PhotoOutput: Sendable {
     static let neighbourWait = Duration.seconds(1)
 
     private func run(_ resolved: ResolvedPhotoSettings, session: CaptureSession, requestedAt instant: UInt64,
-                     reservation: LiveFrameSource.Reservation?, timeout: Duration, delegate: any PhotoCaptureDelegate) async {
+                     reservation: LiveFrameSource.Reservation?, timeout: Duration?, delegate: any PhotoCaptureDelegate) async {
         guard resolved.bracketedSettings.isEmpty else {
             return await runBracket(resolved, session: session, requestedAt: instant, timeout: timeout, delegate: delegate)
         }
@@ -260,7 +266,7 @@ public final class PhotoOutput: Sendable {
         let reference = resolved.frameMerging.framesPlanned > 1 ? session.keptCopy(of: delivered.frame) ?? delivered.frame
             : delivered.frame
         let neighbours = await session.neighbours(of: reference, merging: resolved.frameMerging,
-                                                  timeout: min(timeout, Self.neighbourWait))
+                                                  timeout: min(timeout ?? Self.neighbourWait, Self.neighbourWait))
         // Each photo goes to the delegate as soon as it is made (a RAW photo while the processed
         // one is developed from it).
         let (made, sink) = AsyncStream.makeStream(of: Result<CapturePhoto, PhotoCaptureError>.self)

@@ -9,20 +9,21 @@ import Synchronization
 /// accelerometer (the proxy reads it only while a client claims it) and follows its changes on
 /// a thread of its own until ``invalidate()`` or the coordinator's end, when it releases it.
 ///
+/// Making a coordinator never blocks: it connects on that thread, each D-Bus step (connecting,
+/// authenticating, subscribing, each call) bounded to two seconds, and ``updates()`` yields
+/// the first reading once the proxy has answered or the attempt failed.
+///
 /// ```swift
 /// let coordinator = RotationCoordinator(device: camera)
-/// var settings = PhotoSettings(format: .jpeg)
-/// settings.rotationAngle = coordinator.videoRotationAngleForHorizonLevelCapture ?? 0
-///
 /// for await angles in coordinator.updates() {
 ///     try preview.setVideoRotationAngle(angles?.horizonLevelPreview ?? 0)
 /// }
+/// // The loop ends at invalidate(), or when there is no source to follow (sourceError says why).
 /// ```
 ///
-/// The angles are nil when there is nothing to go by — no libsystemd, no bus, no
-/// iio-sensor-proxy, no accelerometer (``sourceError`` says which), or an orientation the
-/// proxy reports as `undefined` — never a guess. Making a coordinator waits for the proxy's
-/// first answer, at most two seconds per call.
+/// The angles are nil when there is nothing to go by — no reading yet, no libsystemd, no bus,
+/// no iio-sensor-proxy, no accelerometer (``sourceError`` says which), or an orientation the
+/// proxy reports as `undefined` — never a guess.
 ///
 /// The mapping from the accelerometer's orientation to the angles is
 /// ``Angles/init(orientation:location:previewDisplay:)``; the camera's location
@@ -35,33 +36,30 @@ public final class RotationCoordinator: Sendable {
     public let previewDisplay: PreviewDisplay
 
     private let shared: Shared
-    private let watch = Mutex<Watch?>(nil)
+    private let watcher = Mutex<pthread_t?>(nil)
 
     /// A coordinator for `device`, whose preview shows on a screen that turns as
-    /// `previewDisplay` says, reading iio-sensor-proxy on `bus`. It never fails: without a
-    /// rotation source its angles are nil and ``sourceError`` says why.
+    /// `previewDisplay` says, reading iio-sensor-proxy on `bus`. It returns at once and never
+    /// fails: it connects on a thread of its own, and ``updates()`` yields its first reading
+    /// once the proxy answered or the attempt failed; without a rotation source its angles are
+    /// nil and ``sourceError`` says why.
     public init(device: CaptureDevice, previewDisplay: PreviewDisplay = .followsDevice, bus: Bus = .system) {
         self.device = device
         self.previewDisplay = previewDisplay
-        shared = Shared(location: device.v4l2Details?.location, display: previewDisplay)
-        let connection: SensorProxyConnection
-        do {
-            switch bus {
-            case .system: connection = try SensorProxyConnection(address: nil)
-            case .address(let address): connection = try SensorProxyConnection(address: address)
-            }
-        } catch {
-            shared.publish(nil, problem: error)
+        let shared = Shared(location: device.v4l2Details?.location, display: previewDisplay)
+        self.shared = shared
+        let address: String?
+        switch bus {
+        case .system: address = nil
+        case .address(let value): address = value
+        }
+        let thread = WorkerThread.startJoinable { Self.watch(address, into: shared) }
+        guard let thread else {
+            shared.publish(nil, problem: .connectionFailed(Errno(EAGAIN)))
+            shared.finish()
             return
         }
-        var claimed = false
-        Self.refresh(connection, claimed: &claimed, into: shared)
-        // Watched even when the proxy or its accelerometer is missing now: either may come.
-        let (shared, isClaimed) = (self.shared, claimed)
-        let thread = WorkerThread.startJoinable {
-            Self.follow(connection, claimed: isClaimed, into: shared)
-        }
-        if let thread { watch.withLock { $0 = Watch(connection: connection, thread: thread) } }
+        watcher.withLock { $0 = thread }
     }
 
     deinit { invalidate() }
@@ -78,11 +76,13 @@ public final class RotationCoordinator: Sendable {
     public var accelerometerOrientation: AccelerometerOrientation? { shared.angles?.orientation }
 
     /// Why there is no rotation source, or why it was lost; nil while iio-sensor-proxy answers
-    /// with an accelerometer.
+    /// with an accelerometer, and before the first answer.
     public var sourceError: SensorProxyError? { shared.state.withLock { $0.problem } }
 
-    /// The angles now, then each change (nil when the reading is lost), newest first for a slow
-    /// reader. The stream finishes at ``invalidate()``.
+    /// The first reading (once the proxy answered or the attempt failed: nil, with
+    /// ``sourceError`` saying why), then each change (nil when the reading is lost), newest
+    /// first for a slow reader. The stream finishes at ``invalidate()``, or when the connection
+    /// failed or could not be made, as there is nothing left to follow.
     public func updates() -> AsyncStream<Angles?> {
         let (stream, continuation) = AsyncStream<Angles?>.makeStream(bufferingPolicy: .bufferingNewest(1))
         shared.add(continuation)
@@ -91,24 +91,46 @@ public final class RotationCoordinator: Sendable {
 
     /// Stops following the device: releases the accelerometer, closes the connection, finishes
     /// the streams and leaves the angles nil. Returns when it is done; later calls do nothing.
+    /// Stopping while the thread still connects waits for that step, at most its two seconds.
     public func invalidate() {
-        guard let watch = watch.withLock({ (watch) -> Watch? in defer { watch = nil }; return watch }) else {
+        guard let thread = watcher.withLock({ (thread) -> pthread_t? in defer { thread = nil }; return thread }) else {
             shared.finish()
             return
         }
         shared.stopping.store(true, ordering: .releasing)
-        watch.connection.wake()
-        pthread_join(watch.thread, nil)
+        shared.state.withLock { $0.connection }?.wake()
+        pthread_join(thread, nil)
         shared.finish()
-        // The last reference to the connection goes with `watch`: it releases the claim and closes.
+        // The last reference to the connection, let go outside the lock: closing releases the
+        // claim, a call bounded like the others, which readers of the angles must not wait for.
+        let connection = shared.state.withLock { (state) -> SensorProxyConnection? in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        withExtendedLifetime(connection) {}
     }
 
     // MARK: The watcher
 
-    /// The connection and the thread that follows it.
-    private struct Watch: Sendable {
+    /// Connects, reads, and follows the proxy until the coordinator stops or the connection
+    /// fails; on the watcher thread, so no D-Bus step blocks the coordinator's maker.
+    private static func watch(_ address: String?, into shared: Shared) {
         let connection: SensorProxyConnection
-        let thread: pthread_t
+        do {
+            connection = try SensorProxyConnection(address: address)
+        } catch {
+            shared.publish(nil, problem: error)
+            shared.finish()
+            return
+        }
+        // Kept where invalidate() finds it to wake the wait; stored before `stopping` is read,
+        // so either invalidate() sees it or this sees `stopping`.
+        shared.state.withLock { $0.connection = connection }
+        if shared.stopping.load(ordering: .acquiring) { return }
+        var claimed = false
+        refresh(connection, claimed: &claimed, into: shared)
+        // Watched even when the proxy or its accelerometer is missing now: either may come.
+        if !follow(connection, claimed: claimed, into: shared) { shared.finish() }
     }
 
     /// What the coordinator and its watcher thread share (the thread holds no reference to the
@@ -117,7 +139,10 @@ public final class RotationCoordinator: Sendable {
         struct State {
             var angles: Angles?
             var problem: SensorProxyError?
+            /// Whether the first attempt is over: streams get their first element then.
+            var started = false
             var finished = false
+            var connection: SensorProxyConnection?
             var streams: [Int: AsyncStream<Angles?>.Continuation] = [:]
             var nextStream = 0
         }
@@ -140,7 +165,8 @@ public final class RotationCoordinator: Sendable {
             let angles = orientation.map { Angles(orientation: $0, location: location, previewDisplay: display) }
             let streams = state.withLock { (state) -> [AsyncStream<Angles?>.Continuation] in
                 state.problem = problem
-                guard !state.finished, state.angles != angles else { return [] }
+                defer { state.started = true }
+                guard !state.finished, !state.started || state.angles != angles else { return [] }
                 state.angles = angles
                 return Array(state.streams.values)
             }
@@ -148,17 +174,18 @@ public final class RotationCoordinator: Sendable {
         }
 
         func add(_ continuation: AsyncStream<Angles?>.Continuation) {
-            let (current, finished) = state.withLock { (state) -> (Angles?, Bool) in
+            let (current, finished) = state.withLock { (state) -> (Angles??, Bool) in
                 guard !state.finished else { return (nil, true) }
                 let id = state.nextStream
                 state.nextStream += 1
                 state.streams[id] = continuation
                 continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
-                return (state.angles, false)
+                // Before the first attempt is over there is no reading to give: it comes then.
+                return (state.started ? .some(state.angles) : .none, false)
             }
             if finished {
                 continuation.finish()
-            } else {
+            } else if let current {
                 continuation.yield(current)
             }
         }
@@ -192,8 +219,9 @@ public final class RotationCoordinator: Sendable {
         }
     }
 
-    /// Follows the proxy's changes until the coordinator stops or the connection fails.
-    private static func follow(_ connection: SensorProxyConnection, claimed: Bool, into shared: Shared) {
+    /// Follows the proxy's changes until the coordinator stops (true) or the connection fails
+    /// (false).
+    private static func follow(_ connection: SensorProxyConnection, claimed: Bool, into shared: Shared) -> Bool {
         var claimed = claimed
         // A proxy that has just taken its name may not answer yet (python-dbusmock exports its
         // object after taking the name): it is asked again, every 100 ms for 2 s.
@@ -204,9 +232,9 @@ public final class RotationCoordinator: Sendable {
                 events = try connection.wait(milliseconds: retries > 0 ? 100 : nil)
             } catch {
                 shared.publish(nil, problem: error)
-                return
+                return false
             }
-            if shared.stopping.load(ordering: .acquiring) { return }
+            if shared.stopping.load(ordering: .acquiring) { return true }
             // A proxy that stopped or started anew holds no claim of ours.
             if events.contains(.ownerChanged) { (claimed, retries) = (false, 20) }
             guard events.contains(.changed) || events.contains(.ownerChanged) || retries > 0 else { continue }
@@ -215,5 +243,6 @@ public final class RotationCoordinator: Sendable {
             default: retries = 0
             }
         }
+        return true
     }
 }

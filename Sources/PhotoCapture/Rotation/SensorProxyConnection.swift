@@ -1,11 +1,12 @@
 import CSensorProxy
+import Glibc
 import Imaging
 
 /// A D-Bus connection to iio-sensor-proxy (through CSensorProxy's sd-bus seam).
 ///
-/// Unchecked Sendable: the connection is used by one thread at a time — opened and first read
-/// on the thread that makes the coordinator, then handed to the watcher thread — except
-/// ``wake()``, which CSensorProxy makes safe from any thread.
+/// Unchecked Sendable: the connection is used by the coordinator's watcher thread alone, which
+/// opens, reads and follows it — except ``wake()``, which CSensorProxy makes safe from any
+/// thread, and the close, which comes after that thread has ended.
 final class SensorProxyConnection: @unchecked Sendable {
     /// What a wait saw.
     struct Events: OptionSet {
@@ -27,13 +28,16 @@ final class SensorProxyConnection: @unchecked Sendable {
     private let proxy: OpaquePointer
 
     /// Connects to the bus at `address` (nil: the system bus) and subscribes to the proxy's
-    /// changes.
+    /// changes; each step bounded by ``callTimeoutMilliseconds``, so it blocks that long at most.
     init(address: String?) throws(SensorProxyError) {
         var error = pc_sensor_proxy_error()
         let opened = address.map { pc_sensor_proxy_open($0, Self.callTimeoutMilliseconds, &error) }
             ?? pc_sensor_proxy_open(nil, Self.callTimeoutMilliseconds, &error)
         guard let opened else {
             if error.code == 0 { throw .libraryUnavailable(reason: Self.text(&error.message)) }
+            if error.code == -ETIMEDOUT {
+                throw .timedOut(step: Self.text(&error.step), milliseconds: Int(Self.callTimeoutMilliseconds))
+            }
             throw .busUnavailable(address: address, Errno(-error.code))
         }
         proxy = opened
@@ -74,6 +78,12 @@ final class SensorProxyConnection: @unchecked Sendable {
     private func failure(of method: String, _ error: pc_sensor_proxy_error) -> SensorProxyError {
         var error = error
         let name = Self.text(&error.name)
+        // sd-bus names its own timeout; the bus answers NoReply for a service that did not.
+        let timeouts = ["org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut",
+                        "org.freedesktop.DBus.Error.NoReply"]
+        if timeouts.contains(name) || (name.isEmpty && error.code == -ETIMEDOUT) {
+            return .timedOut(step: method, milliseconds: Int(Self.callTimeoutMilliseconds))
+        }
         guard !name.isEmpty else { return .connectionFailed(Errno(-error.code)) }
         let busError = SensorProxyError.BusError(name: name, message: Self.text(&error.message))
         // The bus itself answers for a name nobody owns.

@@ -24,6 +24,10 @@ public enum SensorProxyError: Error, Sendable, Equatable, CustomStringConvertibl
     case connectionFailed(Errno)
     /// The sensor proxy runs, but the machine has no accelerometer (`HasAccelerometer` false).
     case noAccelerometer
+    /// No answer within `milliseconds` to `step`: `connecting` (the bus did not authenticate
+    /// the connection or answer its Hello), `AddMatch` (the bus did not subscribe it), or a
+    /// method of iio-sensor-proxy (`GetAll`, `ClaimAccelerometer`).
+    case timedOut(step: String, milliseconds: Int)
 
     /// What went wrong, in a sentence.
     public var description: String {
@@ -40,6 +44,10 @@ public enum SensorProxyError: Error, Sendable, Equatable, CustomStringConvertibl
             "the D-Bus connection to iio-sensor-proxy failed (\(errno))"
         case .noAccelerometer:
             "no rotation source: iio-sensor-proxy reports no accelerometer"
+        case .timedOut(let step, let milliseconds) where step == "connecting":
+            "no rotation source: the D-Bus bus accepted the connection but did not answer within \(milliseconds) ms"
+        case .timedOut(let step, let milliseconds):
+            "D-Bus timed out: no answer to \(step) within \(milliseconds) ms"
         }
     }
 }

@@ -7,7 +7,7 @@ extension CaptureSession {
     /// values are passed over. Skipped frames go back to the driver at once. The delivery's
     /// delays count from `request`.
     func settledFrame(format: FramePixelFormat, size: PixelSize, hardwareCrop: PixelRect?, startedAfter instant: UInt64,
-                      settling: Int, timeout: Duration,
+                      settling: Int, timeout: Duration?,
                       request: UInt64) async throws(PhotoCaptureError) -> (delivered: DeliveredFrame, skipped: Int) {
         var delivered = try await frame(format: format, size: size, hardwareCrop: hardwareCrop, startedAfter: instant,
                                         timeout: timeout)

@@ -140,7 +140,7 @@ public final class CaptureSession: Sendable {
     /// started after `instant` (after the change).
     func frame(format: FramePixelFormat, size: PixelSize, hardwareCrop: PixelRect? = nil, startedAfter instant: UInt64,
                zeroShutterLag: Bool = false, reservation: LiveFrameSource.Reservation? = nil,
-               timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
+               timeout: Duration?) async throws(PhotoCaptureError) -> DeliveredFrame {
         guard isRunning, let device = input else {
             if let reservation { input?.source.cancel(reservation) }
             throw PhotoCaptureError(.sessionNotRunning)

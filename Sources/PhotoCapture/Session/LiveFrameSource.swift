@@ -22,6 +22,13 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     /// How long stopping waits for each consumer to finish the frame it is working on: a bound,
     /// far above what the slowest consumer (a face detection) takes on one frame.
     static let settleLimit = Duration.seconds(10)
+    /// The least a real camera's request waits for its frame when the app set no limit: a USB
+    /// camera's first frame after a (re)start can take a second or more, and a loaded machine
+    /// adds to it.
+    static let waitFloor = Duration.seconds(5)
+    /// How many frame intervals a real camera's request waits when that is longer than
+    /// ``waitFloor``: a slow or long-exposing stream is not a stalled one.
+    static let waitIntervals = 10
 
     /// The backend.
     let backend: any FrameSource
@@ -35,6 +42,14 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         case startedAfter(UInt64)
         /// Zero shutter lag: the frame whose exposure was under way at the instant.
         case underWayAt(UInt64)
+
+        /// The frame as a timeout names it.
+        var awaited: AwaitedFrame {
+            switch self {
+            case .startedAfter: return .startedAfterRequest
+            case .underWayAt: return .underWayAtRequest
+            }
+        }
     }
 
     private struct Entry: Sendable {
@@ -140,6 +155,7 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
     var focusControls: (any FocusControls)? { backend.focusControls }
     var cameraControls: (any CameraControls)? { backend.cameraControls }
     var devicePath: String? { backend.devicePath }
+    var makesFramesOnDemand: Bool { backend.makesFramesOnDemand }
 
     // MARK: Starting and stopping
 
@@ -390,14 +406,27 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         }
     }
 
-    /// The frame `rule` picks, waiting at most `timeout`.
-    func frame(_ rule: Rule, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
+    /// The frame `rule` picks, waiting at most `timeout` (see ``waitLimit(_:)`` for nil).
+    func frame(_ rule: Rule, timeout: Duration?) async throws(PhotoCaptureError) -> DeliveredFrame {
         try await frame(for: reserve(rule), timeout: timeout)
     }
 
-    /// The frame of `reservation`, waiting at most `timeout`; its delivery's delays count from
-    /// the rule's instant.
-    func frame(for reservation: Reservation, timeout: Duration) async throws(PhotoCaptureError) -> DeliveredFrame {
+    /// How long a request waits for its frame: `explicit` when the app set it
+    /// (``PhotoOutput/frameTimeout``); no limit for a camera that makes its frames on demand
+    /// (synthetic, frame file, clip), whose wait ends with the frame or the stream's failure
+    /// however loaded the machine is, since the pump hands every waiter one or the other and
+    /// stopping fails the rest; else ``waitIntervals`` frame intervals, at least ``waitFloor``.
+    func waitLimit(_ explicit: Duration?) -> Duration? {
+        if let explicit { return explicit }
+        if backend.makesFramesOnDemand { return nil }
+        let interval = state.withLock { $0.interval }
+        return max(Self.waitFloor, .nanoseconds(Int64(clamping: interval)) * Self.waitIntervals)
+    }
+
+    /// The frame of `reservation`, waiting at most `timeout` (see ``waitLimit(_:)`` for nil);
+    /// its delivery's delays count from the rule's instant.
+    func frame(for reservation: Reservation, timeout: Duration?) async throws(PhotoCaptureError) -> DeliveredFrame {
+        let limit = waitLimit(timeout)
         let id = reservation.id
         let rule = reservation.rule
         let instant: UInt64
@@ -416,7 +445,8 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
             }
             if let immediate { return continuation.resume(returning: immediate) }
             // On the timer thread, not the pool: the limit holds while an app blocks the pool.
-            ThreadTaskExecutor.timers.schedule(after: timeout) { [weak self] in self?.expire(id, timeout: timeout) }
+            guard let limit else { return }
+            ThreadTaskExecutor.timers.schedule(after: limit) { [weak self] in self?.expire(id, after: limit) }
         }
         let entry: Entry
         switch result {
@@ -450,13 +480,16 @@ final class LiveFrameSource: FrameSource, HardwareCroppingSource {
         }
     }
 
-    private func expire(_ id: UInt64, timeout: Duration) {
-        let continuation = state.withLock { (state) -> Waiting? in
-            guard let continuation = state.waiters[id]?.continuation else { return nil }
+    private func expire(_ id: UInt64, after limit: Duration) {
+        let expired = state.withLock { (state) -> (Waiting, Rule)? in
+            guard let waiter = state.waiters[id], let continuation = waiter.continuation else { return nil }
             state.waiters[id] = nil
-            return continuation
+            return (continuation, waiter.rule)
         }
-        continuation?.resume(returning: .failure(PhotoCaptureError(.frameTimeout(milliseconds: Int(timeout.seconds * 1000)))))
+        guard let (continuation, rule) = expired else { return }
+        let code = PhotoCaptureError.Code.frameTimeout(milliseconds: Int(limit.seconds * 1000), device: deviceName,
+                                                       frame: rule.awaited)
+        continuation.resume(returning: .failure(PhotoCaptureError(code)))
     }
 
     func statistics() async -> StreamStatistics {

@@ -20,8 +20,11 @@ public struct PhotoSettings: Sendable {
     /// one frame. With `format` ``PhotoFormat/dng`` it picks the RAW format; nil there takes the
     /// device's first.
     public var rawPixelFormat: FramePixelFormat?
-    /// JPEG and HEIC quality, 1...100.
-    public var quality: Int = 90
+    /// JPEG and HEIC quality, 1...100. A TIFF is lossless: a quality other than the default
+    /// is not used, and its resolved settings list that (``SettingsAdjustment/qualityIgnored(requested:format:)``).
+    public var quality: Int = PhotoSettings.defaultQuality
+    /// The quality a request has unless it sets one.
+    static let defaultQuality = 90
     /// The x265 preset for HEIC.
     public var heicEncodingSpeed: HEICEncodingSpeed = .medium
     /// The largest frame (sensor orientation) to capture; nil captures at the device's largest

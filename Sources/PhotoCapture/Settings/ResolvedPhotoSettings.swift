@@ -104,6 +104,8 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
     case rawPixelFormat(chosen: FramePixelFormat)
     /// A manual lens position, clamped to the focus control's range and rounded to its step.
     case lensPosition(requested: Double, chosen: Double)
+    /// The quality asked for is not used: `format` is lossless (TIFF).
+    case qualityIgnored(requested: Int, format: PhotoFormat)
 
     /// One line for people.
     public var description: String {
@@ -123,6 +125,8 @@ public enum SettingsAdjustment: Sendable, Equatable, CustomStringConvertible {
         case .rawPixelFormat(let c): return "RAW pixel format → \(c) (the device's first RAW format)"
         case .lensPosition(let r, let c):
             return "lens position \(ExposureText.number(r)) → \(ExposureText.number(c)) (focus control range)"
+        case .qualityIgnored(let r, let format):
+            return "quality \(r) → not used (\(format.rawValue.uppercased()) is lossless)"
         }
     }
 }

@@ -23,6 +23,10 @@ struct SettingsResolver: Sendable {
         var adjustments: [SettingsAdjustment] = []
 
         guard (1...100).contains(settings.quality) else { throw reject(.qualityOutOfRange(settings.quality)) }
+        // Lossless: a quality the request set is not used, which it must be told.
+        if settings.format == .tiff, settings.quality != PhotoSettings.defaultQuality {
+            adjustments.append(.qualityIgnored(requested: settings.quality, format: settings.format))
+        }
         do { try settings.metadata.validate() } catch { throw error.attributed(to: id) }
 
         // Flash.

@@ -15,7 +15,9 @@ struct CompareCommand: AsyncParsableCommand {
             largest difference per sample (0-255), PSNR. Exit status 0 within tolerance, 1 when \
             they differ (the sentence says whether in size, orientation or pixels), 2 when a file \
             cannot be read (like ImageMagick's compare). --diff writes where the pixels differ, or, \
-            when the sizes differ, the picture (left) and the golden (right) side by side. With \
+            when the sizes differ, the picture (left) and the golden (right) side by side, or, when \
+            the picture is the golden turned, the picture compared with the golden turned so (left) \
+            beside the golden (right). With \
             PHOTOCAP_RECORD_GOLDENS=1 the \
             picture is written to GOLDEN (a .png) instead, and nothing is compared.
             """)
@@ -35,7 +37,7 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(help: "Lowest PSNR in dB; not checked by default.")
     var minPsnr: Double?
 
-    @Option(help: "Write a difference image (PNG) here; when the sizes differ, the picture (left) and the golden (right) side by side.")
+    @Option(help: "Write a difference image (PNG) here; when the sizes differ, the picture (left) and the golden (right) side by side; when the picture is the golden turned, the picture compared with the golden turned so (left) beside the golden.")
     var diff: String?
 
     @Flag(help: "Replace an existing --diff file.")
@@ -63,7 +65,8 @@ struct CompareCommand: AsyncParsableCommand {
         let identical: Bool
         let tolerance: Tolerance
         let diff: String?
-        /// "difference" or "side by side" (the sizes differ: the picture left, the golden right).
+        /// "difference", "side by side" (the sizes differ: the picture left, the golden right) or
+        /// "turned side by side" (the picture compared with the golden turned, left; the golden, right).
         let diffKind: String?
     }
 
@@ -83,7 +86,7 @@ struct CompareCommand: AsyncParsableCommand {
         pixelBudget.limitMemory(.compare)
         let limits = GoldenTolerance(meanAbsoluteDifference: tolerance, maximumAbsoluteDifference: maxDifference, minimumPSNR: minPsnr)
         let shown: RGBImage
-        do { shown = try DisplayedImage(fileAt: file).picture } catch { throw failure("\(error)") }
+        do { shown = try DisplayedImage(fileAt: file).image } catch { throw failure("\(error)") }
         if GoldenImage.isRecordModeRequested {
             let result: GoldenResult
             // GOLDEN is the user's, from the working directory (a relative GoldenImage path is
@@ -107,7 +110,7 @@ struct CompareCommand: AsyncParsableCommand {
         }
         var goldenPicture: RGBImage?
         if streamed == nil {
-            do { goldenPicture = try DisplayedImage(fileAt: golden).picture } catch { throw failure("\(error)") }
+            do { goldenPicture = try DisplayedImage(fileAt: golden).image } catch { throw failure("\(error)") }
         }
         let comparison = streamed ?? ImageComparison(actual: shown, golden: goldenPicture!, tolerance: limits)
         var diffWritten: String?
@@ -118,7 +121,11 @@ struct CompareCommand: AsyncParsableCommand {
                 throw failure("\(error)")
             }
             do { try image.writePNG(to: diff, overwrite: overwrite) } catch { throw failure("\(error)") }
-            (diffWritten, diffKind) = (diff, comparison.actualSize == comparison.goldenSize ? "difference" : "side by side")
+            (diffWritten, diffKind) = switch comparison.verdict {
+            case .pixelsDiffer, .match: (diff, "difference")
+            case .orientationDiffers: (diff, "turned side by side")
+            case .sizeDiffers: (diff, "side by side")
+            }
         }
         let turn: String? = if case .orientationDiffers(let turn) = comparison.verdict { ImageComparison.phrase(turn) } else { nil }
         let verdict = switch comparison.verdict {
@@ -141,9 +148,9 @@ struct CompareCommand: AsyncParsableCommand {
     private func differencePicture(_ shown: consuming RGBImage, golden: RGBImage?, rows: GoldenRows?,
                                    comparison: ImageComparison) throws(GoldenImageError) -> RGBImage {
         var shown = shown
-        if comparison.actualSize == comparison.goldenSize, let rows, try rows.markDifferences(in: &shown) { return shown }
-        let golden = if let golden { golden } else { try DisplayedImage(fileAt: self.golden).picture }
-        return ImageComparison.differenceImage(actual: shown, golden: golden) ?? ImageComparison.sideBySideImage(actual: shown, golden: golden)
+        if comparison.verdict == .pixelsDiffer, let rows, try rows.markDifferences(in: &shown) { return shown }
+        let golden = if let golden { golden } else { try DisplayedImage(fileAt: self.golden).image }
+        return comparison.failureImage(actual: shown, golden: golden)
     }
 
     private func report(_ report: Report) throws {
@@ -154,6 +161,8 @@ struct CompareCommand: AsyncParsableCommand {
             if let diff = report.diff {
                 if report.diffKind == "side by side" {
                     print("side by side (left: \(report.file), right: \(report.golden)): \(diff)")
+                } else if report.diffKind == "turned side by side", let turn = report.turn {
+                    print("side by side (left: \(report.file) compared with \(report.golden) \(turn), red where more than that differs; right: \(report.golden)): \(diff)")
                 } else {
                     print("difference image: \(diff)")
                 }

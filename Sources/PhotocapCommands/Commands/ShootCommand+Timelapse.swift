@@ -27,7 +27,7 @@ extension ShootCommand {
         let xmp = try metadata.xmpPacket()
         let first = makeSettings(xmp: xmp)
         var (camera, session, output, rawFormat) = try await prepareSession(firstRequest: first.uniqueID)
-        let coordinator = rotationCoordinator(for: camera)
+        let coordinator = await rotationCoordinator(for: camera)
         // Held while an unplugged camera is awaited, so the vanished one is released.
         let placeholder = (CaptureDevice.synthetic(), CaptureSession(), PhotoOutput())
         let clock = ContinuousClock()
@@ -142,7 +142,7 @@ extension ShootCommand {
             try session.addOutput(output)
             try await applyFraming(to: device)
             output.orientationCompensation = encoding.compensation.orientationCompensation
-            output.frameTimeout = .milliseconds(frameTimeout)
+            output.frameTimeout = frameTimeout.map { .milliseconds($0) }
             return (device, session, output)
         }
         throw PhotoCaptureError(.deviceDisconnected(device: name), uniqueID: firstRequest)

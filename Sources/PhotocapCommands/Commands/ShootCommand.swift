@@ -88,8 +88,9 @@ package struct ShootCommand: AsyncParsableCommand {
     /// `--count`, 1 by default.
     var count: Int { countOption ?? 1 }
 
-    @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before the request fails.")
-    var frameTimeout: Int = 5000
+    @Option(name: .customLong("frame-timeout"),
+            help: "Milliseconds to wait for a frame before the request fails (default: ten frame intervals, at least 5000, of a real camera; no limit for a synthetic or file camera).")
+    var frameTimeout: Int?
 
     @Option(name: .customLong("quality-prioritization"), help: ArgumentHelp(
         "speed: one frame; balanced: in a dark scene, merged with the frames before it; quality: merged with up to six frames around it, for less noise. Default: balanced.",
@@ -145,7 +146,7 @@ package struct ShootCommand: AsyncParsableCommand {
         }
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
         try timelapse.validate(countGiven: countOption != nil)
-        if frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
+        if let frameTimeout, frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
         for control in controls where !control.contains("=") || control.hasPrefix("=") {
             throw ValidationError("--control takes NAME=VALUE, got '\(control)'")
@@ -192,7 +193,7 @@ package struct ShootCommand: AsyncParsableCommand {
         if let rawFormat {
             for index in settingsList.indices { settingsList[index].rawPixelFormat = rawFormat }
         }
-        let coordinator = rotationCoordinator(for: camera)
+        let coordinator = await rotationCoordinator(for: camera)
         for index in settingsList.indices { applyRotation(from: coordinator, to: &settingsList[index]) }
 
         // Every request is resolved and its destination checked before the camera starts:
@@ -287,7 +288,7 @@ package struct ShootCommand: AsyncParsableCommand {
         }
         try await applyFraming(to: camera)
         output.orientationCompensation = encoding.compensation.orientationCompensation
-        output.frameTimeout = .milliseconds(frameTimeout)
+        output.frameTimeout = frameTimeout.map { .milliseconds($0) }
         return (camera, session, output, rawFormat)
     }
 

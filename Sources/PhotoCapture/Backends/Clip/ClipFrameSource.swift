@@ -19,6 +19,8 @@ actor ClipFrameSource: FrameSource {
     private var streaming: (format: FramePixelFormat, size: PixelSize, start: UInt64)?
     private var last: (index: Int, storage: FrameStorage)?
     private var counters = StreamStatistics()
+    /// Each frame is read from the file when the stream is asked for it.
+    nonisolated var makesFramesOnDemand: Bool { true }
 
     init(file: ClipFile, loops: Bool) throws(ClipError) {
         self.file = file
@@ -73,10 +75,10 @@ actor ClipFrameSource: FrameSource {
             // The end comes when a frame after the last would have: until then the last one is
             // the picture shown, which a photo requested while it plays takes (zero shutter
             // lag), as from any frame a later one follows; a clip of one frame is shot so.
-            if case .clipEnded = error.code { _ = try await SensorCadence.wait(until: deliveryTime, timeout: timeout) }
+            if case .clipEnded = error.code { _ = try await SensorCadence.wait(until: deliveryTime, timeout: timeout, device: file.path) }
             throw error
         }
-        if try await SensorCadence.wait(until: deliveryTime, timeout: timeout) > 0 {
+        if try await SensorCadence.wait(until: deliveryTime, timeout: timeout, device: file.path) > 0 {
             // Stopped, or stopped and started again, meanwhile.
             guard let current = self.streaming, current.start == streaming.start else {
                 throw PhotoCaptureError(.sessionNotRunning)

@@ -25,6 +25,8 @@ actor StillFrameSource: FrameSource {
     private var pictures: [(factor: Double, part: Double, defocus: Double, frame: Frame)] = []
     private let script: SyntheticSceneScript?
     private var counters = StreamStatistics()
+    /// Each frame is made when the stream is asked for it.
+    nonisolated var makesFramesOnDemand: Bool { true }
 
     init(framesPerSecond: Int = 30, exposure: SyntheticExposureControls? = nil, lens: SyntheticLens? = nil,
          script: SyntheticSceneScript? = nil, render: @escaping Render) {
@@ -87,7 +89,7 @@ actor StillFrameSource: FrameSource {
         let sequence = elapsed / interval + 1
         let exposureStart = streaming.start + sequence * interval
         let deliveryTime = exposureStart + interval
-        let wait = try await SensorCadence.wait(until: deliveryTime, timeout: timeout)
+        let wait = try await SensorCadence.wait(until: deliveryTime, timeout: timeout, device: "synthetic camera")
         if wait > 0 {
             // The stream may have stopped, or restarted in another format, while this request
             // waited: then the first frame after `instant` is the restarted stream's.

@@ -68,7 +68,7 @@ extension PhotoCaptureError {
             case .notACaptureDevice:
                 self.init(Code.notACaptureDevice(device: device))
             case .timeout(_, let milliseconds):
-                self.init(Code.frameTimeout(milliseconds: milliseconds))
+                self.init(Code.frameTimeout(milliseconds: milliseconds, device: device, frame: .next))
             case .corruptFrames(_, let count):
                 self.init(Code.corruptFrames(device: device, count: count))
             case .notStreaming:
