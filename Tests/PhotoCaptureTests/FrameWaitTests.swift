@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 import V4L2Testing
 
-/// How long a request waits for its frame when the app sets no ``PhotoOutput/frameTimeout``
-/// (issue 47, item 6): a camera that makes its frames on demand is never timed out, however late
+/// How long a request waits for its frame when the app sets no ``PhotoOutput/frameTimeout``:
+/// a camera that makes its frames on demand is never timed out, however late
 /// a loaded machine makes them; a real camera that stalls is, after ten frame intervals or the
 /// 5 s floor, and the error says which device, which frame and how long.
 @Suite struct FrameWaitTests {

@@ -220,7 +220,7 @@ import TestSupport
         #expect(coordinator.sourceError == .busUnavailable(address: address, Errno(ENOENT)), "\(String(describing: coordinator.sourceError))")
     }
 
-    /// A bus whose socket takes the connection and never answers (issue 47: the maker was held
+    /// A bus whose socket takes the connection and never answers (the maker was once held
     /// 90 s inside sd-bus's authentication wait): the initializer returns at once, and the
     /// coordinator's thread gives up after its 2 s bound, saying it timed out, and ends the
     /// stream.
