@@ -216,13 +216,17 @@ import TestSupport
         try session.addOutput(video)
         let deadline = ContinuousClock.now + .seconds(5)
         while !slow.state.withLock(\.inside), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        try #require(slow.state.withLock(\.inside), "the delegate was never called")
+        // Read into locals: #expect and #require take a call on a value apart, and a Mutex cannot be copied.
+        let entered = slow.state.withLock(\.inside)
+        try #require(entered, "the delegate was never called")
         if removedFirst { session.removeOutput(video) }
         await session.stopRunning()
         let calls = slow.state.withLock(\.calls)
-        #expect(!slow.state.withLock(\.inside), "stopRunning returned while the delegate was in a call")
+        let inside = slow.state.withLock(\.inside)
+        #expect(!inside, "stopRunning returned while the delegate was in a call")
         try await Task.sleep(for: .milliseconds(400))
-        #expect(slow.state.withLock(\.calls) == calls, "a call began after stopRunning returned")
+        let later = slow.state.withLock(\.calls)
+        #expect(later == calls, "a call began after stopRunning returned")
     }
 }
 
