@@ -85,14 +85,16 @@ public struct MeasuredRun: Sendable {
 extension MeasuredRun {
     /// Runs `program` under `/usr/bin/time` and gives the peak resident bytes it reports (`%M`):
     /// the program's own, counted by the kernel to the end, where polling /proc can miss a peak
-    /// just before exit. (time forks a small process that execs the program, so no large
-    /// parent's size is counted.) A program still running at `deadline` seconds is killed by
-    /// `timeout` (exit status 137), so none is left behind.
+    /// just before exit. Started from a shell (`sh -c`), and time forks a small process that
+    /// execs the program: no large parent's size is counted (exec keeps the high-water mark of
+    /// the address space it replaces, and posix_spawn's child starts in this test process's).
+    /// A program still running at `deadline` seconds is killed by `timeout` (exit status 137),
+    /// so none is left behind.
     public static func runTimed(_ program: String, _ arguments: [String], deadline: Int = 20) throws -> (run: MeasuredRun, peakBytes: Int) {
         let folder = try TemporaryDirectory("photocap-time")
         let report = folder.url.appendingPathComponent("time").path
-        let run = try run("/usr/bin/time", ["-f", "%M", "-o", report, "/usr/bin/timeout", "-s", "KILL", "\(deadline)", program] + arguments,
-                          deadline: Double(deadline + 10))
+        let script = "report=$1 limit=$2; shift 2; exec /usr/bin/time -f %M -o \"$report\" /usr/bin/timeout -s KILL \"$limit\" \"$@\""
+        let run = try run("/bin/sh", ["-c", script, "sh", report, "\(deadline)", program] + arguments, deadline: Double(deadline + 10))
         // The last line: time writes "Command exited with non-zero status N" before it.
         let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         let kilobytes = text.split(separator: "\n").last.flatMap { Int($0) } ?? Int.max / 1024

@@ -97,18 +97,10 @@ import TestSupport
     /// A PNG of `width` x `height` 8-bit RGB whose one IDAT holds `data` (no valid stream needed:
     /// nothing should get that far). Chunk CRCs computed, as libpng checks them.
     static func png(declaring width: Int, _ height: Int, data: [UInt8] = [0x78, 0x9C, 0x03, 0x00]) -> [UInt8] {
-        func crc32(_ bytes: [UInt8]) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            return ~crc
-        }
         func word(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
         func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
             let typed = Array(type.utf8) + payload
-            return word(payload.count) + typed + word(Int(crc32(typed)))
+            return word(payload.count) + typed + word(Int(PNGChecksum.crc32(typed)))
         }
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", word(width) + word(height) + [8, 2, 0, 0, 0])
             + chunk("IDAT", data) + chunk("IEND", [])

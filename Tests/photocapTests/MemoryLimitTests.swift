@@ -27,6 +27,27 @@ import TestSupport
         }
     }
 
+    @Test("develop --max-pixels refuses a 16384x16384 DNG from its header, before reading its 268 MB: ≤ 64 MB")
+    func developRefusesFromTheHeader() throws {
+        let seeds = try HostileSeeds()
+        let folder = try TemporaryDirectory("photocap-develop-limit")
+        // The seed's 8-bit CFA image declaring 16384x16384, the file as long as those samples
+        // (a sparse tail: nothing is stored), so only the budget stands in the way.
+        let file = try folder.write(HostileSeeds.tiff(try seeds.bytes("dng"), declaring: 16384, 16384), named: "huge.dng")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 16384 * 16384 + 65536)
+        try handle.close()
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, ["develop", file, "--output", output.path + "/", "--max-pixels", "1000000"],
+                                                   deadline: 60)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("declares 16384x16384 pixels (268.4 MP), more than the pixel budget of 1000000"), "\(run.stderr)")
+        // Reading the file alone would cost its 268 MB; photocap itself starts at some 20 MB.
+        #expect(peak <= 64 * 1024 * 1024, "peak \(peak / 1_048_576) MB (/usr/bin/time)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+    }
+
     /// A child of this process's memory cgroup (v2 `memory.max` or v1 `memory.limit_in_bytes`)
     /// limited to `bytes`, removed on deinit; nil where cgroups cannot be made (not root, no
     /// memory controller).

@@ -4,11 +4,13 @@ import TestSupport
 /// file, a JPEG's EXIF and MPF blocks) and ISO boxes (HEIF), independently of the code under
 /// test, and rewrites the fields that say where things are and how long they are: offsets
 /// pointed into other structures or past the end, counts past the end, next-IFD links that
-/// loop or lead to another directory, entry counts and box sizes that overflow. Random byte
+/// loop or lead to another directory, entry counts and box sizes that overflow, item IDs and
+/// property indices of HEIF references and associations that name other items or none, and
+/// the auxiliary type of an `auxC`. Random byte
 /// flips rarely hit these fields, and when they do, rarely with a value that lands somewhere.
 struct StructureMutator {
     /// What a field says.
-    enum Kind { case offset, link, count, entryCount, type, size }
+    enum Kind { case offset, link, count, entryCount, type, size, identifier }
 
     /// A field of the seed: where it is, its width and byte order, and the start of the TIFF
     /// structure its offsets count from (0 for a box or a whole TIFF file).
@@ -53,6 +55,8 @@ struct StructureMutator {
                 value = [maximum, 0, old + 1, old - 1, bytes.count / 12].randomElement(using: &random)!
             case .type:
                 value = Int.random(in: 0...19, using: &random)
+            case .identifier:
+                value = [0, 1, 2, 3, old + 1, old - 1, maximum].randomElement(using: &random)!
             case .size:
                 value = [0, 1, 7, 8, old - 1, old + 1, old * 2, maximum].randomElement(using: &random)!
                 // A 64-bit box size that overflows any offset it is added to.
@@ -191,9 +195,36 @@ struct StructureMutator {
                 add(payload.lowerBound + 4, countSize, false, .count)
                 walkBoxes(bytes, (payload.lowerBound + 4 + countSize)..<payload.upperBound, depth: depth + 1)
             case "iloc": walkItemLocations(bytes, payload)
+            case "ipma": walkAssociations(bytes, payload)
+            case "auxl", "dimg", "thmb", "cdsc", "base":  // iref's references: from, count, to
+                for at in stride(from: payload.lowerBound, to: payload.upperBound - 1, by: 2) {
+                    add(at, 2, false, at == payload.lowerBound + 2 ? .count : .identifier)
+                }
+            case "auxC":  // the last character of its type URN ("...auxid:2"): depth becomes alpha, or nothing known
+                if let end = bytes[payload].firstIndex(of: 0), end > payload.lowerBound + 4 { add(end - 1, 1, false, .identifier) }
             default: break
             }
             position += size
+        }
+    }
+
+    /// The entries of `ipma`: item IDs, association counts and property indices.
+    private mutating func walkAssociations(_ bytes: [UInt8], _ payload: Range<Int>) {
+        func read(_ at: Int, _ size: Int) -> Int? { at + size <= payload.upperBound ? Self.read(bytes, at, size, false) : nil }
+        guard let version = read(payload.lowerBound, 1), let flags = read(payload.lowerBound + 1, 3),
+              let entries = read(payload.lowerBound + 4, 4) else { return }
+        let (idSize, indexSize) = (version < 1 ? 2 : 4, flags & 1 == 1 ? 2 : 1)
+        add(payload.lowerBound + 4, 4, false, .count)
+        var position = payload.lowerBound + 8
+        for _ in 0..<min(entries, 256) {
+            guard let associations = read(position + idSize, 1) else { return }
+            add(position, idSize, false, .identifier)
+            add(position + idSize, 1, false, .count)
+            position += idSize + 1
+            for _ in 0..<associations where position + indexSize <= payload.upperBound {
+                add(position, indexSize, false, .identifier)
+                position += indexSize
+            }
         }
     }
 

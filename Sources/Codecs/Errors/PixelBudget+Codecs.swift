@@ -5,7 +5,7 @@ extension PixelBudget {
     /// ``CodecError/pixelBudgetExceeded(format:size:limit:)`` past the budget,
     /// ``CodecError/memoryExceeded(format:size:bytesNeeded:allowance:)`` when its decode would
     /// not fit in memory, ``CodecError/corruptFile(format:reason:)`` for an empty size.
-    static func check(_ size: PixelSize, declaredBy format: String) throws(CodecError) {
+    package static func check(_ size: PixelSize, declaredBy format: String) throws(CodecError) {
         do { try check(size) } catch {
             switch error {
             case .pixelBudgetExceeded(let size, let limit):

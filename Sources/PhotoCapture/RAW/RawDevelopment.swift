@@ -75,6 +75,18 @@ public enum RawDevelopment {
         _ = try dngInfo([UInt8](dng), name: name, uniqueID: nil)
     }
 
+    /// Refuses a DNG whose CFA image is past the pixel budget (`PixelBudget`) from its
+    /// directories alone, read with `pread` before the file is read whole (a 16-bit
+    /// 16384x16384 DNG is 0.5 GB, which development reads and copies before LibRaw's own
+    /// check): throws
+    /// ``PhotoCaptureError/Code/rawDevelopmentFailed(_:)`` as that check does. A file that cannot
+    /// be opened, or whose directories do not say, is left to the full read, which names why.
+    public static func checkPixelBudget(ofFileAt path: String) throws(PhotoCaptureError) {
+        let declared = try? InputFile.withOpenFile(path) { descriptor, size in DNGHeader.cfaSize(descriptor: descriptor, fileSize: size) }
+        guard let size = declared ?? nil else { return }
+        do throws(CodecError) { try PixelBudget.check(size, declaredBy: "RAW") } catch { throw PhotoCaptureError(.rawDevelopmentFailed(error)) }
+    }
+
     private static func dngInfo(_ bytes: [UInt8], name: String, uniqueID: Int64?) throws(PhotoCaptureError) -> DNGFileInfo {
         do {
             return try DNGFileInfo(data: bytes)

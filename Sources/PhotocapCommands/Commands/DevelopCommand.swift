@@ -54,6 +54,7 @@ struct DevelopCommand: AsyncParsableCommand {
     }
 
     private func develop() throws(PhotoCaptureError) {
+        try RawDevelopment.checkPixelBudget(ofFileAt: file)
         let data: Data
         do { data = Data(try InputFile.read(file)) } catch {
             throw PhotoCaptureError(.unreadableRaw(path: file, error: .file(error)))
