@@ -73,4 +73,13 @@ import TestSupport
         #expect(run.status == 64)
         #expect(run.stderr.contains("--rotation must be 0, 90, 180, 270 or auto, got '\(value)'"), "\(run.stderr)")
     }
+
+    /// `--sensor-rotation` takes the same quarter turns (one parser for both) and refuses the
+    /// rest in the same words, before any camera is opened.
+    @Test(arguments: ["45", "-90", "360", "auto", "ninety"])
+    func sensorRotationValuesAreChecked(value: String) throws {
+        let run = try ExternalTool.run(TestPaths.photocap, ["shoot", "--device", "synthetic", "--sensor-rotation=\(value)"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--sensor-rotation must be 0, 90, 180 or 270, got '\(value)'"), "\(run.stderr)")
+    }
 }

@@ -2,21 +2,11 @@ import ArgumentParser
 import PhotoCapture
 
 extension ShootCommand {
-    /// The angles `--rotation` takes besides `auto`.
-    static let rotationAngles = ["0", "90", "180", "270"]
-
-    /// `--rotation` is a quarter turn or `auto`.
-    func validateRotation() throws {
-        guard rotation == "auto" || Self.rotationAngles.contains(rotation) else {
-            throw ValidationError("--rotation must be 0, 90, 180, 270 or auto, got '\(rotation)'")
-        }
-    }
-
     /// For `--rotation auto`, a coordinator following the accelerometer for `camera`, once it
     /// has its first reading (it connects in the background, each step bounded); when it has
     /// none, a note says why and the photos are taken at 0. Nil for a fixed angle.
     func rotationCoordinator(for camera: CaptureDevice) async -> RotationCoordinator? {
-        guard rotation == "auto" else { return nil }
+        guard rotation == .auto else { return nil }
         let coordinator = RotationCoordinator(device: camera)
         var updates = coordinator.updates().makeAsyncIterator()
         _ = await updates.next()

@@ -134,7 +134,7 @@ extension ShootCommand {
                 candidate.kind == .v4l2 && (busInfo.map { candidate.v4l2Details?.busInfo == $0 } ?? (candidate.uniqueID == name))
             }
             guard let found else { continue }
-            let device = sensorRotation.map { found.overridingSensorMounting(SensorMounting(rotation: $0, isMirrored: mirror)) } ?? found
+            let device = sensorRotation.map { found.overridingSensorMounting(SensorMounting(rotation: $0.degrees, isMirrored: mirror)) } ?? found
             let session = CaptureSession()
             let output = PhotoOutput()
             output.maxPhotoQualityPrioritization = max(qualityPrioritization, .balanced)

@@ -65,14 +65,16 @@ package struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Embed a thumbnail fitting WIDTHxHEIGHT (JPEG: EXIF IFD1; HEIC: thumbnail item).")
     var thumbnail: PixelSize?
 
-    @Option(name: .customLong("sensor-rotation"), help: "Sensor mounting, counter-clockwise degrees (V4L2_CID_CAMERA_SENSOR_ROTATION). Overrides the device; on the synthetic camera it sets how the simulated sensor is mounted.")
-    var sensorRotation: Int?
+    @Option(name: .customLong("sensor-rotation"), help: "Sensor mounting, counter-clockwise degrees (V4L2_CID_CAMERA_SENSOR_ROTATION). Overrides the device; on the synthetic camera it sets how the simulated sensor is mounted.",
+            transform: { try QuarterTurn(parsing: $0, for: "--sensor-rotation") })
+    var sensorRotation: QuarterTurn?
 
     @Flag(help: "The sensor delivers mirrored images (front camera). Overrides the device like --sensor-rotation.")
     var mirror = false
 
-    @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270), or 'auto' for the accelerometer's (iio-sensor-proxy).")
-    var rotation = "0"
+    @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270), or 'auto' for the accelerometer's (iio-sensor-proxy). Default: 0.",
+            transform: { try DeviceRotation(parsing: $0) })
+    var rotation: DeviceRotation = .fixed(.zero)
 
     @Option(help: "Aspect ratio of the upright photo: 1:1, 3:4, 4:3, 9:16 or 16:9 (a centred crop; the driver's where it can).")
     var aspect: AspectRatio?
@@ -166,10 +168,6 @@ package struct ShootCommand: AsyncParsableCommand {
         try validateFraming()
         if smartFraming, aspect != nil || zoom != 1 { throw ValidationError("--smart-framing chooses the aspect ratio and zoom; leave out --aspect and --zoom") }
         if !(framingTimeout > 0 && framingTimeout <= 60) { throw ValidationError("--framing-timeout must be from 0 to 60 seconds, got \(framingTimeout)") }
-        if let sensorRotation, sensorRotation % 90 != 0 {
-            throw ValidationError("--sensor-rotation must be a multiple of 90, got \(sensorRotation)")
-        }
-        try validateRotation()
         try frameFile.validate(device: device)
     }
 
@@ -310,7 +308,7 @@ package struct ShootCommand: AsyncParsableCommand {
         }
         settings.previewDimensions = preview
         settings.embeddedThumbnailDimensions = thumbnail
-        settings.rotationAngle = Int(rotation) ?? 0
+        settings.rotationAngle = rotation.degrees ?? 0
         settings.bracketedSettings = bracket.members
         settings.focus = focus.request
         settings.photoQualityPrioritization = qualityPrioritization
@@ -378,7 +376,7 @@ package struct ShootCommand: AsyncParsableCommand {
     }
 
     func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
-        let override = sensorRotation.map { SensorMounting(rotation: $0, isMirrored: mirror) }
+        let override = sensorRotation.map { SensorMounting(rotation: $0.degrees, isMirrored: mirror) }
         // A file's frame is there at once: no sensor cadence to wait for.
         if let replay = try frameFile.camera(mounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror), framesPerSecond: 1000) {
             return replay
