@@ -33,6 +33,7 @@ final class HEIFContext {
             Swift.Result { () throws(CodecError) -> Result in
                 try check(heif.context_read_from_memory_without_copy(file.context, bytes.baseAddress, bytes.count, nil),
                           "heif_context_read_from_memory_without_copy")
+                try HEIFItemReference.refuseDerivationCycles(in: data)
                 var handle: OpaquePointer?
                 try check(heif.context_get_primary_image_handle(file.context, &handle), "heif_context_get_primary_image_handle")
                 guard let handle else { throw .heif(function: "heif_context_get_primary_image_handle", message: "no handle") }

@@ -23,6 +23,32 @@ struct HEIFItemReference {
         return result
     }
 
+    /// Throws when an item of `data` is derived from itself through `dimg` references: libheif
+    /// 1.15 follows them without end (a fuzzed grid listing itself as a tile aborted the process
+    /// when it ran out of threads, or overflowed the stack when decoding on one). A file whose
+    /// references cannot be read is left to libheif's own checks.
+    static func refuseDerivationCycles(in data: [UInt8]) throws(CodecError) {
+        guard let references = try? all(in: data) else { return }
+        var inputs: [Int: [Int]] = [:]
+        for reference in references where reference.type == "dimg" { inputs[reference.from, default: []] += reference.to }
+        // Depth-first, colouring items: 1 on the current path, 2 done.
+        var state: [Int: Int] = [:]
+        func cycle(from item: Int) -> Int? {
+            state[item] = 1
+            for input in inputs[item] ?? [] {
+                if state[input] == 1 { return input }
+                if state[input] == nil, let found = cycle(from: input) { return found }
+            }
+            state[item] = 2
+            return nil
+        }
+        for item in inputs.keys.sorted() where state[item] == nil {
+            if let item = cycle(from: item) {
+                throw .corruptFile(format: "HEIF", reason: "item \(item) is derived from itself (its dimg references form a cycle)")
+            }
+        }
+    }
+
     /// Every reference of `data`'s `iref`; none when it has no `iref`.
     static func all(in data: [UInt8]) throws(CodecError) -> [HEIFItemReference] {
         let file = HEIFBoxReader(bytes: data, range: data.indices)
