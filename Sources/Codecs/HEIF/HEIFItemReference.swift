@@ -31,20 +31,29 @@ struct HEIFItemReference {
         guard let references = try? all(in: data) else { return }
         var inputs: [Int: [Int]] = [:]
         for reference in references where reference.type == "dimg" { inputs[reference.from, default: []] += reference.to }
-        // Depth-first, colouring items: 1 on the current path, 2 done.
+        // Depth-first with a stack of its own (a file can chain more items than the thread's stack
+        // has frames), colouring items: 1 on the current path, 2 done.
         var state: [Int: Int] = [:]
-        func cycle(from item: Int) -> Int? {
-            state[item] = 1
-            for input in inputs[item] ?? [] {
-                if state[input] == 1 { return input }
-                if state[input] == nil, let found = cycle(from: input) { return found }
-            }
-            state[item] = 2
-            return nil
-        }
-        for item in inputs.keys.sorted() where state[item] == nil {
-            if let item = cycle(from: item) {
-                throw .corruptFile(format: "HEIF", reason: "item \(item) is derived from itself (its dimg references form a cycle)")
+        for root in inputs.keys.sorted() where state[root] == nil {
+            state[root] = 1
+            var path: [(item: Int, next: Int)] = [(root, 0)]
+            while let (item, next) = path.last {
+                let list = inputs[item] ?? []
+                guard next < list.count else {
+                    state[item] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                switch state[list[next]] {
+                case 1:
+                    throw .corruptFile(format: "HEIF", reason: "item \(list[next]) is derived from itself (its dimg references form a cycle)")
+                case nil:
+                    state[list[next]] = 1
+                    path.append((list[next], 0))
+                default:
+                    break
+                }
             }
         }
     }
