@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -64,10 +65,22 @@ void set_transform(CameraConfiguration &config, Transform transform) {
 #endif
 }
 
-void fill_formats(const StreamFormats &formats, pc_lc_format *out, int32_t *count) {
+// Whether a format is a sensor's own data: Bayer (SBGGR10, SRGGB12_CSI2P...) or mono (R8, R10...).
+// libcamera's PixelFormatInfo, which knows, is internal; its names follow this pattern.
+bool is_raw(const PixelFormat &format) {
+    const std::string name = format.toString();
+    for (const char *order : {"SBGGR", "SGBRG", "SGRBG", "SRGGB"})
+        if (name.rfind(order, 0) == 0) return true;
+    return name.size() >= 2 && name[0] == 'R' && std::isdigit(static_cast<unsigned char>(name[1]));
+}
+
+// A pipeline without a raw path answers the Raw role with processed formats (vimc does): those
+// are left out, so `raw_only` lists only what really is raw.
+void fill_formats(const StreamFormats &formats, pc_lc_format *out, int32_t *count, bool raw_only = false) {
     *count = 0;
     for (const PixelFormat &format : formats.pixelformats()) {
         if (*count == PC_LC_MAX_FORMATS) break;
+        if (raw_only && !is_raw(format)) continue;
         pc_lc_format &f = out[(*count)++];
         std::memset(&f, 0, sizeof f);
         f.fourcc = format.fourcc();
@@ -107,7 +120,7 @@ void describe(Camera &camera, pc_lc_camera_info *out) {
     if (auto config = camera.generateConfiguration({StreamRole::StillCapture}); config && !config->empty())
         fill_formats(config->at(0).formats(), out->still_formats, &out->still_format_count);
     if (auto config = camera.generateConfiguration({StreamRole::Raw}); config && !config->empty())
-        fill_formats(config->at(0).formats(), out->raw_formats, &out->raw_format_count);
+        fill_formats(config->at(0).formats(), out->raw_formats, &out->raw_format_count, true);
 }
 
 void describe_stream(const StreamConfiguration &config, pc_lc_stream *out) {

@@ -9,17 +9,6 @@ passed=0 failed=0
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 timed() { local t0=$SECONDS; "$@"; local rc=$?; echo "($* took $((SECONDS - t0)) s, rc $rc)" >&2; return $rc; }
-# While a capture runs: the CPU time of vimc's kernel thread, which makes every frame in software
-# (slow under TCG), so a slow frame can be told from a stuck one.
-watch_streamer() {
-    while sleep 30; do
-        for task in /proc/[0-9]*; do
-            [[ $(cat "$task/comm" 2>/dev/null) == vimc* ]] || continue
-            # utime and stime, in clock ticks, after "pid (comm) ", which may hold spaces.
-            awk '{ sub(/.*\) /, ""); printf "[watch] vimc streamer cpu %.0f s\n", ($12 + $13) / 100 }' "$task/stat" >&2
-        done
-    done
-}
 cd "$OUT"
 
 # The guest's own modules for what vimc needs, then ours, which depmod does not know.
@@ -41,14 +30,23 @@ cat cam-properties.txt
 grep -q "Rotation = $rotation\$" cam-properties.txt && pass "cam reports Rotation = $rotation" ||
     fail "cam reports Rotation = $rotation" "$(grep -i rotation cam-properties.txt)"
 
+if [[ -n ${PROBE:-} ]]; then
+    timed timeout 300 "$PROBE" >probe-list.txt 2>&1
+    grep -v '^\[' probe-list.txt
+    grep -q "rotation $rotation " probe-list.txt && pass "shim lists the camera with rotation $rotation" ||
+        fail "shim lists the camera with rotation $rotation" "$(tail -5 probe-list.txt)"
+fi
+
 rm -f cam-frame-*.bin
-watch_streamer & watcher=$!
 # vimc makes, debayers and scales every frame in the kernel, in software: under TCG a small frame
 # is what a bounded run can wait for. VIMC_SIZE=1920x1080 is the pipeline's default size.
 size=${VIMC_SIZE:-640x480}
-timed timeout 420 cam -c 1 --capture=1 --file="$OUT/cam-frame-#.bin" \
+# libcamera's debug log for this one command: where a capture that never completes stopped.
+LIBCAMERA_LOG_LEVELS=${VIMC_LOG_LEVELS:-*:0} # Two frames: vimc's capture queue starts streaming only once two buffers are queued
+# (min_buffers_needed), so cam --capture=1, which queues one request, waits for ever.
+timed timeout 240 cam -c 1 --capture=2 --file="$OUT/cam-frame-#.bin" \
     -s role=still,width=${size%x*},height=${size#*x} >cam-capture.txt 2>&1
-cat cam-capture.txt
+grep -vE 'DEBUG (IPC|Buffer|Request)' cam-capture.txt | tail -40
 frame=$(ls cam-frame-*.bin 2>/dev/null | head -1)
 if [[ -n $frame ]]; then
     pass "cam captures a frame ($frame, $(stat -c %s "$frame") bytes)"
@@ -56,11 +54,15 @@ else
     fail "cam captures a frame" "$(tail -5 cam-capture.txt)"
 fi
 
-if [[ -n ${PROBE:-} ]]; then
-    timed timeout 420 "$PROBE" --capture "$OUT/probe-frame.bin" --size "$size" >probe.txt 2>&1
-    cat probe.txt
-    grep -q "rotation $rotation " probe.txt && pass "shim lists the camera with rotation $rotation" ||
-        fail "shim lists the camera with rotation $rotation" "$(head -5 probe.txt)"
+if [[ -z $frame ]]; then
+    # Whether vimc streams at all without libcamera, through the links cam left configured.
+    node=/dev/$(basename "$(dirname "$(grep -l 'RGB/YUV Capture' /sys/class/video4linux/video*/name | head -1)")")
+    timed timeout 120 v4l2-ctl -d "$node" --stream-mmap --stream-count=1 --stream-to=v4l2-frame.bin 2>&1 | tail -3
+    ls -l v4l2-frame.bin 2>&1
+fi
+if [[ -n ${PROBE:-} && -n $frame ]]; then
+    timed timeout 240 "$PROBE" --capture "$OUT/probe-frame.bin" --size "$size" >probe.txt 2>&1
+    grep -v '^\[' probe.txt
     # cam prints "1920x1080-BGR888" for the stream it configured; the shim must agree.
     cam_stream=$(grep -oE '[0-9]+x[0-9]+-[A-Z0-9_]+' cam-capture.txt | head -1)
     probe_stream=$(sed -n 's/^captured \([^ ]*\) .*/\1/p' probe.txt)
@@ -71,6 +73,5 @@ if [[ -n ${PROBE:-} ]]; then
         fail "shim captures the frame cam does" "cam $cam_stream, shim $probe_stream"
     fi
 fi
-kill "$watcher" 2>/dev/null
 echo "vimc scenarios: $passed passed, $failed failed"
 ((failed == 0))

@@ -175,7 +175,8 @@ typedef struct pc_lc_request_controls {
 
 /// Queues a capture with `controls` (NULL: none). Controls the camera does not have are left out
 /// and their bits put in `*ignored` (when not NULL). `cookie` comes back with the capture.
-/// Returns PC_LC_OK, PC_LC_NO_BUFFER, PC_LC_REMOVED or PC_LC_ERROR.
+/// Returns PC_LC_OK, PC_LC_NO_BUFFER, PC_LC_REMOVED or PC_LC_ERROR. Keep two queued: some
+/// drivers (vimc) start streaming only once two buffers are.
 int32_t pc_lc_camera_queue(pc_lc_camera *camera, const pc_lc_request_controls *controls, uint64_t cookie,
                            uint32_t *ignored, char *error, size_t error_capacity);
 
