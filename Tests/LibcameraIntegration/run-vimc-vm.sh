@@ -5,7 +5,7 @@
 # `cam`; vimc's pipeline refuses to run without its IPA), and runs guest-vimc.sh inside.
 #
 # Usage: Tests/LibcameraIntegration/run-vimc-vm.sh [OUTDIR]   (default .build/vimc-vm)
-# VIMC_ROTATION (default 90) is the sensor's mounting, VIMC_SIZE (default 640x480) the size of the
+# VIMC_ROTATION (default 90) is the sensor's mounting, VIMC_SIZE (default 1920x1080) the size of the
 # frames captured; VIMC_PROBE=0 skips building the probe.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,7 +28,7 @@ mkdir -p "$out"
 cp "$here/guest-vimc.sh" "$out/"
 cat >"$out/scenarios.sh" <<SCRIPT
 export VIMC=$(printf %q "$vimc") PROBE=$(printf %q "$probe") VIMC_ROTATION=$(printf %q "${VIMC_ROTATION:-90}")
-export VIMC_SIZE=$(printf %q "${VIMC_SIZE:-640x480}")
+export VIMC_SIZE=$(printf %q "${VIMC_SIZE:-1920x1080}")
 exec bash "\$OUT/guest-vimc.sh"
 SCRIPT
 rc=0
