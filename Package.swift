@@ -65,6 +65,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"),
                              .linkedLibrary("opencv_core")]
         ),
+        // libcamera (libcamera-dev), the cameras of media-controller pipelines (Raspberry Pi,
+        // Rockchip, i.MX, IPU), behind C: its API is C++. Linked by name, its headers found as
+        // OpenCV's are (LibcameraHeaders/libcamera links to /usr/include/libcamera/libcamera).
+        // No product uses it yet: a client that only uses V4L2 must build without libcamera
+        // (Docs.docc/LibcameraBackend.md); clibcamera-probe tests it in the vimc VM.
+        .target(
+            name: "CLibcamera",
+            exclude: ["LibcameraHeaders"],
+            cxxSettings: [.headerSearchPath("LibcameraHeaders"), .headerSearchPath("../COpenCVFaces")],
+            linkerSettings: [.linkedLibrary("camera"), .linkedLibrary("camera-base")]
+        ),
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
@@ -115,6 +126,8 @@ let package = Package(
         // A V4L2 camera in memory, for the fault paths the real driver cannot produce on demand:
         // a test double, so no product contains it (as swift-nio keeps NIOEmbedded apart).
         .target(name: "V4L2Testing", dependencies: ["V4L2", "CV4L2"], path: "Tests/V4L2Testing"),
+        // Lists libcamera's cameras and captures one frame through CLibcamera (run-vimc-vm.sh).
+        .executableTarget(name: "clibcamera-probe", dependencies: ["CLibcamera"], path: "Tests/CLibcameraProbe"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImagingKernels", "TestSupport"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
