@@ -82,10 +82,21 @@ let package = Package(
         .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CJPEGCoefficients", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG"]),
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(name: "ImageFiles", dependencies: ["Imaging", "Codecs", "CXML", "CFileAttributes"]),
+        // The backend-neutral core: sessions, outputs, settings, processing, the cameras made of
+        // files and of nothing (synthetic, frame file, clip) and the seam a backend plugs into.
+        // It cannot import V4L2: that is another target's dependency, not its own.
         .target(
-            name: "PhotoCapture",
-            dependencies: ["Imaging", "Codecs", "ImageFiles", "V4L2", "CXML", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
+            name: "PhotoCaptureCore",
+            dependencies: ["Imaging", "Codecs", "ImageFiles", "CXML", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
         ),
+        // One target per real backend, each a client of the core's package seam.
+        .target(
+            name: "PhotoCaptureV4L2",
+            dependencies: ["PhotoCaptureCore", "Imaging", "ImageFiles", "V4L2", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The umbrella: re-exports the core and the backends, and lists the backends' cameras in
+        // discovery, so `import PhotoCapture` gives an app everything it gave before the split.
+        .target(name: "PhotoCapture", dependencies: ["PhotoCaptureCore", "PhotoCaptureV4L2", "Imaging", "ImageFiles"]),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),
         // The CLI's commands, shared by its two executables.
@@ -132,7 +143,7 @@ let package = Package(
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "Codecs", "Imaging", "TestSupport"]),
-        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "V4L2Testing", "TestSupport"]),
+        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureCore", "PhotoCaptureV4L2", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "V4L2Testing", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTestingTests", dependencies: ["PhotoCaptureTesting", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "photocap-vision", "PhotocapCommands", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],
