@@ -191,6 +191,7 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
     turn->width = turn->transposes ? (int)source->image_height : (int)source->image_width;
     turn->height = turn->transposes ? (int)source->image_width : (int)source->image_height;
     int turned_max_h = turn->transposes ? max_v : max_h, turned_max_v = turn->transposes ? max_h : max_v;
+    long turned_bytes = 0;  // the turned picture's coefficient arrays, which size the strips
     for (int c = 0; c < components; c++) {
         jpeg_component_info *component = &source->comp_info[c];
         turn->source_block_columns[c] = round_up((int)component->width_in_blocks, component->h_samp_factor);
@@ -204,6 +205,7 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
         int expected_rows = turn->transposes ? turn->source_block_columns[c] : turn->source_block_rows[c];
         if (turn->block_columns[c] != expected_columns || block_rows != expected_rows)
             return unsupported(turn, message, "block grid does not match");
+        turned_bytes += (long)block_rows * turn->block_columns[c] * (long)sizeof(JBLOCK);
     }
 
     // Strips of whole iMCU rows; each strip's MCU count is the restart interval that joins them.
@@ -212,13 +214,6 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
     int mcu_rows = divide_up(turn->height, turned_mcu_height);
     int mcus_per_row = divide_up(turn->width, turned_mcu_width);
     int threads = strips < 1 ? 1 : strips;
-    long turned_bytes = 0;
-    for (int c = 0; c < components; c++) {
-        jpeg_component_info *component = &source->comp_info[c];
-        int v = turn->transposes ? component->h_samp_factor : component->v_samp_factor;
-        long rows = round_up(divide_up((long)turn->height * v, turned_max_v * DCTSIZE), v);
-        turned_bytes += rows * turn->block_columns[c] * (long)sizeof(JBLOCK);
-    }
     int wanted = divide_up(turned_bytes, strip_bytes_limit);
     wanted = wanted <= threads ? threads : round_up(wanted, threads);
     if (wanted > mcu_rows) wanted = mcu_rows;

@@ -96,7 +96,7 @@ public struct ImageFileInfo: Sendable {
         guard let width = ifd0[256], let height = ifd0[257], width > 0, height > 0 else {
             throw .corruptFile(format: "TIFF", reason: "IFD0 has no ImageWidth/ImageLength")
         }
-        format = ifd0[50706] != nil ? .dng : .tiff
+        format = TIFFHeader.isDNG(ifd0) ? .dng : .tiff
         if format == .dng {
             // IFD0 of a DNG is usually the preview; the photo is the CFA image.
             let dng = try DNGFileInfo(data: data)

@@ -19,7 +19,7 @@ package enum RGBRowReader {
                              _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
         if data.starts(with: PNGFile.signature) { return try readPNG(data, body) }
         if data.starts(with: [0xFF, 0xD8]) { return try readJPEG(data, body) }
-        if TIFFHeader(data) != nil, try ImageFileInfo(data: data).format == .tiff { return try TIFFFile.readRows(data, body).size }
+        if let ifd0 = TIFFHeader.firstIFDIntegers(data), !TIFFHeader.isDNG(ifd0) { return try TIFFFile.readRows(data, body).size }
         return nil
     }
 

@@ -32,6 +32,10 @@ struct TIFFHeader {
         try ByteReader(bytes: bytes, format: "TIFF").integer(at: offset, count: count, littleEndian: littleEndian, structure())
     }
 
+    /// Whether IFD0's tags (``firstIFDIntegers(_:)``) make the file a DNG: it has DNGVersion
+    /// (50706), and its IFD0 is then a preview, not the photo.
+    static func isDNG(_ ifd0: [Int: Int]) -> Bool { ifd0[50706] != nil }
+
     /// The tags of IFD0 of a whole TIFF structure, with their first value when it is a
     /// SHORT or LONG; nil when the IFD lies outside the bytes.
     static func firstIFDIntegers(_ bytes: [UInt8]) -> [Int: Int]? {

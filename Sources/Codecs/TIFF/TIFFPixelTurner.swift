@@ -159,15 +159,16 @@ package enum TIFFPixelTurner {
     private static func decodeTurned(_ data: [UInt8], _ layout: Layout, by orientation: Orientation) throws(CodecError) -> [UInt8] {
         let bits = layout.bitsPerPixel
         guard bits % 8 == 0 else {
-            return turn(try decodeStrips(data, layout, strip: nil), layout, by: orientation)
+            var rows: [UInt8] = []
+            try decodeStrips(data, layout) { _, strip in rows.append(contentsOf: strip) }
+            return turn(rows, layout, by: orientation)
         }
         // Not zeroed first, as the stored rows are not: every strip decoded is placed, and a
         // file that declares more than it holds fails having touched only the pages placed.
         var failure: CodecError?
         let turned = [UInt8](unsafeUninitializedCapacity: layout.size.area * bits / 8) { target, initialized in
-            let target = UnsafeMutableBufferPointer(rebasing: target[...])
             do throws(CodecError) {
-                _ = try decodeStrips(data, layout) { firstRow, rows in
+                try decodeStrips(data, layout) { firstRow, rows in
                     orientation.place(rows: rows, firstRow: firstRow, of: layout.size, bytesPerPixel: bits / 8, in: target)
                 }
                 initialized = target.count
@@ -180,11 +181,10 @@ package enum TIFFPixelTurner {
         return turned
     }
 
-    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff: whole when
-    /// `strip` is nil, else handed to `strip` one strip at a time (its first row and its rows,
-    /// valid during the call), and nothing returned.
+    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff and handed
+    /// to `strip` one strip at a time: its first row and its rows, valid during the call.
     private static func decodeStrips(_ data: [UInt8], _ layout: Layout,
-                                     strip: ((Int, UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+                                     strip: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         let file = try TIFFMemoryStream(bytes: data).open(mode: "rm")
         defer { file.close() }
         let rowBytes = layout.rowBytes(width: layout.size.width)
@@ -200,27 +200,18 @@ package enum TIFFPixelTurner {
         guard strips * Int(rowsPerStrip) >= height else {
             throw .corruptFile(format: "TIFF", reason: "\(strips) strips of \(rowsPerStrip) rows hold fewer than its \(height) rows")
         }
-        // Not zeroed first: the strips write every row, and a file that declares more rows
-        // than it holds fails at its first short strip having touched only the pages read.
-        var failure: CodecError?
-        let wholeRows = strip == nil ? height : min(Int(rowsPerStrip), height)
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * wholeRows) { buffer, initialized in
-            for index in 0..<strips {
-                let firstRow = index * Int(rowsPerStrip)
-                guard firstRow < height else { break }
-                let rows = min(Int(rowsPerStrip), height - firstRow)
-                let into = buffer.baseAddress! + (strip == nil ? firstRow * rowBytes : 0)
-                let read = libtiff.ReadEncodedStrip(file.tiff, UInt32(index), into, tmsize_t(rows * rowBytes))
-                guard read == rows * rowBytes else {
-                    failure = .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError)
-                    break
-                }
-                strip?(firstRow, UnsafeBufferPointer(start: into, count: rows * rowBytes))
+        // One strip's buffer, not zeroed: each read writes all of it or fails.
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * min(Int(rowsPerStrip), height))
+        defer { buffer.deallocate() }
+        for index in 0..<strips {
+            let firstRow = index * Int(rowsPerStrip)
+            guard firstRow < height else { break }
+            let rows = min(Int(rowsPerStrip), height - firstRow)
+            guard libtiff.ReadEncodedStrip(file.tiff, UInt32(index), buffer, tmsize_t(rows * rowBytes)) == rows * rowBytes else {
+                throw .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError)
             }
-            initialized = failure == nil && strip == nil ? rowBytes * height : 0
+            strip(firstRow, UnsafeBufferPointer(start: buffer, count: rows * rowBytes))
         }
-        if let failure { throw failure }
-        return pixels
     }
 
     /// The rows turned by `orientation`; sub-byte pixels are unpacked, turned and packed again.
