@@ -1,3 +1,4 @@
+import Glibc
 import Imaging
 import Testing
 
@@ -30,9 +31,27 @@ import Testing
     }
 
     /// Every byte of `plane`, stride padding included.
-    static func storage(of image: PlanarImage, plane: Int) -> [UInt8] {
-        Array(UnsafeBufferPointer(start: image.baseAddress(ofPlane: plane),
-                                  count: image.stride(ofPlane: plane) * image.size(ofPlane: plane).height))
+    static func storage(of image: PlanarImage, plane: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        UnsafeMutableBufferPointer(start: image.baseAddress(ofPlane: plane),
+                                   count: image.stride(ofPlane: plane) * image.size(ofPlane: plane).height)
+    }
+
+    /// Every byte of `source`'s planes into `target`'s, of the same size.
+    static func copy(_ source: PlanarImage, into target: PlanarImage) {
+        for plane in 0..<3 {
+            let from = storage(of: source, plane: plane), to = storage(of: target, plane: plane)
+            precondition(from.count == to.count)
+            to.baseAddress!.update(from: from.baseAddress!, count: from.count)
+        }
+    }
+
+    /// The first byte of `plane`, stride padding included, where `a` and `b` differ: memcmp
+    /// first, the byte-by-byte search (slow in a debug build) only when they do.
+    static func firstDifference(_ a: PlanarImage, _ b: PlanarImage, plane: Int) -> Int? {
+        let ours = storage(of: a, plane: plane), theirs = storage(of: b, plane: plane)
+        precondition(ours.count == theirs.count)
+        if memcmp(ours.baseAddress!, theirs.baseAddress!, ours.count) == 0 { return nil }
+        return ours.indices.first { ours[$0] != theirs[$0] } ?? 0
     }
 
     @Test(arguments: sizes)
@@ -42,17 +61,20 @@ import Testing
         // At the corner of a larger image (aligned rows) and inside it: writes beside the block would show.
         // Whole aligned lines are written streamed past the cache, or kept in it.
         let cases = [false, true].flatMap { cached in [1, 3].flatMap { turns in [(x: 0, y: 0), (x: 4, y: 2)].map { (turns, $0, cached) } } }
+        // One noise canvas, copied before each case: filling a 12 MP canvas byte by byte in a
+        // debug build took most of this test's 91 s.
+        let canvas = PixelSize(width: size.height + 7, height: size.width + 5)
+        let noise = try PlanarImage(size: canvas)
+        Self.fill(noise, seed: 99)
+        let tiles = try PlanarImage(size: canvas), libyuv = try PlanarImage(size: canvas)
         for (quarterTurns, origin, keepingInCache) in cases {
-            let canvas = PixelSize(width: size.height + 7, height: size.width + 5)
-            let tiles = try PlanarImage(size: canvas), libyuv = try PlanarImage(size: canvas)
-            Self.fill(tiles, seed: 99)
-            Self.fill(libyuv, seed: 99)
+            Self.copy(noise, into: tiles)
+            Self.copy(noise, into: libyuv)
             try source.rotate(rows: size.height, quarterTurns: quarterTurns, into: tiles, x: origin.x, y: origin.y, kernel: .tiles,
                               keepingInCache: keepingInCache)
             try source.rotate(rows: size.height, quarterTurns: quarterTurns, into: libyuv, x: origin.x, y: origin.y, kernel: .libyuv)
             for plane in 0..<3 {
-                let ours = Self.storage(of: tiles, plane: plane), theirs = Self.storage(of: libyuv, plane: plane)
-                let first = ours.indices.first { ours[$0] != theirs[$0] }
+                let first = Self.firstDifference(tiles, libyuv, plane: plane)
                 #expect(first == nil, "\(size) turned \(quarterTurns) at \(origin)\(keepingInCache ? " in cache" : ""), plane \(plane): first difference at byte \(first ?? 0)")
                 // Both could have done nothing: the corners must have moved where a turn puts them.
                 let from = source.size(ofPlane: plane), stride = source.stride(ofPlane: plane)

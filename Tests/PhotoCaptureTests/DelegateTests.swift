@@ -36,8 +36,9 @@ final class RecordingDelegate: PhotoCaptureDelegate {
     func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturePhoto, error: (any Error)?) {
         events.withLock { $0.append("didFinishProcessing \(photo.resolvedSettings.uniqueID)") }
         if let error {
-            // Every error passed is a PhotoCaptureError; anything else is recorded as unexpected.
-            photoErrors.withLock { $0.append(error as? PhotoCaptureError ?? PhotoCaptureError(.unexpected("\(error)"))) }
+            // Every error passed is a PhotoCaptureError; anything else fails the test.
+            #expect(error is PhotoCaptureError, "\(error)")
+            photoErrors.withLock { $0.append(error as? PhotoCaptureError ?? PhotoCaptureError(.captureEndedWithoutPhoto)) }
             failedPhotos.withLock { $0.append(photo) }
         } else {
             photos.withLock { $0.append(photo) }
@@ -46,7 +47,8 @@ final class RecordingDelegate: PhotoCaptureDelegate {
     func photoOutput(_ output: PhotoOutput, didFinishCaptureFor resolvedSettings: ResolvedPhotoSettings,
                      error: (any Error)?) {
         record("didFinishCapture", resolvedSettings)
-        finished.withLock { $0.append(error.map { $0 as? PhotoCaptureError ?? PhotoCaptureError(.unexpected("\($0)")) }) }
+        #expect(error == nil || error is PhotoCaptureError, "\(String(describing: error))")
+        finished.withLock { $0.append(error.map { $0 as? PhotoCaptureError ?? PhotoCaptureError(.captureEndedWithoutPhoto) }) }
         done.yield()
     }
 

@@ -87,9 +87,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case streamFormatChanged(expected: String, delivered: String)
         /// The capture finished without delivering a photo.
         case captureEndedWithoutPhoto
-        /// An error of a type photocap does not know, in words: for an app's own code (photocap's
-        /// libraries never throw it; their errors keep their types).
-        case unexpected(String)
+        /// An output added to the session (faces, smart framing) failed; its own error, typed,
+        /// says why.
+        case outputFailed(OutputError)
         /// The camera was unplugged or unregistered (ENODEV); the session cannot use it again.
         case deviceDisconnected(device: String)
         /// Another process is using the camera (EBUSY).
@@ -155,6 +155,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .deviceFailure(let error), .deviceCallFailed(let error), .controlsNotRestored(_, _, let error): return error.underlying
         case .hardwareCropRefused(_, let error): return error?.underlying
         case .imaging(let error): return error
+        case .outputFailed(let error): return error.underlying
         case .clipUnreadable(_, let error): return error
         case .bracket(let problem): return problem
         case .focus(let problem): return problem
@@ -205,7 +206,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .streamFormatChanged(let expected, let delivered):
             return "camera failure: the stream switched from \(expected) to \(delivered) during the capture"
         case .captureEndedWithoutPhoto: return "camera failure: the capture ended without a photo"
-        case .unexpected(let text): return "camera failure: \(text)"
+        case .outputFailed(let error): return error.description
         case .deviceDisconnected(let device): return "\(device) was disconnected"
         case .deviceBusy(let device): return "\(device) is busy (another program is using it)"
         case .permissionDenied(let device):

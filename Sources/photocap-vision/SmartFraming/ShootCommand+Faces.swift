@@ -30,19 +30,23 @@ extension ShootCommand {
     }
 
     /// A metadata output of faces added to the running `session`, and then `start` run (a
-    /// monitor started on the same frames). The capture layer's refusal stays typed; the face
-    /// detector's and the monitor's, whose types this CLI's capture error cannot carry, end the
-    /// shot in words, as ``PhotoCaptureError/Code/unexpected(_:)`` is for.
-    func addFacesOutput(to session: CaptureSession, then start: () throws -> Void = {}) throws(PhotoCaptureError) -> MetadataOutput {
+    /// monitor started on the same frames). The capture layer's refusal is thrown as it is; the
+    /// face detector's and the monitor's, typed, as the cause of
+    /// ``PhotoCaptureError/Code/outputFailed(_:)``.
+    func addFacesOutput(to session: CaptureSession,
+                        then start: () throws(SmartFramingError) -> Void = {}) throws(PhotoCaptureError) -> MetadataOutput {
+        let output: MetadataOutput
         do {
-            let output = try MetadataOutput()
-            try session.addOutput(output)
-            try start()
-            return output
-        } catch let error as PhotoCaptureError {
-            throw error
+            output = try MetadataOutput()
         } catch {
-            throw PhotoCaptureError(.unexpected("\(error)"))
+            throw PhotoCaptureError(.outputFailed(OutputError(output: "MetadataOutput", underlying: error)))
         }
+        try session.addOutput(output)
+        do {
+            try start()
+        } catch {
+            throw PhotoCaptureError(.outputFailed(OutputError(output: "SmartFramingMonitor", underlying: error)))
+        }
+        return output
     }
 }

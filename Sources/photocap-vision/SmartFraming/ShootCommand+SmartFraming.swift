@@ -8,7 +8,7 @@ extension ShootCommand {
     /// first, then the zoom) and stops the monitor.
     func applySmartFraming(session: CaptureSession, camera: CaptureDevice) async throws(PhotoCaptureError) -> SmartFramingReport {
         let monitor = camera.smartFramingMonitor
-        let faces = try addFacesOutput(to: session) {
+        let faces = try addFacesOutput(to: session) { () throws(SmartFramingError) in
             try monitor.setEnabledFramings(monitor.supportedFramings)
             try monitor.startMonitoring()
         }
