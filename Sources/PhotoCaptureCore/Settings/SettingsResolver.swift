@@ -19,111 +19,38 @@ struct SettingsResolver: Sendable {
 
     func resolve(_ settings: PhotoSettings) throws(PhotoCaptureError) -> ResolvedPhotoSettings {
         let id = settings.uniqueID
-        func reject(_ code: PhotoCaptureError.Code) -> PhotoCaptureError { PhotoCaptureError(code, uniqueID: id) }
         var adjustments: [SettingsAdjustment] = []
-
-        guard (1...100).contains(settings.quality) else { throw reject(.qualityOutOfRange(settings.quality)) }
-        // Lossless: a quality the request set is not used, which it must be told.
-        if settings.format == .tiff, settings.quality != PhotoSettings.defaultQuality {
-            adjustments.append(.qualityIgnored(requested: settings.quality, format: settings.format))
-        }
+        try checkQuality(of: settings, adjustments: &adjustments)
         do { try settings.metadata.validate() } catch { throw error.attributed(to: id) }
+        let flash = try resolvedFlash(for: settings, adjustments: &adjustments)
+        let rotation = try resolvedRotation(for: settings, adjustments: &adjustments)
 
-        // Flash.
-        let flash: Bool
-        switch settings.flashMode {
-        case .off: flash = false
-        case .on:
-            guard device.hasFlash else { throw reject(.flashUnavailable) }
-            flash = true
-        case .auto:
-            // Against the scene monitor's judgement; a device without a flash never fires one.
-            flash = device.hasFlash && device.sceneMonitor.isFlashScene
-            adjustments.append(.flashMode(requested: .auto, enabled: flash))
-        }
-
-        // Device rotation.
-        guard Orientation(clockwiseDegrees: settings.rotationAngle) != nil else { throw reject(.invalidRotationAngle(settings.rotationAngle)) }
-        let rotation = Orientation.normalizedDegrees(settings.rotationAngle)
-        if rotation != settings.rotationAngle {
-            adjustments.append(.rotationAngle(requested: settings.rotationAngle, chosen: rotation))
-        }
-
-        // Frame format and size.
         let rawFormat = try rawFrameFormat(for: settings, adjustments: &adjustments)
         let format: CaptureDevice.Format
-        if let rawFormat {
-            format = rawFormat
-        } else if let requested = settings.framePixelFormat {
-            guard let offered = device.format(for: requested) else {
-                throw reject(.pixelFormatUnavailable(requested: requested, available: device.formats.map(\.pixelFormat)))
-            }
-            format = offered
-        } else {
-            guard let preferred = device.defaultFormat(fitting: settings.maxPhotoDimensions) else {
-                throw reject(.noCapturableFormat)
-            }
-            format = preferred
-            adjustments.append(.framePixelFormat(chosen: preferred.pixelFormat))
-        }
-        let frameSize: PixelSize
-        if let box = settings.maxPhotoDimensions {
-            guard !box.isEmpty else { throw reject(.invalidDimensions(box)) }
-            frameSize = format.sizes.nearest(fitting: box)
-            if frameSize != box { adjustments.append(.frameDimensions(requested: box, chosen: frameSize)) }
-        } else {
-            frameSize = format.sizes.largest
-        }
+        if let rawFormat { format = rawFormat } else { format = try frameFormat(for: settings, adjustments: &adjustments) }
+        let frameSize = try self.frameSize(of: format, for: settings, adjustments: &adjustments)
         let framed: Framed
         do {
             framed = try self.framed(format.pixelFormat, frameSize: frameSize, rotationAngle: rotation, for: settings)
         } catch {
             throw error.attributed(to: id)
         }
-        let crop = framed.crop
 
-        // Orientation.
         let mode = settings.orientationCompensation.resolved(outputMode: defaultCompensation)
         let plan = orientationPlan(for: settings, rotationAngle: rotation, mode: mode)
-        let photoSize = plan.pixelTransform.apply(to: crop.size)
-
-        // Preview and thumbnail: the photo's aspect ratio inside the requested box.
-        func fitted(_ box: PixelSize?, limit: PixelSize, tooLarge: (PixelSize) -> PhotoCaptureError.Code,
-                    adjustment: (PixelSize, PixelSize) -> SettingsAdjustment) throws(PhotoCaptureError) -> PixelSize? {
-            guard let box else { return nil }
-            guard !box.isEmpty else { throw reject(.invalidDimensions(box)) }
-            // Compare long side with long side so a landscape box fits a portrait photo.
-            let (boxLong, boxShort) = (max(box.width, box.height), min(box.width, box.height))
-            let (limitLong, limitShort) = (max(limit.width, limit.height), min(limit.width, limit.height))
-            guard boxLong <= limitLong, boxShort <= limitShort else { throw reject(tooLarge(box)) }
-            let size = photoSize.aspectFit(within: box)
-            if size != box { adjustments.append(adjustment(box, size)) }
-            return size
-        }
-        let preview = try fitted(settings.previewDimensions, limit: photoSize,
-                                 tooLarge: { .previewLargerThanPhoto(preview: $0, photo: photoSize) },
-                                 adjustment: { .previewDimensions(requested: $0, chosen: $1) })
-        if settings.embeddedThumbnailDimensions != nil, !settings.format.supportsEmbeddedThumbnail {
-            throw reject(.thumbnailUnsupported(settings.format))
-        }
-        let thumbnailLimit = PixelSize(width: min(photoSize.width, Self.maximumEXIFThumbnail.width),
-                                       height: min(photoSize.height, Self.maximumEXIFThumbnail.height))
-        let thumbnail = try fitted(settings.embeddedThumbnailDimensions, limit: thumbnailLimit,
-                                   tooLarge: { .thumbnailTooLarge(requested: $0, limit: thumbnailLimit) },
-                                   adjustment: { .thumbnailDimensions(requested: $0, chosen: $1) })
+        let photoSize = plan.pixelTransform.apply(to: framed.crop.size)
+        let (preview, thumbnail) = try reductions(for: settings, photoSize: photoSize, adjustments: &adjustments)
 
         let bracket = try BracketResolver(device: device).resolve(settings)
         adjustments += bracket.adjustments
-
         let focus = try resolvedFocus(for: settings, adjustments: &adjustments)
-
         let raw = rawPhotoSettings(rawFormat, frameSize: frameSize, rotationAngle: rotation,
                                    thumbnailBox: settings.embeddedThumbnailDimensions)
         let merging = try frameMerging(for: settings, raw: raw != nil, bracket: !bracket.members.isEmpty, focused: focus != nil)
         return ResolvedPhotoSettings(
             uniqueID: id, format: settings.format, quality: settings.quality,
             heicEncodingSpeed: settings.heicEncodingSpeed, framePixelFormat: format.pixelFormat,
-            frameDimensions: framed.frameSize, cropRect: crop, photoDimensions: photoSize,
+            frameDimensions: framed.frameSize, cropRect: framed.crop, photoDimensions: photoSize,
             displayedPhotoDimensions: plan.writtenOrientation.apply(to: photoSize),
             previewDimensions: preview,
             embeddedThumbnailDimensions: settings.format == .dng ? raw?.embeddedThumbnailDimensions : thumbnail,
@@ -134,6 +61,104 @@ struct SettingsResolver: Sendable {
             isSensorOrientationCompensationApplied: plan.isSensorCompensationApplied, adjustments: adjustments,
             bracketedSettings: bracket.members, framing: framed.framing, rawPhoto: raw, metadata: settings.metadata,
             focus: focus, frameMerging: merging)
+    }
+
+    /// The request's `error`, attributed to it.
+    private func reject(_ code: PhotoCaptureError.Code, _ settings: PhotoSettings) -> PhotoCaptureError {
+        PhotoCaptureError(code, uniqueID: settings.uniqueID)
+    }
+
+    /// Refuses a quality outside 1...100; a lossless format's quality set by the request is not
+    /// used, which the request must be told.
+    private func checkQuality(of settings: PhotoSettings, adjustments: inout [SettingsAdjustment]) throws(PhotoCaptureError) {
+        guard (1...100).contains(settings.quality) else { throw reject(.qualityOutOfRange(settings.quality), settings) }
+        if settings.format == .tiff, settings.quality != PhotoSettings.defaultQuality {
+            adjustments.append(.qualityIgnored(requested: settings.quality, format: settings.format))
+        }
+    }
+
+    /// Whether the flash fires: `.auto` against the scene monitor's judgement; a device without
+    /// a flash never fires one, and refuses `.on`.
+    private func resolvedFlash(for settings: PhotoSettings, adjustments: inout [SettingsAdjustment]) throws(PhotoCaptureError) -> Bool {
+        switch settings.flashMode {
+        case .off: return false
+        case .on:
+            guard device.hasFlash else { throw reject(.flashUnavailable, settings) }
+            return true
+        case .auto:
+            let flash = device.hasFlash && device.sceneMonitor.isFlashScene
+            adjustments.append(.flashMode(requested: .auto, enabled: flash))
+            return flash
+        }
+    }
+
+    /// The device's rotation as a quarter turn in 0..<360; anything else is refused.
+    private func resolvedRotation(for settings: PhotoSettings, adjustments: inout [SettingsAdjustment]) throws(PhotoCaptureError) -> Int {
+        guard Orientation(clockwiseDegrees: settings.rotationAngle) != nil else {
+            throw reject(.invalidRotationAngle(settings.rotationAngle), settings)
+        }
+        let rotation = Orientation.normalizedDegrees(settings.rotationAngle)
+        if rotation != settings.rotationAngle {
+            adjustments.append(.rotationAngle(requested: settings.rotationAngle, chosen: rotation))
+        }
+        return rotation
+    }
+
+    /// The processed photo's frame format: the one requested, which the device must offer, else
+    /// the device's preferred one for the requested size.
+    private func frameFormat(for settings: PhotoSettings,
+                             adjustments: inout [SettingsAdjustment]) throws(PhotoCaptureError) -> CaptureDevice.Format {
+        if let requested = settings.framePixelFormat {
+            guard let offered = device.format(for: requested) else {
+                throw reject(.pixelFormatUnavailable(requested: requested, available: device.formats.map(\.pixelFormat)), settings)
+            }
+            return offered
+        }
+        guard let preferred = device.defaultFormat(fitting: settings.maxPhotoDimensions) else {
+            throw reject(.noCapturableFormat, settings)
+        }
+        adjustments.append(.framePixelFormat(chosen: preferred.pixelFormat))
+        return preferred
+    }
+
+    /// The frame size: the format's nearest to fit the requested box, else its largest.
+    private func frameSize(of format: CaptureDevice.Format, for settings: PhotoSettings,
+                           adjustments: inout [SettingsAdjustment]) throws(PhotoCaptureError) -> PixelSize {
+        guard let box = settings.maxPhotoDimensions else { return format.sizes.largest }
+        guard !box.isEmpty else { throw reject(.invalidDimensions(box), settings) }
+        let frameSize = format.sizes.nearest(fitting: box)
+        if frameSize != box { adjustments.append(.frameDimensions(requested: box, chosen: frameSize)) }
+        return frameSize
+    }
+
+    /// The preview and the embedded thumbnail: the photo's aspect ratio inside each requested
+    /// box, which must not exceed the photo (nor, for the thumbnail, what an EXIF segment holds).
+    private func reductions(for settings: PhotoSettings, photoSize: PixelSize,
+                            adjustments: inout [SettingsAdjustment]) throws(PhotoCaptureError) -> (preview: PixelSize?, thumbnail: PixelSize?) {
+        func fitted(_ box: PixelSize?, limit: PixelSize, tooLarge: (PixelSize) -> PhotoCaptureError.Code,
+                    adjustment: (PixelSize, PixelSize) -> SettingsAdjustment) throws(PhotoCaptureError) -> PixelSize? {
+            guard let box else { return nil }
+            guard !box.isEmpty else { throw reject(.invalidDimensions(box), settings) }
+            // Compare long side with long side so a landscape box fits a portrait photo.
+            let (boxLong, boxShort) = (max(box.width, box.height), min(box.width, box.height))
+            let (limitLong, limitShort) = (max(limit.width, limit.height), min(limit.width, limit.height))
+            guard boxLong <= limitLong, boxShort <= limitShort else { throw reject(tooLarge(box), settings) }
+            let size = photoSize.aspectFit(within: box)
+            if size != box { adjustments.append(adjustment(box, size)) }
+            return size
+        }
+        let preview = try fitted(settings.previewDimensions, limit: photoSize,
+                                 tooLarge: { .previewLargerThanPhoto(preview: $0, photo: photoSize) },
+                                 adjustment: { .previewDimensions(requested: $0, chosen: $1) })
+        if settings.embeddedThumbnailDimensions != nil, !settings.format.supportsEmbeddedThumbnail {
+            throw reject(.thumbnailUnsupported(settings.format), settings)
+        }
+        let thumbnailLimit = PixelSize(width: min(photoSize.width, Self.maximumEXIFThumbnail.width),
+                                       height: min(photoSize.height, Self.maximumEXIFThumbnail.height))
+        let thumbnail = try fitted(settings.embeddedThumbnailDimensions, limit: thumbnailLimit,
+                                   tooLarge: { .thumbnailTooLarge(requested: $0, limit: thumbnailLimit) },
+                                   adjustment: { .thumbnailDimensions(requested: $0, chosen: $1) })
+        return (preview, thumbnail)
     }
 
     /// The frames a processed photo will be merged from: checked against the output's maximum,
