@@ -76,23 +76,7 @@ package struct DNGFileInfo: Sendable {
         suppliedMetadata.copyright = file.text(TIFFTAG_COPYRIGHT)
         suppliedMetadata.imageDescription = file.text(TIFFTAG_IMAGEDESCRIPTION)
 
-        // The CFA image: IFD0 itself, or one of its SubIFDs.
-        if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 {
-            previewSize = nil
-        } else {
-            previewSize = file.imageSize
-            var count: UInt16 = 0
-            var offsets: UnsafeMutablePointer<UInt64>?
-            _ = withUnsafeMutablePointer(to: &count) { count in
-                withUnsafeMutablePointer(to: &offsets) { file.get(UInt32(TIFFTAG_SUBIFD), count, $0) }
-            }
-            let subIFDs = offsets.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
-            var found = false
-            for offset in subIFDs where libtiff.SetSubDirectory(file.tiff, offset) == 1 {
-                if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 { found = true; break }
-            }
-            guard found else { throw .corruptFile(format: "DNG", reason: "no CFA image (no IFD with NewSubFileType 0)") }
-        }
+        previewSize = try Self.enterCFADirectory(of: file)
         guard let size = file.imageSize else { throw .corruptFile(format: "DNG", reason: "the CFA image has no ImageWidth/ImageLength") }
         cfaSize = size
         bitsPerSample = Int(file.integer16(TIFFTAG_BITSPERSAMPLE) ?? 1)
@@ -101,8 +85,46 @@ package struct DNGFileInfo: Sendable {
         whiteLevel = (file.counted(TIFFTAG_WHITELEVEL) as [UInt32]).first.map(Int.init)
         blackLevel = (file.counted(TIFFTAG_BLACKLEVEL) as [Float]).first.map(Double.init)
 
-        // IFD0, the CFA image's directory and every strip (or tile) of it must lie inside the file:
-        // libtiff would otherwise skip what is missing with a warning.
+        try Self.checkComplete(file, data: data, size: size, bitsPerSample: bitsPerSample)
+
+        // Read with libtiff rather than libexif, which sees only a file's first 64 KiB (a DNG's
+        // IFDs usually come after its image data).
+        if hasEXIF, exifOffset > 0, libtiff.ReadEXIFDirectory(file.tiff, exifOffset) == 1 {
+            dateTimeOriginal = file.text(EXIFTAG_DATETIMEORIGINAL)
+            offsetTimeOriginal = file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) ? file.text(EXIFTAG_OFFSETTIMEORIGINAL) : nil
+            Self.readExposure(file, into: &cameraTags)
+            suppliedMetadata.userComment = EXIFUserComment.text(file.counted(EXIFTAG_USERCOMMENT),
+                                                                 littleEndian: libtiff.IsBigEndian(file.tiff) == 0)
+        } else {
+            (dateTimeOriginal, offsetTimeOriginal) = (nil, nil)
+        }
+        if hasGPS, gpsOffset > 0, libtiff.ReadGPSDirectory(file.tiff, gpsOffset) == 1 {
+            suppliedMetadata.location = file.gpsLocation()
+        }
+    }
+
+    /// Makes the CFA image's directory current: IFD0 itself, or the SubIFD with NewSubFileType
+    /// 0 when IFD0 is a preview, whose size is returned.
+    private static func enterCFADirectory(of file: TIFFHandle) throws(CodecError) -> PixelSize? {
+        if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 { return nil }
+        let previewSize = file.imageSize
+        var count: UInt16 = 0
+        var offsets: UnsafeMutablePointer<UInt64>?
+        _ = withUnsafeMutablePointer(to: &count) { count in
+            withUnsafeMutablePointer(to: &offsets) { file.get(UInt32(TIFFTAG_SUBIFD), count, $0) }
+        }
+        let subIFDs = offsets.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
+        for offset in subIFDs where libtiff.SetSubDirectory(file.tiff, offset) == 1 {
+            if file.integer32(TIFFTAG_SUBFILETYPE) ?? 0 == 0 { return previewSize }
+        }
+        throw .corruptFile(format: "DNG", reason: "no CFA image (no IFD with NewSubFileType 0)")
+    }
+
+    /// IFD0, the CFA image's directory (the current one) and every strip (or tile) of it must lie
+    /// inside `data`: libtiff would otherwise skip what is missing with a warning. Raw data that
+    /// is missing (strips of no bytes, or fewer than the samples need when they are stored
+    /// uncompressed) would develop into a black picture without a word.
+    private static func checkComplete(_ file: TIFFHandle, data: [UInt8], size: PixelSize, bitsPerSample: Int) throws(CodecError) {
         let pieces = libtiff.IsTiled(file.tiff) != 0 ? libtiff.NumberOfTiles(file.tiff) : libtiff.NumberOfStrips(file.tiff)
         var end: UInt64 = 0
         for piece in 0..<pieces {
@@ -114,39 +136,26 @@ package struct DNGFileInfo: Sendable {
         guard pieces > 0, end <= UInt64(data.count) else {
             throw .corruptFile(format: "DNG", reason: "truncated: its data reaches byte \(end) but the file has \(data.count) bytes")
         }
-        // Raw data that is missing (strips of no bytes, or fewer than the samples need when they
-        // are stored uncompressed) would develop into a black picture without a word. The counts
-        // as the file stores them: libtiff puts its own estimate in place of zero counts.
-        // A picture past the pixel budget is left to the developer's refusal, which names it.
-        if libtiff.IsTiled(file.tiff) == 0, (try? PixelBudget.check(size)) != nil {
-            let stored = (TIFFHeader.integers(data, directoryAt: Int(libtiff.CurrentDirOffset(file.tiff)),
-                                              tag: Int(TIFFTAG_STRIPBYTECOUNTS)) ?? []).map(UInt64.init)
-            let needed = UInt64(size.width) * UInt64(size.height) * UInt64(bitsPerSample) / 8
-            let uncompressed = file.integer16(TIFFTAG_COMPRESSION) ?? 1 == 1
-            guard !stored.isEmpty, !stored.contains(0), !uncompressed || stored.reduce(0, +) >= needed else {
-                throw .corruptFile(format: "DNG", reason: "its raw data is missing: the CFA image's \(stored.count) strip(s) hold "
-                                   + "\(stored.reduce(0, +)) bytes, \(size) samples of \(bitsPerSample) bits need \(needed)")
-            }
+        // The counts as the file stores them: libtiff puts its own estimate in place of zero
+        // counts. A picture past the pixel budget is left to the developer's refusal, which names it.
+        guard libtiff.IsTiled(file.tiff) == 0, (try? PixelBudget.check(size)) != nil else { return }
+        let stored = (TIFFHeader.integers(data, directoryAt: Int(libtiff.CurrentDirOffset(file.tiff)),
+                                          tag: Int(TIFFTAG_STRIPBYTECOUNTS)) ?? []).map(UInt64.init)
+        let needed = UInt64(size.width) * UInt64(size.height) * UInt64(bitsPerSample) / 8
+        let uncompressed = file.integer16(TIFFTAG_COMPRESSION) ?? 1 == 1
+        guard !stored.isEmpty, !stored.contains(0), !uncompressed || stored.reduce(0, +) >= needed else {
+            throw .corruptFile(format: "DNG", reason: "its raw data is missing: the CFA image's \(stored.count) strip(s) hold "
+                               + "\(stored.reduce(0, +)) bytes, \(size) samples of \(bitsPerSample) bits need \(needed)")
         }
+    }
 
-        // Read with libtiff rather than libexif, which sees only a file's first 64 KiB (a DNG's
-        // IFDs usually come after its image data).
-        if hasEXIF, exifOffset > 0, libtiff.ReadEXIFDirectory(file.tiff, exifOffset) == 1 {
-            dateTimeOriginal = file.text(EXIFTAG_DATETIMEORIGINAL)
-            cameraTags.exposureTime = file.decimals(EXIFTAG_EXPOSURETIME, count: 1)?.first
-            cameraTags.fNumber = file.decimals(EXIFTAG_FNUMBER, count: 1)?.first
-            cameraTags.focalLength = file.decimals(EXIFTAG_FOCALLENGTH, count: 1)?.first
-            cameraTags.exposureBias = file.decimals(EXIFTAG_EXPOSUREBIASVALUE, count: 1)?.first
-            cameraTags.isoSpeed = (file.counted(EXIFTAG_ISOSPEEDRATINGS) as [UInt16]).first.map(Int.init)
-            offsetTimeOriginal = file.knows(UInt32(EXIFTAG_OFFSETTIMEORIGINAL)) ? file.text(EXIFTAG_OFFSETTIMEORIGINAL) : nil
-            suppliedMetadata.userComment = EXIFUserComment.text(file.counted(EXIFTAG_USERCOMMENT),
-                                                                 littleEndian: libtiff.IsBigEndian(file.tiff) == 0)
-        } else {
-            (dateTimeOriginal, offsetTimeOriginal) = (nil, nil)
-        }
-        if hasGPS, gpsOffset > 0, libtiff.ReadGPSDirectory(file.tiff, gpsOffset) == 1 {
-            suppliedMetadata.location = file.gpsLocation()
-        }
+    /// The exposure of the current (EXIF) directory into `tags`.
+    private static func readExposure(_ file: TIFFHandle, into tags: inout EXIFMetadata) {
+        tags.exposureTime = file.decimals(EXIFTAG_EXPOSURETIME, count: 1)?.first
+        tags.fNumber = file.decimals(EXIFTAG_FNUMBER, count: 1)?.first
+        tags.focalLength = file.decimals(EXIFTAG_FOCALLENGTH, count: 1)?.first
+        tags.exposureBias = file.decimals(EXIFTAG_EXPOSUREBIASVALUE, count: 1)?.first
+        tags.isoSpeed = (file.counted(EXIFTAG_ISOSPEEDRATINGS) as [UInt16]).first.map(Int.init)
     }
 }
 
