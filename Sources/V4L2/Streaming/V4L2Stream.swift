@@ -209,13 +209,18 @@ package final class V4L2Stream: @unchecked Sendable {
         stopOnQueue()
     }
 
+    /// What one request's wait has seen so far.
+    private struct FrameWait {
+        var report = V4L2FrameReport()
+        var consecutiveCorrupt = 0
+        var fatalRestarts = 0
+    }
+
     private func frameOnQueue(after instant: UInt64, timeout: Duration) throws(V4L2Error) -> V4L2CapturedFrame {
         let timeoutNanoseconds = UInt64(max(0, timeout.components.seconds)) * 1_000_000_000
             + UInt64(max(0, timeout.components.attoseconds) / 1_000_000_000)
         let deadline = monotonicNanoseconds() + timeoutNanoseconds
-        var report = V4L2FrameReport()
-        var consecutiveCorrupt = 0
-        var fatalRestarts = 0
+        var wait = FrameWait()
         while true {
             if isGone { throw .callFailed(device: device.path, call: .dequeueBuffer, errno: .noSuchDevice) }
             guard let active else { throw .notStreaming(device: device.path) }
@@ -223,107 +228,128 @@ package final class V4L2Stream: @unchecked Sendable {
             guard now < deadline else {
                 throw .timeout(device: device.path, milliseconds: Int(timeoutNanoseconds / 1_000_000))
             }
-            let waitMilliseconds = Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
-            let events = device.driver.poll(device.fd, timeoutMilliseconds: waitMilliseconds)
-            if events < 0 { throw .callFailed(device: device.path, call: .poll, errno: Errno(-events)) }
-            if events == 0 { continue }
+            guard let buffer = try dequeue(waitingUntil: deadline, now: now, active: active, wait: &wait),
+                  let start = try accepted(buffer, after: instant, active: active, wait: &wait),
+                  let captured = captured(buffer, exposureStart: start, active: active, report: &wait.report)
+            else { continue }
+            return captured
+        }
+    }
 
-            var buffer = v4l2_buffer()
-            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            buffer.memory = V4L2_MEMORY_MMAP.rawValue
-            let result = device.driver.dequeueBuffer(device.fd, &buffer)
-            if result == -EAGAIN {
-                // POLLERR with nothing to dequeue: every buffer is held by a frame. Wait briefly.
-                if events & Int32(PC_V4L2_POLLERR) != 0 { usleep(2_000) }
-                continue
-            }
-            if result < 0 {
-                let error = V4L2Error.callFailed(device: device.path, call: .dequeueBuffer, errno: Errno(-result))
-                if error.isDeviceGone {
-                    markGoneIfNeeded(error)
-                    throw error
-                }
-                // EIO/EPIPE: the driver declared the stream broken (vb2_queue_error). Restart once.
-                if fatalRestarts == 0, result == -EIO || result == -EPIPE {
-                    fatalRestarts += 1
-                    counters.faults.restarts += 1
-                    unreportedRestarts += 1
-                    let (format, size, crop) = (active.pixelFormat, active.format.size, active.crop)
-                    stopOnQueue()
-                    _ = try attemptStartAfterFailure(format, size: size, crop: crop, discard: 0)
-                    continue
-                }
-                throw error
-            }
+    /// The next filled buffer, waiting at most until `deadline`; nil when there was none yet or
+    /// the stream was restarted after the driver declared it broken (EIO/EPIPE, once a wait).
+    private func dequeue(waitingUntil deadline: UInt64, now: UInt64, active: Active,
+                         wait: inout FrameWait) throws(V4L2Error) -> v4l2_buffer? {
+        let waitMilliseconds = Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
+        let events = device.driver.poll(device.fd, timeoutMilliseconds: waitMilliseconds)
+        if events < 0 { throw .callFailed(device: device.path, call: .poll, errno: Errno(-events)) }
+        if events == 0 { return nil }
 
-            let index = Int(buffer.index)
-            let sequence = buffer.sequence
-            if let last = lastSequence, sequence > last &+ 1 {
-                let gap = Int(sequence &- last &- 1)
-                counters.faults.droppedFrames += gap
-                report.faults.droppedFrames += gap
-            }
-            lastSequence = sequence
-            counters.framesDequeued += 1
+        var buffer = v4l2_buffer()
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        let result = device.driver.dequeueBuffer(device.fd, &buffer)
+        if result == -EAGAIN {
+            // POLLERR with nothing to dequeue: every buffer is held by a frame. Wait briefly.
+            if events & Int32(PC_V4L2_POLLERR) != 0 { usleep(2_000) }
+            return nil
+        }
+        guard result < 0 else { return buffer }
+        let error = V4L2Error.callFailed(device: device.path, call: .dequeueBuffer, errno: Errno(-result))
+        if error.isDeviceGone {
+            markGoneIfNeeded(error)
+            throw error
+        }
+        // EIO/EPIPE: the driver declared the stream broken (vb2_queue_error). Restart once.
+        guard wait.fatalRestarts == 0, result == -EIO || result == -EPIPE else { throw error }
+        wait.fatalRestarts += 1
+        counters.faults.restarts += 1
+        unreportedRestarts += 1
+        let (format, size, crop) = (active.pixelFormat, active.format.size, active.crop)
+        stopOnQueue()
+        _ = try attemptStartAfterFailure(format, size: size, crop: crop, discard: 0)
+        return nil
+    }
 
-            let format = active.pixelFormat
-            // A size whose byte count overflows cannot be filled: every frame is judged corrupt.
-            let expected = (try? format.frameByteCount(size: active.format.size,
-                                                       bytesPerRow: active.format.bytesPerLine)) ?? Int.max
-            let used = Int(buffer.bytesused)
-            let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
-            if flagged || used < expected || (format.isCompressed && used == 0) {
-                counters.faults.corruptFrames += 1
-                report.faults.corruptFrames += 1
-                consecutiveCorrupt += 1
-                requeue(index, generation: active.generation)
-                if consecutiveCorrupt >= maximumConsecutiveCorruptFrames {
-                    throw .corruptFrames(device: device.path, count: consecutiveCorrupt)
-                }
-                continue
-            }
-            consecutiveCorrupt = 0
-            if sequence < active.discardBelowSequence {
-                requeue(index, generation: active.generation)
-                continue
-            }
+    /// The exposure start of `buffer` when its frame is the one asked for; nil (the buffer handed
+    /// back, the fault counted) when it is corrupt, short, still discarded after a start, or
+    /// began before `instant`. Throws after too many corrupt frames in a row.
+    private func accepted(_ buffer: v4l2_buffer, after instant: UInt64, active: Active,
+                          wait: inout FrameWait) throws(V4L2Error) -> UInt64? {
+        let index = Int(buffer.index)
+        let sequence = buffer.sequence
+        if let last = lastSequence, sequence > last &+ 1 {
+            let gap = Int(sequence &- last &- 1)
+            counters.faults.droppedFrames += gap
+            wait.report.faults.droppedFrames += gap
+        }
+        lastSequence = sequence
+        counters.framesDequeued += 1
 
-            let start = exposureStart(of: buffer, interval: active.frameInterval)
-            guard start > instant else {
-                counters.faults.staleFrames += 1
-                report.faults.staleFrames += 1
-                requeue(index, generation: active.generation)
-                continue
+        let format = active.pixelFormat
+        // A size whose byte count overflows cannot be filled: every frame is judged corrupt.
+        let expected = (try? format.frameByteCount(size: active.format.size,
+                                                   bytesPerRow: active.format.bytesPerLine)) ?? Int.max
+        let used = Int(buffer.bytesused)
+        let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
+        if flagged || used < expected || (format.isCompressed && used == 0) {
+            counters.faults.corruptFrames += 1
+            wait.report.faults.corruptFrames += 1
+            wait.consecutiveCorrupt += 1
+            requeue(index, generation: active.generation)
+            if wait.consecutiveCorrupt >= maximumConsecutiveCorruptFrames {
+                throw .corruptFrames(device: device.path, count: wait.consecutiveCorrupt)
             }
+            return nil
+        }
+        wait.consecutiveCorrupt = 0
+        if sequence < active.discardBelowSequence {
+            requeue(index, generation: active.generation)
+            return nil
+        }
+        let start = exposureStart(of: buffer, interval: active.frameInterval)
+        guard start > instant else {
+            counters.faults.staleFrames += 1
+            wait.report.faults.staleFrames += 1
+            requeue(index, generation: active.generation)
+            return nil
+        }
+        return start
+    }
 
-            let mapping = active.mappings.buffers[index]
-            let generation = active.generation
-            let mappings = active.mappings
-            let byteCount = format.isCompressed ? min(used, mapping.count) : mapping.count
-            let storage = FrameStorage(borrowing: UnsafeRawBufferPointer(rebasing: mapping[0..<byteCount]), holder: .camera) { [self] _ in
-                withExtendedLifetime(mappings) {}
-                queue.async { self.requeue(index, generation: generation) }
-            }
-            do {
-                let frame = try Frame(
-                    format: format, size: active.format.size,
-                    bytesPerRow: format.isCompressed ? nil : active.format.bytesPerLine,
-                    range: active.format.isFullRange ? .full : .limited, storage: storage,
-                    sequence: UInt64(sequence), timestampNanoseconds: start)
-                counters.framesDelivered += 1
-                report.exposureStartNanoseconds = start
-                report.dequeuedNanoseconds = monotonicNanoseconds()
-                // Restarts go with a frame actually returned: a wait that times out keeps them
-                // for the next one.
-                report.faults.restarts = unreportedRestarts
-                unreportedRestarts = 0
-                return V4L2CapturedFrame(frame: frame, report: report)
-            } catch {
-                // The buffer is too small for the format the driver reported: count it as corrupt.
-                counters.faults.corruptFrames += 1
-                report.faults.corruptFrames += 1
-                continue
-            }
+    /// The frame of an accepted `buffer`, borrowing the driver's mapping until it is released;
+    /// nil (counted as corrupt) when the buffer is too small for the format the driver reported.
+    private func captured(_ buffer: v4l2_buffer, exposureStart start: UInt64, active: Active,
+                          report: inout V4L2FrameReport) -> V4L2CapturedFrame? {
+        let index = Int(buffer.index)
+        let format = active.pixelFormat
+        let mapping = active.mappings.buffers[index]
+        let generation = active.generation
+        let mappings = active.mappings
+        let used = Int(buffer.bytesused)
+        let byteCount = format.isCompressed ? min(used, mapping.count) : mapping.count
+        let storage = FrameStorage(borrowing: UnsafeRawBufferPointer(rebasing: mapping[0..<byteCount]), holder: .camera) { [self] _ in
+            withExtendedLifetime(mappings) {}
+            queue.async { self.requeue(index, generation: generation) }
+        }
+        do {
+            let frame = try Frame(
+                format: format, size: active.format.size,
+                bytesPerRow: format.isCompressed ? nil : active.format.bytesPerLine,
+                range: active.format.isFullRange ? .full : .limited, storage: storage,
+                sequence: UInt64(buffer.sequence), timestampNanoseconds: start)
+            counters.framesDelivered += 1
+            report.exposureStartNanoseconds = start
+            report.dequeuedNanoseconds = monotonicNanoseconds()
+            // Restarts go with a frame actually returned: a wait that times out keeps them
+            // for the next one.
+            report.faults.restarts = unreportedRestarts
+            unreportedRestarts = 0
+            return V4L2CapturedFrame(frame: frame, report: report)
+        } catch {
+            counters.faults.corruptFrames += 1
+            report.faults.corruptFrames += 1
+            return nil
         }
     }
 
