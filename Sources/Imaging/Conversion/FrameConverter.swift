@@ -147,106 +147,137 @@ struct SourcePlanes: @unchecked Sendable {
     /// (`pc_packed_to_i420_expanded`); returns whether they were, else the caller expands them.
     func convertRows(startingAt firstRow: Int, upward: Bool, x: Int, width: Int, rows: Int, expandingRange: Bool = false,
                      into target: Destination, scratch: UnsafeMutablePointer<UInt8>?) throws(ImagingError) -> Bool {
-        let direction = upward ? -1 : 1
+        let span = RowSpan(firstRow: firstRow, direction: upward ? -1 : 1, x: x, width: width, rows: rows)
         if expandingRange, frame.format == .yuyv || frame.format == .uyvy,
-           pc_packed_to_i420_expanded(base + firstRow * stride + x * 2, direction * stride, target.y, target.image.lumaStride,
+           pc_packed_to_i420_expanded(base + firstRow * stride + x * 2, span.direction * stride, target.y, target.image.lumaStride,
                                       target.cb, target.cr, target.image.chromaStride, Int32(width), Int32(rows),
                                       frame.format == .uyvy ? 1 : 0) != 0 {
             return true
         }
-        let lumaStride = Int32(direction * stride)
-        let lumaRow = base + firstRow * stride
-        // With an even crop origin and even strips, chroma rows pair up with luma rows exactly.
-        let chromaRow = firstRow / 2
-        let (w, h) = (Int32(width), Int32(rows))
-        let code: Int32
-        let function: String
+        let call: LibyuvCall
         switch frame.format {
-        case .yuyv, .uyvy:
-            let packed = lumaRow + x * 2
-            if frame.format == .yuyv {
-                function = "YUY2ToI420"
-                code = YUY2ToI420(packed, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
-                                  target.cr, target.chromaStride, w, h)
-            } else {
-                function = "UYVYToI420"
-                code = UYVYToI420(packed, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
-                                  target.cr, target.chromaStride, w, h)
-            }
-        case .nv12, .nv21:
-            let chroma = base + stride * frame.size.height + chromaRow * stride + x
-            let chromaStride = Int32(direction * stride)
-            if frame.format == .nv12 {
-                function = "NV12ToI420"
-                code = NV12ToI420(lumaRow + x, lumaStride, chroma, chromaStride, target.y, target.lumaStride,
-                                  target.cb, target.chromaStride, target.cr, target.chromaStride, w, h)
-            } else {
-                function = "NV21ToI420"
-                code = NV21ToI420(lumaRow + x, lumaStride, chroma, chromaStride, target.y, target.lumaStride,
-                                  target.cb, target.chromaStride, target.cr, target.chromaStride, w, h)
-            }
-        case .i420, .yv12:
-            let firstChroma = base + stride * frame.size.height
-            let secondChroma = firstChroma + planarChromaStride * chromaRows
-            let offset = chromaRow * planarChromaStride + x / 2
-            let (cb, cr) = frame.format == .i420 ? (firstChroma, secondChroma) : (secondChroma, firstChroma)
-            let chromaStride = Int32(direction * planarChromaStride)
-            function = "I420Copy"
-            code = I420Copy(lumaRow + x, lumaStride, cb + offset, chromaStride, cr + offset, chromaStride,
-                            target.y, target.lumaStride, target.cb, target.chromaStride, target.cr, target.chromaStride,
-                            w, h)
-        case .rgb24:
-            function = "RAWToJ420"  // libyuv's "RAW" is R, G, B in memory
-            code = RAWToJ420(lumaRow + x * 3, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
-                             target.cr, target.chromaStride, w, h)
-        case .bgr24:
-            function = "RGB24ToJ420"  // libyuv's "RGB24" is B, G, R in memory
-            code = RGB24ToJ420(lumaRow + x * 3, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
-                               target.cr, target.chromaStride, w, h)
-        case .grey:
-            function = "I400ToI420"
-            code = I400ToI420(lumaRow + x, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
-                              target.cr, target.chromaStride, w, h)
-        case .xbgr32:
-            function = "ARGBToJ420"  // libyuv's "ARGB" is B, G, R, A in memory
-            code = ARGBToJ420(lumaRow + x * 4, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
-                              target.cr, target.chromaStride, w, h)
-        case .rgbx32:
-            function = "ABGRToJ420"  // libyuv's "ABGR" is R, G, B, A in memory
-            code = ABGRToJ420(lumaRow + x * 4, lumaStride, target.y, target.lumaStride, target.cb, target.chromaStride,
-                              target.cr, target.chromaStride, w, h)
-        case .xrgb32, .bgrx32:
-            // Reorder to B, G, R, X (X R G B: bytes 3 2 1 0; X B G R: bytes 1 2 3 0).
-            let order: [UInt8] = frame.format == .xrgb32 ? [3, 2, 1, 0] : [1, 2, 3, 0]
-            let shuffle = (0..<16).map { order[$0 % 4] + UInt8($0 / 4 * 4) }
-            let bgrx = scratch!
-            let shuffled = shuffle.withUnsafeBufferPointer {
-                ARGBShuffle(lumaRow + x * 4, lumaStride, bgrx, w * 4, $0.baseAddress, w, h)
-            }
-            guard shuffled == 0 else { throw .libyuvFailed(function: "ARGBShuffle", code: shuffled) }
-            function = "ARGBToJ420"
-            code = ARGBToJ420(bgrx, w * 4, target.y, target.lumaStride, target.cb, target.chromaStride,
-                              target.cr, target.chromaStride, w, h)
-        case .mjpeg:
-            throw .compressedFrame(frame.format)
-        default:
-            // Bayer: demosaic each row into R, G, B, then convert the strip.
-            let rgb = scratch!
-            let format = frame.format
-            let tile = format.bayerPattern!.colorIndices
-            let bytesPerSample = format.bitsPerSample == 8 ? 1 : 2
-            tile.withUnsafeBufferPointer { pattern in
-                for line in 0..<rows {
-                    pc_demosaic_row(base, stride, Int32(frame.size.width), Int32(frame.size.height),
-                                    Int32(bytesPerSample), Int32(format.bitsPerSample), pattern.baseAddress,
-                                    Int32(firstRow + direction * line), Int32(x), w, rgb + line * width * 3)
-                }
-            }
-            function = "RAWToJ420"
-            code = RAWToJ420(rgb, w * 3, target.y, target.lumaStride, target.cb, target.chromaStride,
-                             target.cr, target.chromaStride, w, h)
+        case .yuyv, .uyvy: call = convertPacked(span, into: target)
+        case .nv12, .nv21: call = convertSemiPlanar(span, into: target)
+        case .i420, .yv12: call = convertPlanar(span, into: target)
+        case .rgb24, .bgr24, .grey, .xbgr32, .rgbx32: call = convertRGB(span, into: target)
+        case .xrgb32, .bgrx32: call = try convertReordered(span, into: target, scratch: scratch!)
+        case .mjpeg: throw .compressedFrame(frame.format)
+        default: call = convertBayer(span, into: target, scratch: scratch!)
         }
-        guard code == 0 else { throw .libyuvFailed(function: function, code: code) }
+        guard call.code == 0 else { throw .libyuvFailed(function: call.function, code: call.code) }
         return false
+    }
+
+    /// The rows one ``convertRows(startingAt:upward:x:width:rows:expandingRange:into:scratch:)``
+    /// call converts.
+    private struct RowSpan {
+        let firstRow: Int
+        /// 1 going down the frame, -1 going up (a vertical flip).
+        let direction: Int
+        let x: Int
+        let width: Int
+        let rows: Int
+        var size: (Int32, Int32) { (Int32(width), Int32(rows)) }
+    }
+
+    /// The libyuv function called and what it returned.
+    private typealias LibyuvCall = (function: String, code: Int32)
+
+    private func lumaRow(_ span: RowSpan) -> UnsafePointer<UInt8> { base + span.firstRow * stride }
+    private func lumaStride(_ span: RowSpan) -> Int32 { Int32(span.direction * stride) }
+
+    /// YUYV and UYVY.
+    private func convertPacked(_ span: RowSpan, into target: Destination) -> LibyuvCall {
+        let packed = lumaRow(span) + span.x * 2
+        let (w, h) = span.size
+        if frame.format == .yuyv {
+            return ("YUY2ToI420", YUY2ToI420(packed, lumaStride(span), target.y, target.lumaStride, target.cb, target.chromaStride,
+                                             target.cr, target.chromaStride, w, h))
+        }
+        return ("UYVYToI420", UYVYToI420(packed, lumaStride(span), target.y, target.lumaStride, target.cb, target.chromaStride,
+                                         target.cr, target.chromaStride, w, h))
+    }
+
+    /// NV12 and NV21. With an even crop origin and even strips, chroma rows pair up with luma
+    /// rows exactly.
+    private func convertSemiPlanar(_ span: RowSpan, into target: Destination) -> LibyuvCall {
+        let chroma = base + stride * frame.size.height + span.firstRow / 2 * stride + span.x
+        let (luma, lumaStride, chromaStride) = (lumaRow(span) + span.x, lumaStride(span), Int32(span.direction * stride))
+        let (w, h) = span.size
+        if frame.format == .nv12 {
+            return ("NV12ToI420", NV12ToI420(luma, lumaStride, chroma, chromaStride, target.y, target.lumaStride,
+                                             target.cb, target.chromaStride, target.cr, target.chromaStride, w, h))
+        }
+        return ("NV21ToI420", NV21ToI420(luma, lumaStride, chroma, chromaStride, target.y, target.lumaStride,
+                                         target.cb, target.chromaStride, target.cr, target.chromaStride, w, h))
+    }
+
+    /// I420 and YV12 (chroma planes swapped).
+    private func convertPlanar(_ span: RowSpan, into target: Destination) -> LibyuvCall {
+        let firstChroma = base + stride * frame.size.height
+        let secondChroma = firstChroma + planarChromaStride * chromaRows
+        let offset = span.firstRow / 2 * planarChromaStride + span.x / 2
+        let (cb, cr) = frame.format == .i420 ? (firstChroma, secondChroma) : (secondChroma, firstChroma)
+        let chromaStride = Int32(span.direction * planarChromaStride)
+        let (w, h) = span.size
+        return ("I420Copy", I420Copy(lumaRow(span) + span.x, lumaStride(span), cb + offset, chromaStride, cr + offset, chromaStride,
+                                     target.y, target.lumaStride, target.cb, target.chromaStride, target.cr, target.chromaStride,
+                                     w, h))
+    }
+
+    /// RGB, BGR, grey and the 32-bit orders libyuv converts directly.
+    private func convertRGB(_ span: RowSpan, into target: Destination) -> LibyuvCall {
+        let row = lumaRow(span)
+        let rowStride = lumaStride(span)
+        let (w, h) = span.size
+        switch frame.format {
+        case .rgb24:  // libyuv's "RAW" is R, G, B in memory
+            return ("RAWToJ420", RAWToJ420(row + span.x * 3, rowStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                           target.cr, target.chromaStride, w, h))
+        case .bgr24:  // libyuv's "RGB24" is B, G, R in memory
+            return ("RGB24ToJ420", RGB24ToJ420(row + span.x * 3, rowStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                               target.cr, target.chromaStride, w, h))
+        case .grey:
+            return ("I400ToI420", I400ToI420(row + span.x, rowStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                             target.cr, target.chromaStride, w, h))
+        case .xbgr32:  // libyuv's "ARGB" is B, G, R, A in memory
+            return ("ARGBToJ420", ARGBToJ420(row + span.x * 4, rowStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                             target.cr, target.chromaStride, w, h))
+        default:  // .rgbx32: libyuv's "ABGR" is R, G, B, A in memory
+            return ("ABGRToJ420", ABGRToJ420(row + span.x * 4, rowStride, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                             target.cr, target.chromaStride, w, h))
+        }
+    }
+
+    /// XRGB and BGRX: reordered to B, G, R, X in `scratch` (X R G B: bytes 3 2 1 0; X B G R:
+    /// bytes 1 2 3 0), then converted.
+    private func convertReordered(_ span: RowSpan, into target: Destination,
+                                  scratch bgrx: UnsafeMutablePointer<UInt8>) throws(ImagingError) -> LibyuvCall {
+        let order: [UInt8] = frame.format == .xrgb32 ? [3, 2, 1, 0] : [1, 2, 3, 0]
+        let shuffle = (0..<16).map { order[$0 % 4] + UInt8($0 / 4 * 4) }
+        let (w, h) = span.size
+        let shuffled = shuffle.withUnsafeBufferPointer {
+            ARGBShuffle(lumaRow(span) + span.x * 4, lumaStride(span), bgrx, w * 4, $0.baseAddress, w, h)
+        }
+        guard shuffled == 0 else { throw .libyuvFailed(function: "ARGBShuffle", code: shuffled) }
+        return ("ARGBToJ420", ARGBToJ420(bgrx, w * 4, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                         target.cr, target.chromaStride, w, h))
+    }
+
+    /// Bayer: each row demosaiced into R, G, B in `scratch`, then the strip converted.
+    private func convertBayer(_ span: RowSpan, into target: Destination, scratch rgb: UnsafeMutablePointer<UInt8>) -> LibyuvCall {
+        let format = frame.format
+        let tile = format.bayerPattern!.colorIndices
+        let bytesPerSample = format.bitsPerSample == 8 ? 1 : 2
+        let (w, h) = span.size
+        tile.withUnsafeBufferPointer { pattern in
+            for line in 0..<span.rows {
+                pc_demosaic_row(base, stride, Int32(frame.size.width), Int32(frame.size.height),
+                                Int32(bytesPerSample), Int32(format.bitsPerSample), pattern.baseAddress,
+                                Int32(span.firstRow + span.direction * line), Int32(span.x), w, rgb + line * span.width * 3)
+            }
+        }
+        return ("RAWToJ420", RAWToJ420(rgb, w * 3, target.y, target.lumaStride, target.cb, target.chromaStride,
+                                       target.cr, target.chromaStride, w, h))
     }
 }
