@@ -20,22 +20,31 @@ package enum EXIFBuilder {
     /// `thumbnailJPEG` (a complete JPEG file) becomes IFD1, with the same orientation as IFD0.
     package static func tiffBlock(for metadata: EXIFMetadata, thumbnailJPEG: [UInt8]?) throws(CodecError) -> [UInt8] {
         let exif = try EXIFData()
-        let orientation = UInt16(metadata.orientation.exifValue)
+        let stamp = metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0) }
+        try addIFD0(metadata, stamp: stamp, to: exif)
+        try addExifIFD(metadata, stamp: stamp, to: exif)
+        if let location = metadata.location { try addGPS(location, to: exif) }
+        if let thumbnailJPEG { try addThumbnail(thumbnailJPEG, orientation: metadata.orientation, to: exif) }
+        return try exif.tiffBlock()
+    }
 
-        // IFD0, in tag order
+    /// IFD0, in tag order.
+    private static func addIFD0(_ metadata: EXIFMetadata, stamp: EXIFTimestamp?, to exif: EXIFData) throws(CodecError) {
         if let text = metadata.imageDescription { try exif.addASCII(EXIF_TAG_IMAGE_DESCRIPTION, to: EXIF_IFD_0, text) }
         if let make = metadata.make { try exif.addASCII(EXIF_TAG_MAKE, to: EXIF_IFD_0, make) }
         if let model = metadata.model { try exif.addASCII(EXIF_TAG_MODEL, to: EXIF_IFD_0, model) }
-        try exif.addShort(EXIF_TAG_ORIENTATION, to: EXIF_IFD_0, orientation)
+        try exif.addShort(EXIF_TAG_ORIENTATION, to: EXIF_IFD_0, UInt16(metadata.orientation.exifValue))
         try addResolution(to: exif, ifd: EXIF_IFD_0)
         if let software = metadata.software { try exif.addASCII(EXIF_TAG_SOFTWARE, to: EXIF_IFD_0, software) }
-        let stamp = metadata.dateTimeOriginal.map { EXIFTimestamp(date: $0) }
         if let stamp { try exif.addASCII(EXIF_TAG_DATE_TIME, to: EXIF_IFD_0, stamp.dateTime) }
         if let artist = metadata.artist { try exif.addASCII(EXIF_TAG_ARTIST, to: EXIF_IFD_0, artist) }
         try exif.addShort(EXIF_TAG_YCBCR_POSITIONING, to: EXIF_IFD_0, 1)
         if let copyright = metadata.copyright { try exif.addASCII(EXIF_TAG_COPYRIGHT, to: EXIF_IFD_0, copyright) }
+    }
 
-        // Exif sub-IFD
+    /// The Exif sub-IFD: the exposure, the versions, the time with its offset and subseconds,
+    /// the colour space, the pixel size and the unique ID.
+    private static func addExifIFD(_ metadata: EXIFMetadata, stamp: EXIFTimestamp?, to exif: EXIFData) throws(CodecError) {
         for (tag, value) in try metadata.exposureRationals() {
             let (numerator, denominator) = unsignedRational(value)
             try exif.addRational(ExifTag(rawValue: UInt32(tag)), to: EXIF_IFD_EXIF, numerator, denominator)
@@ -74,19 +83,17 @@ package enum EXIFBuilder {
         if let identifier = metadata.imageUniqueID {
             try exif.addASCII(EXIF_TAG_IMAGE_UNIQUE_ID, to: EXIF_IFD_EXIF, String(identifier.prefix(maximumUniqueIDLength)))
         }
-        if let location = metadata.location { try addGPS(location, to: exif) }
+    }
 
-        // IFD1: the thumbnail, oriented like the main image.
-        if let thumbnail = thumbnailJPEG {
-            guard thumbnail.starts(with: [0xFF, 0xD8]) else {
-                throw .invalidArgument("the EXIF thumbnail is not a JPEG file")
-            }
-            try exif.addShort(EXIF_TAG_COMPRESSION, to: EXIF_IFD_1, 6)
-            try exif.addShort(EXIF_TAG_ORIENTATION, to: EXIF_IFD_1, orientation)
-            try addResolution(to: exif, ifd: EXIF_IFD_1)
-            try exif.setThumbnail(thumbnail)
+    /// IFD1: the thumbnail (a complete JPEG file), oriented like the main image.
+    private static func addThumbnail(_ thumbnail: [UInt8], orientation: Orientation, to exif: EXIFData) throws(CodecError) {
+        guard thumbnail.starts(with: [0xFF, 0xD8]) else {
+            throw .invalidArgument("the EXIF thumbnail is not a JPEG file")
         }
-        return try exif.tiffBlock()
+        try exif.addShort(EXIF_TAG_COMPRESSION, to: EXIF_IFD_1, 6)
+        try exif.addShort(EXIF_TAG_ORIENTATION, to: EXIF_IFD_1, UInt16(orientation.exifValue))
+        try addResolution(to: exif, ifd: EXIF_IFD_1)
+        try exif.setThumbnail(thumbnail)
     }
 
     /// The GPS IFD of `location`, in tag order: version 2.3, latitude and longitude as
