@@ -87,16 +87,33 @@ package final class HEICEncoder {
         }
         // The handles' C objects are released with them: kept until every call below has used them.
         defer { withExtendedLifetime((file, primary)) {} }
-        if let thumbnail {
-            let thumbnailHandle = try encodeImage(thumbnail, into: file, options: options, colour: carried)
-            // libheif's C function passes its two handles to the C++ side in swapped order (true
-            // in 1.15 and still upstream), so the thumbnail goes first to get "thmb" from the
-            // thumbnail to the primary image, as heif-info and the test check.
-            try withExtendedLifetime(thumbnailHandle) { () throws(CodecError) in
-                try HEIFContext.check(heif.context_assign_thumbnail(file.context, thumbnailHandle.handle, primary.handle),
-                                      "heif_context_assign_thumbnail")
-            }
+        if let thumbnail { try addThumbnail(thumbnail, of: primary, to: file, options: options, colour: carried) }
+        try Self.addMetadata(exif: exif, xmp: xmp, carried: carried.metadata, of: primary, to: file)
+        // libheif 1.15 lists irot/imir before ispe and writes the rotated size into ispe to
+        // make up for it; put both right (see repairingTransformedItems).
+        let sizes = [grid?.tile ?? image.size] + (thumbnail.map { [$0.size] } ?? [])
+        let repaired = try HEIFPropertyMap.repairingTransformedItems(in: try write(file), storedSizes: sizes)
+        guard let grid else { return repaired }
+        return try HEIFGridWriter.grid(.init(tiles: tiles, columns: grid.columns, rows: grid.rows, size: image.size),
+                                       orientation: orientation, in: repaired)
+    }
+
+    /// Codes `thumbnail` into `file` as the thumbnail of `primary`.
+    private func addThumbnail(_ thumbnail: PlanarImage, of primary: HEIFImageHandle, to file: HEIFContext,
+                              options: UnsafeMutablePointer<heif_encoding_options>, colour carried: HEIFCarriedProperties) throws(CodecError) {
+        let thumbnailHandle = try encodeImage(thumbnail, into: file, options: options, colour: carried)
+        // libheif's C function passes its two handles to the C++ side in swapped order (true
+        // in 1.15 and still upstream), so the thumbnail goes first to get "thmb" from the
+        // thumbnail to the primary image, as heif-info and the test check.
+        try withExtendedLifetime(thumbnailHandle) { () throws(CodecError) in
+            try HEIFContext.check(heif.context_assign_thumbnail(file.context, thumbnailHandle.handle, primary.handle),
+                                  "heif_context_assign_thumbnail")
         }
+    }
+
+    /// Stores the EXIF block, the XMP packet and the carried metadata items as items of `primary`.
+    private static func addMetadata(exif: [UInt8]?, xmp: String?, carried: [HEIFCarriedProperties.MetadataItem], of primary: HEIFImageHandle,
+                                    to file: HEIFContext) throws(CodecError) {
         if let exif {
             guard TIFFHeader(exif) != nil else { throw .invalidArgument("the EXIF block does not start with a TIFF header") }
             let error = exif.withUnsafeBytes {
@@ -111,19 +128,12 @@ package final class HEICEncoder {
             }
             try HEIFContext.check(error, "heif_context_add_XMP_metadata")
         }
-        for item in carried.metadata {
+        for item in carried {
             let error = item.bytes.withUnsafeBytes {
                 heif.context_add_generic_metadata(file.context, primary.handle, $0.baseAddress, Int32($0.count), item.type, item.contentType)
             }
             try HEIFContext.check(error, "heif_context_add_generic_metadata")
         }
-        // libheif 1.15 lists irot/imir before ispe and writes the rotated size into ispe to
-        // make up for it; put both right (see repairingTransformedItems).
-        let sizes = [grid?.tile ?? image.size] + (thumbnail.map { [$0.size] } ?? [])
-        let repaired = try HEIFPropertyMap.repairingTransformedItems(in: try write(file), storedSizes: sizes)
-        guard let grid else { return repaired }
-        return try HEIFGridWriter.grid(.init(tiles: tiles, columns: grid.columns, rows: grid.rows, size: image.size),
-                                       orientation: orientation, in: repaired)
     }
 
     /// Encodes 8-bit grey samples (`size`, rows without padding) as the only image of a new
