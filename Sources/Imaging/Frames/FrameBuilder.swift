@@ -37,19 +37,7 @@ package enum FrameBuilder {
         case .mjpeg:
             throw .compressedFrame(format)
         case .xbgr32, .rgbx32, .xrgb32, .bgrx32:
-            // R, G, B into the byte positions the format names; X is 255.
-            let positions: [Int] = switch format {
-            case .xbgr32: [2, 1, 0]
-            case .rgbx32: [0, 1, 2]
-            case .xrgb32: [1, 2, 3]
-            default: [3, 2, 1]
-            }
-            let padding = 6 - positions.reduce(0, +)
-            for pixel in 0..<size.area {
-                let out = target + pixel * 4
-                out[padding] = 255
-                for channel in 0..<3 { out[positions[channel]] = rgb[pixel * 3 + channel] }
-            }
+            writeRGBX(rgb, size: size, format: format, into: target)
         case _ where format.isBayer:
             bayerMosaic(rgb, size: size, format: format, curves: sampleCurves(for: format.bitsPerSample),
                         stride: stride, into: target)
@@ -69,29 +57,49 @@ package enum FrameBuilder {
             function = "RAWToI420"
             code = RAWToI420(rgb, rgbStride, target, Int32(stride), cb, chromaStride, cr, chromaStride, w, h)
         default:
-            // YUYV, UYVY, NV12, NV21: through a limited-range I420 image, then repacked.
-            let planar = try PlanarImage(size: size)
-            let p = planar.planes
-            let (ls, cs) = (Int32(planar.lumaStride), Int32(planar.chromaStride))
-            code = RAWToI420(rgb, rgbStride, p.y, ls, p.cb, cs, p.cr, cs, w, h)
-            guard code == 0 else { throw .libyuvFailed(function: "RAWToI420", code: code) }
-            switch format {
-            case .yuyv:
-                function = "I420ToYUY2"
-                code = I420ToYUY2(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride), w, h)
-            case .uyvy:
-                function = "I420ToUYVY"
-                code = I420ToUYVY(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride), w, h)
-            case .nv12:
-                function = "I420ToNV12"
-                code = I420ToNV12(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride),
-                                  target + stride * size.height, Int32(stride), w, h)
-            default:
-                function = "I420ToNV21"
-                code = I420ToNV21(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride),
-                                  target + stride * size.height, Int32(stride), w, h)
-            }
+            (function, code) = try writeRepacked(rgb, size: size, format: format, stride: stride, into: target)
         }
         guard code == 0 else { throw .libyuvFailed(function: function, code: code) }
+    }
+
+    /// R, G, B into the byte positions the 32-bit `format` names; X is 255.
+    private static func writeRGBX(_ rgb: UnsafePointer<UInt8>, size: PixelSize, format: FramePixelFormat,
+                                  into target: UnsafeMutablePointer<UInt8>) {
+        let positions: [Int] = switch format {
+        case .xbgr32: [2, 1, 0]
+        case .rgbx32: [0, 1, 2]
+        case .xrgb32: [1, 2, 3]
+        default: [3, 2, 1]
+        }
+        let padding = 6 - positions.reduce(0, +)
+        for pixel in 0..<size.area {
+            let out = target + pixel * 4
+            out[padding] = 255
+            for channel in 0..<3 { out[positions[channel]] = rgb[pixel * 3 + channel] }
+        }
+    }
+
+    /// YUYV, UYVY, NV12, NV21: through a limited-range I420 image, then repacked; the libyuv
+    /// function that repacked and its code.
+    private static func writeRepacked(_ rgb: UnsafePointer<UInt8>, size: PixelSize, format: FramePixelFormat, stride: Int,
+                                      into target: UnsafeMutablePointer<UInt8>) throws(ImagingError) -> (String, Int32) {
+        let (w, h) = (Int32(size.width), Int32(size.height))
+        let planar = try PlanarImage(size: size)
+        let p = planar.planes
+        let (ls, cs) = (Int32(planar.lumaStride), Int32(planar.chromaStride))
+        let code = RAWToI420(rgb, Int32(size.width * 3), p.y, ls, p.cb, cs, p.cr, cs, w, h)
+        guard code == 0 else { throw .libyuvFailed(function: "RAWToI420", code: code) }
+        switch format {
+        case .yuyv:
+            return ("I420ToYUY2", I420ToYUY2(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride), w, h))
+        case .uyvy:
+            return ("I420ToUYVY", I420ToUYVY(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride), w, h))
+        case .nv12:
+            return ("I420ToNV12", I420ToNV12(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride),
+                                             target + stride * size.height, Int32(stride), w, h))
+        default:
+            return ("I420ToNV21", I420ToNV21(p.y, ls, p.cb, cs, p.cr, cs, target, Int32(stride),
+                                             target + stride * size.height, Int32(stride), w, h))
+        }
     }
 }
