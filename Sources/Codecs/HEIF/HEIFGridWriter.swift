@@ -228,15 +228,10 @@ enum HEIFGridWriter {
     static func appendingLocation(to iloc: [UInt8], item: Int, offset: Int, length: Int) throws(CodecError) -> [UInt8] {
         let reader = HEIFBoxReader(bytes: iloc, range: iloc.indices)
         guard let whole = try reader.boxes().first else { throw .corruptFile(format: "HEIF", reason: "empty iloc") }
-        let start = whole.payload.lowerBound
-        let version = try reader.integer(at: start, size: 1, within: whole.payload)
-        let sizes = try reader.integer(at: start + 4, size: 1, within: whole.payload)
-        let more = try reader.integer(at: start + 5, size: 1, within: whole.payload)
-        let (offsetSize, lengthSize, baseSize) = (sizes >> 4, sizes & 0xF, more >> 4)
-        let indexSize = version >= 1 ? more & 0xF : 0
-        let countSize = version < 2 ? 2 : 4
-        let count = try reader.integer(at: start + 6, size: countSize, within: whole.payload)
-        guard version <= 2, lengthSize > 0, offsetSize > 0 || baseSize > 0 else {
+        let box = try HEIFItemLocationBox(whole, in: reader)
+        let (version, offsetSize, lengthSize, baseSize) = (box.version, box.offsetSize, box.lengthSize, box.baseSize)
+        let (indexSize, countSize, count) = (box.indexSize, box.idSize, box.entries.count)
+        guard lengthSize > 0, offsetSize > 0 || baseSize > 0 else {
             throw .unsupportedFormat(reason: "iloc version \(version) with offset/length sizes \(offsetSize)/\(lengthSize)")
         }
         func field(_ value: Int, _ size: Int) throws(CodecError) -> [UInt8] {

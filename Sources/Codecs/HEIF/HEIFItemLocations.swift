@@ -25,36 +25,15 @@ struct HEIFItemLocations {
         guard let iloc = children.first(where: { $0.type == "iloc" }) else {
             throw .corruptFile(format: "HEIF", reason: "no item locations (iloc)")
         }
-        func read(_ offset: Int, _ size: Int) throws(CodecError) -> Int {
-            size == 0 ? 0 : try file.integer(at: offset, size: size, within: iloc.payload)
-        }
-        let version = try read(iloc.payload.lowerBound, 1)
-        guard version <= 2 else { throw .unsupportedFormat(reason: "iloc version \(version)") }
-        var position = iloc.payload.lowerBound + 4
-        let sizes = try read(position, 1), more = try read(position + 1, 1)
-        let (offsetSize, lengthSize, baseSize, indexSize) = (sizes >> 4, sizes & 0xF, more >> 4, version >= 1 ? more & 0xF : 0)
-        let idSize = version < 2 ? 2 : 4
-        let count = try read(position + 2, idSize)
-        position += 2 + idSize
-        for _ in 0..<count {
-            let item = try read(position, idSize)
-            position += idSize
-            let method = version >= 1 ? try read(position, 2) & 0xF : 0
-            position += version >= 1 ? 2 : 0
-            let reference = try read(position, 2)
-            let base = try read(position + 2, baseSize)
-            let extentCount = try read(position + 2 + baseSize, 2)
-            position += 4 + baseSize
+        for entry in try HEIFItemLocationBox(iloc, in: file).entries {
+            guard entry.dataReference == 0 else { throw .unsupportedFormat(reason: "item \(entry.item) stored in another file") }
             var extents: [Extent] = []
-            for _ in 0..<extentCount {
-                position += indexSize
-                let offset = try read(position, offsetSize)
-                extents.append(Extent(offset: try ByteReader.sum(base, offset, format: "HEIF", "the offset of item \(item)'s extent"),
-                                      length: try read(position + offsetSize, lengthSize)))
-                position += offsetSize + lengthSize
+            for extent in entry.extents {
+                extents.append(Extent(offset: try ByteReader.sum(entry.base, extent.offset, format: "HEIF",
+                                                                 "the offset of item \(entry.item)'s extent"),
+                                      length: extent.length))
             }
-            guard reference == 0 else { throw .unsupportedFormat(reason: "item \(item) stored in another file") }
-            items[item] = (method, extents)
+            items[entry.item] = (entry.method, extents)
         }
     }
 

@@ -125,59 +125,27 @@ package enum HEIFOrientationEditor {
         guard distance != 0 else { return iloc }
         var bytes = iloc
         let reader = HEIFBoxReader(bytes: iloc, range: iloc.indices)
-        let box = try reader.boxes()
-        guard let whole = box.first else { throw .corruptFile(format: "HEIF", reason: "empty iloc") }
-        let payload = whole.payload
-        func read(_ offset: Int, _ size: Int) throws(CodecError) -> Int {
-            size == 0 ? 0 : try reader.integer(at: offset, size: size, within: payload)
-        }
-        let version = try read(payload.lowerBound, 1)
-        guard version <= 2 else { throw .unsupportedFormat(reason: "iloc version \(version)") }
-        var position = payload.lowerBound + 4
-        let sizes = try read(position, 1), more = try read(position + 1, 1)
-        let (offsetSize, lengthSize, baseSize) = (sizes >> 4, sizes & 0xF, more >> 4)
-        let indexSize = version >= 1 ? more & 0xF : 0
-        position += 2
-        let itemCount = try read(position, version < 2 ? 2 : 4)
-        position += version < 2 ? 2 : 4
-        for _ in 0..<itemCount {
-            let item = try read(position, version < 2 ? 2 : 4)
-            position += version < 2 ? 2 : 4
-            var method = 0
-            if version >= 1 {
-                method = try read(position, 2) & 0xF
-                position += 2
-            }
-            let dataReference = try read(position, 2)
-            position += 2
-            let baseField = position
-            let base = try read(position, baseSize)
-            position += baseSize
-            let extentCount = try read(position, 2)
-            position += 2
-            var extents: [(field: Int, offset: Int)] = []
-            for _ in 0..<extentCount {
-                position += indexSize
-                extents.append((position, try read(position, offsetSize)))
-                position += offsetSize + lengthSize
-            }
-            // Only file offsets (method 0) in this file (reference 0) move.
-            guard method == 0, dataReference == 0 else { continue }
+        guard let whole = try reader.boxes().first else { throw .corruptFile(format: "HEIF", reason: "empty iloc") }
+        let box = try HEIFItemLocationBox(whole, in: reader)
+        // Only file offsets (method 0) in this file (reference 0) move.
+        for entry in box.entries where entry.method == 0 && entry.dataReference == 0 {
+            let item = entry.item
             var absolute: [Int] = []
-            for extent in extents {
-                absolute.append(try ByteReader.sum(base, extent.offset, format: "HEIF", "the offset of item \(item)'s extent"))
+            for extent in entry.extents {
+                absolute.append(try ByteReader.sum(entry.base, extent.offset, format: "HEIF", "the offset of item \(item)'s extent"))
             }
             if absolute.allSatisfy({ $0 < meta.lowerBound }) { continue }
             guard absolute.allSatisfy({ $0 >= meta.upperBound }) else {
                 throw .unsupportedFormat(reason: "item \(item) stored inside or across the meta box")
             }
-            if baseSize > 0, base >= meta.upperBound {
-                try write(try ByteReader.sum(base, distance, format: "HEIF", "item \(item)'s base offset"), at: baseField, size: baseSize, into: &bytes)
+            if box.baseSize > 0, entry.base >= meta.upperBound {
+                try write(try ByteReader.sum(entry.base, distance, format: "HEIF", "item \(item)'s base offset"),
+                          at: entry.baseField, size: box.baseSize, into: &bytes)
             } else {
-                guard offsetSize > 0 else { throw .unsupportedFormat(reason: "item \(item) with no offset field to move") }
-                for extent in extents {
+                guard box.offsetSize > 0 else { throw .unsupportedFormat(reason: "item \(item) with no offset field to move") }
+                for extent in entry.extents {
                     let moved = try ByteReader.sum(extent.offset, distance, format: "HEIF", "item \(item)'s offset")
-                    try write(moved, at: extent.field, size: offsetSize, into: &bytes)
+                    try write(moved, at: extent.field, size: box.offsetSize, into: &bytes)
                 }
             }
         }

@@ -108,36 +108,9 @@ extension JPEGEncoder {
                 }
                 // Each strip starts on a processor of its own (see Processors.moveCurrentThread(to:)).
                 Processors.moveCurrentThread(to: index)
-                let rows = layout.lumaRows(of: index), encoder = work.value.0[index]
-                // Where a band of the strip's rows (image rows) is, once written.
-                let bandRows: (Range<Int>) throws(CodecError) -> PlaneRows
-                switch work.value.2 {
-                case .image(let image):
-                    work.value.1[index] = Result { () throws(CodecError) in
-                        try encoder.compress(PlaneRows(rows: rows, of: image), quality: quality)
-                    }
-                    return
-                case .preparedImage(let image, let prepare):
-                    bandRows = { (rows) throws(CodecError) in
-                        try prepare(rows)
-                        return PlaneRows(rows: rows, of: image)
-                    }
-                case .bands(let buffers, let convert):
-                    let buffer = buffers[index]
-                    bandRows = { (rows) throws(CodecError) in
-                        try convert(rows, buffer, rows.lowerBound)
-                        return PlaneRows(rows: rows, of: buffer, firstRow: rows.lowerBound)
-                    }
-                }
-                var signalled = false
-                defer { if !signalled { prepared.signal() } }
-                work.value.1[index] = Result { () throws(CodecError) in
-                    try encoder.compress(width: size.width, height: rows.count, quality: quality, band: bandHeight) { (local) throws(CodecError) in
-                        let planes = try bandRows((local.lowerBound + rows.lowerBound)..<(local.upperBound + rows.lowerBound))
-                        if local.upperBound == rows.count { prepared.signal(); signalled = true }
-                        return planes
-                    }
-                }
+                work.value.1[index] = Self.encodeStrip(index, rows: layout.lumaRows(of: index), of: work.value.2,
+                                                       with: work.value.0[index], width: size.width, quality: quality,
+                                                       bandHeight: bandHeight, prepared: prepared)
             }
         }
         var encoded: [UnsafeBufferPointer<UInt8>] = []
@@ -148,6 +121,39 @@ extension JPEGEncoder {
         }
         let whole = try encode(try whole(), quality: quality)
         return whole.withUnsafeBufferPointer { Self.joinedData([$0], height: size.height, restartInterval: 0, inserting: inserted) } ?? Data(whole)
+    }
+
+    /// Strip `index` (image `rows`) of `source`, encoded by `encoder`. A banded source's strip
+    /// signals `prepared` once its last band is prepared, or when it fails.
+    private static func encodeStrip(_ index: Int, rows: Range<Int>, of source: StripSource, with encoder: JPEGEncoder,
+                                    width: Int, quality: Int, bandHeight: Int,
+                                    prepared: DispatchSemaphore) -> Result<UnsafeBufferPointer<UInt8>, CodecError> {
+        // Where a band of the strip's rows (image rows) is, once written.
+        let bandRows: (Range<Int>) throws(CodecError) -> PlaneRows
+        switch source {
+        case .image(let image):
+            return Result { () throws(CodecError) in try encoder.compress(PlaneRows(rows: rows, of: image), quality: quality) }
+        case .preparedImage(let image, let prepare):
+            bandRows = { (rows) throws(CodecError) in
+                try prepare(rows)
+                return PlaneRows(rows: rows, of: image)
+            }
+        case .bands(let buffers, let convert):
+            let buffer = buffers[index]
+            bandRows = { (rows) throws(CodecError) in
+                try convert(rows, buffer, rows.lowerBound)
+                return PlaneRows(rows: rows, of: buffer, firstRow: rows.lowerBound)
+            }
+        }
+        var signalled = false
+        defer { if !signalled { prepared.signal() } }
+        return Result { () throws(CodecError) in
+            try encoder.compress(width: width, height: rows.count, quality: quality, band: bandHeight) { (local) throws(CodecError) in
+                let planes = try bandRows((local.lowerBound + rows.lowerBound)..<(local.upperBound + rows.lowerBound))
+                if local.upperBound == rows.count { prepared.signal(); signalled = true }
+                return planes
+            }
+        }
     }
 
     /// The rows of each strip ``encodeInStrips(_:quality:strips:bandHeight:preparing:alongside:segments:)``
