@@ -23,12 +23,15 @@ bin=$(swift build --show-bin-path)
 cli=$(cd "${PHOTOCAP_BINARIES:-$bin}" && pwd)
 [[ -x $cli/photocap ]] || { echo "vivid scenarios: 0 passed, 1 failed (no photocap in $cli)"; exit 1; }
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out/scripts"
+# Copies: bash reads a script as it runs, so editing the originals must not change a running
+# guest (an edit during a run once failed it with a syntax error).
+cp -r "$here/guest-scenarios.sh" "$here/scenarios.d" "$out/scripts/"
 # The guest sees the host's file system read-only, so it runs these very binaries.
 cat >"$out/scenarios.sh" <<SCRIPT
 export BIN=$(printf %q "$bin") PHOTOCAP_BINARIES=$(printf %q "$cli")
 export VIVID_CLI=$(printf %q "${VIVID_CLI:-1}") VIVID_FILTER=$(printf %q "${VIVID_FILTER:-Vivid}")
-exec bash $(printf %q "$here/guest-scenarios.sh")
+exec bash $(printf %q "$out/scripts/guest-scenarios.sh")
 SCRIPT
 rc=0
 bash "$here/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 3G --cpus 2 --timeout 2400 || rc=$?

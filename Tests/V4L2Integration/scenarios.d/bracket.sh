@@ -1,13 +1,7 @@
-# Bracketed capture on vivid (sourced by guest-scenarios.sh: $P, $DEV, pass, fail, load_vivid).
+# Bracketed capture on vivid (sourced by guest-scenarios.sh: $P, $DEV, pass, fail, ended, load_vivid).
 # vivid's only exposure-type control is gain (inactive while gain_automatic is 1); v4l2-ctl,
 # not photocap, reads the controls back.
 ctl() { v4l2-ctl -d $DEV -C "$1" | awk -F': ' '{print $2}'; }
-# Waits up to $2 tenths of a second for process $1 to end; kills it and fails when it does not.
-ended() {
-    for _ in $(seq "$2"); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
-    kill -9 "$1"
-    return 1
-}
 
 # B1. An EV bracket scales the gain set by hand (60 → 30, 60, 120), one file per member, and the
 #     gain is 60 again afterwards.

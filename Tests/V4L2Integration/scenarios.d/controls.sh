@@ -60,9 +60,7 @@ shooter=$!
 for _ in $(seq 1200); do [[ -n $(ls -A controls/sigint) ]] && break; sleep 0.1; done
 during=$(cctl brightness)
 kill -INT $shooter
-for _ in $(seq 100); do kill -0 $shooter 2>/dev/null || break; sleep 0.1; done
-if kill -0 $shooter 2>/dev/null; then
-    kill -9 $shooter
+if ! ended $shooter 100; then
     fail "shoot --control: SIGINT restores" "photocap still running 10 s after SIGINT"
 else
     wait $shooter

@@ -1,4 +1,4 @@
-# Timelapse on vivid (sourced by guest-scenarios.sh: $P, $DEV, pass, fail, load_vivid).
+# Timelapse on vivid (sourced by guest-scenarios.sh: $P, $DEV, pass, fail, ended, load_vivid).
 
 # T1. An unplugged camera is waited for and the timelapse resumes: vivid's disconnect control
 #     unregisters the node; reloading the module brings back a camera with the same bus info.
@@ -14,9 +14,7 @@ v4l2-ctl -d $DEV -c disconnect=1
 for _ in $(seq 50); do modprobe -r vivid 2>/dev/null && break; sleep 0.2; done
 sleep 1
 load_vivid
-for _ in $(seq 600); do kill -0 $shooter 2>/dev/null || break; sleep 0.1; done
-if kill -0 $shooter 2>/dev/null; then
-    kill -9 $shooter
+if ! ended $shooter 600; then
     fail "timelapse: reconnect" "photocap still running 60 s after the camera came back $(cat lapse.err)"
 else
     wait $shooter
