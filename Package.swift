@@ -79,15 +79,15 @@ let package = Package(
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
-        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CJPEGCoefficients", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG"]),
+        .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CJPEGCoefficients", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG", "CXML"]),
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
-        .target(name: "ImageFiles", dependencies: ["Imaging", "Codecs", "CXML", "CFileAttributes"]),
+        .target(name: "ImageFiles", dependencies: ["Imaging", "Codecs", "CFileAttributes"]),
         // The backend-neutral core: sessions, outputs, settings, processing, the cameras made of
         // files and of nothing (synthetic, frame file, clip) and the seam a backend plugs into.
         // It cannot import V4L2: that is another target's dependency, not its own.
         .target(
             name: "PhotoCaptureCore",
-            dependencies: ["Imaging", "Codecs", "ImageFiles", "CXML", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Imaging", "Codecs", "ImageFiles", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
         ),
         // One target per real backend, each a client of the core's package seam.
         .target(

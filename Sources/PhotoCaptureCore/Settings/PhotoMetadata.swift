@@ -69,7 +69,7 @@ public struct PhotoMetadata: Sendable, Equatable {
     /// well-formed XML, another root element), or that it cannot be checked because libxml2,
     /// which judges it and is loaded on first use, is missing.
     public static func validateXMP(_ packet: String) throws(PhotoCaptureError) {
-        try XMPPacketValidator.validate(packet)
+        if let reason = XMPPacketValidator.problem(with: packet) { throw PhotoCaptureError(.invalidMetadata(reason)) }
     }
 
     /// Throws ``PhotoCaptureError/Code/invalidMetadata(_:)`` for a location out of range or an

@@ -1,17 +1,31 @@
 import CXML
-import ImageFiles
+import Imaging
 
-/// Checks an app's XMP packet (``PhotoMetadata/xmp``) before capture with libxml2: its size,
-/// that it is well-formed, and its root element. libxml2 is loaded on the first check (see
-/// CXML), so a process that never checks a packet never loads it.
-enum XMPPacketValidator {
-    /// Throws ``PhotoCaptureError/Code/invalidMetadata(_:)`` saying what is wrong with `packet`.
-    static func validate(_ packet: String) throws(PhotoCaptureError) {
-        func refuse(_ reason: String) -> PhotoCaptureError { PhotoCaptureError(.invalidMetadata(reason)) }
-        func notWellFormed(_ detail: String) -> PhotoCaptureError { refuse("the XMP packet is not well-formed XML: \(detail)") }
+/// Checks an app's XMP packet (the capture layer's `PhotoMetadata.xmp`) before capture with
+/// libxml2: its size, that it is well-formed, and its root element. libxml2 is loaded on the
+/// first check (see CXML), so a process that never checks a packet never loads it.
+package enum XMPPacketValidator {
+    /// What is wrong with `packet`, in words; nil when nothing is.
+    package static func problem(with packet: String) -> String? {
+        do {
+            try validate(packet)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    /// A packet's refusal.
+    private struct Refusal: Error {
+        let reason: String
+    }
+
+    private static func validate(_ packet: String) throws(Refusal) {
+        func refuse(_ reason: String) -> Refusal { Refusal(reason: reason) }
+        func notWellFormed(_ detail: String) -> Refusal { refuse("the XMP packet is not well-formed XML: \(detail)") }
         let size = packet.utf8.count
-        guard size <= PhotoMetadata.maximumXMPSize else {
-            throw refuse("the XMP packet is \(size) bytes; at most \(PhotoMetadata.maximumXMPSize) fit (one JPEG APP1 segment)")
+        guard size <= JPEGFile.maximumXMPPacket else {
+            throw refuse("the XMP packet is \(size) bytes; at most \(JPEGFile.maximumXMPPacket) fit (one JPEG APP1 segment)")
         }
         // The smallest document, "<a/>", has four bytes (and XMLParser, which judged packets
         // before, parsed nothing shorter).

@@ -8,14 +8,14 @@ import Glibc
 /// of the file in order, and for those after the primary one their byte length
 /// (`Item:Length`), by which readers find them. A turn that re-encodes them must say their new
 /// lengths. Edited with libxml2, by the document's structure.
-enum XMPContainerDirectory {
-    static let containerNamespace = "http://ns.google.com/photos/1.0/container/"
-    static let itemNamespace = "http://ns.google.com/photos/1.0/container/item/"
+package enum XMPContainerDirectory {
+    package static let containerNamespace = "http://ns.google.com/photos/1.0/container/"
+    package static let itemNamespace = "http://ns.google.com/photos/1.0/container/item/"
 
     /// `packet` (a standard XMP packet's bytes) with the lengths of the items after the primary
     /// one set to `lengths`, in order; nil when it lists no such item with a length (or is not
     /// well-formed, or libxml2 cannot be loaded): then nothing needs to change.
-    static func settingLengths(_ lengths: [Int], in packet: ArraySlice<UInt8>) -> [UInt8]? {
+    package static func settingLengths(_ lengths: [Int], in packet: ArraySlice<UInt8>) -> [UInt8]? {
         var edited: UnsafeMutablePointer<CChar>?
         var editedSize: Int32 = 0
         var items: Int32 = 0

@@ -1,5 +1,4 @@
 import CXML
-import ImageFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,11 +6,11 @@ import Glibc
 /// Adds photocap's descriptions to an app's XMP packet with libxml2, the parser that
 /// ``XMPPacketValidator`` checks packets with: by the document's structure, never by matching
 /// its text.
-enum XMPPacketMerger {
+package enum XMPPacketMerger {
     /// `packet` with `description` (one `rdf:Description` declaring its namespaces) as the last
     /// description of its `rdf:RDF`, serialised by libxml2 (UTF-8, no XML declaration); nil
     /// when either is not well-formed, the packet has no `rdf:RDF`, or libxml2 cannot be loaded.
-    static func appending(_ description: String, to packet: String) -> String? {
+    package static func appending(_ description: String, to packet: String) -> String? {
         var merged: UnsafeMutablePointer<CChar>?
         var mergedSize: Int32 = 0
         defer { free(merged) }

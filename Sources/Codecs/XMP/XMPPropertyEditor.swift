@@ -5,12 +5,12 @@ import Glibc
 
 /// Sets and removes plain properties of an XMP packet with libxml2, by the document's
 /// structure (``XMPPacketReader`` reads them).
-enum XMPPropertyEditor {
+package enum XMPPropertyEditor {
     /// `packet` with the properties `values` names in `namespace` — attributes or elements, on
     /// every description — set to their values, or removed where the value is nil; with
     /// `removingOthers` the namespace's other properties are removed too. nil when nothing
     /// changed (no such property, a packet that is not well-formed, libxml2 not loadable).
-    static func editing(_ packet: [UInt8], inNamespace namespace: String, setting values: [(name: String, value: String?)],
+    package static func editing(_ packet: [UInt8], inNamespace namespace: String, setting values: [(name: String, value: String?)],
                         removingOthers: Bool = false) -> [UInt8]? {
         let names = values.map { strdup($0.name) }
         let texts = values.map { $0.value.map { strdup($0) } ?? nil }
