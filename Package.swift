@@ -60,7 +60,10 @@ let package = Package(
         // with them, in photocap-vision and in every app that uses PhotoCaptureVision.)
         .target(
             name: "COpenCVFaces",
-            exclude: ["OpenCVHeaders"],
+            // Model/ holds the YuNet model, which yunet_model.S embeds (.incbin finds it on the
+            // header search path).
+            exclude: ["OpenCVHeaders", "Model"],
+            cSettings: [.headerSearchPath("Model")],
             cxxSettings: [.headerSearchPath("OpenCVHeaders")],
             linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"),
                              .linkedLibrary("opencv_core")]

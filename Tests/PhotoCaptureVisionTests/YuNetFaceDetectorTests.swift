@@ -6,6 +6,15 @@ import Testing
 /// YuNet (the model built into the library) on a real face against the box marked by hand, and
 /// the default detector's fallback to the Haar cascade.
 @Suite struct YuNetFaceDetectorTests {
+    /// The model embedded (Sources/COpenCVFaces/yunet_model.S) is OpenCV's file as published,
+    /// byte for byte: sha256sum's digest, against the one the model zoo's release names.
+    @Test func theEmbeddedModelIsThePublishedFile() throws {
+        let model = TestPaths.repository.appendingPathComponent("Sources/COpenCVFaces/Model/face_detection_yunet_2023mar.onnx").path
+        let digest = try ExternalTool.run("sha256sum", [model]).checked().text.prefix(64)
+        #expect(digest == "8f2383e4dd3cfbb4553ea8718107fc0423210dc964f9f4280604804ed2552fa4")
+        #expect(try FileManager.default.attributesOfItem(atPath: model)[.size] as? Int == 232_589)
+    }
+
     @Test func findsTheAstronautsFaceWhereMarkedWithItsLandmarks() throws {
         let detector = try YuNetFaceDetector()
         #expect(detector.detectorName == "YuNet")
