@@ -60,29 +60,7 @@ enum XMPCompanionPictures {
         }
         let original = packets
         for kind in kinds {
-            let values = packets.map { packet in
-                mentions(packet, kind.namespace) ? XMPPacketReader.attributes([kind.data, kind.mime], inNamespace: kind.namespace, of: text(packet)) : nil
-            }
-            guard let holder = values.firstIndex(where: { $0?[kind.data] != nil }), let encoded = values[holder]?[kind.data] else { continue }
-            let mime = values[holder]?[kind.mime] ?? values.lazy.compactMap { $0?[kind.mime] }.first
-            do throws(ImageFileError) {
-                let turned = try picture(encoded, mime: mime, turnedBy: orientation, turningJPEG: turningJPEG)
-                guard let edited = XMPPropertyEditor.editing(packets[holder], inNamespace: kind.namespace,
-                                                             setting: [(kind.data, Data(turned).base64EncodedString())]) else {
-                    throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "libxml2 could not rewrite \(kind.name)")))
-                }
-                packets[holder] = edited
-            } catch {
-                warnings.append("\(kind.name) cannot be turned (\(error)): it is dropped"
-                    + (kind.ownsNamespace ? ", with the rest of its description" : ""))
-                for index in packets.indices {
-                    packets[index] = XMPPropertyEditor.editing(packets[index], inNamespace: kind.namespace, setting: [(kind.data, nil), (kind.mime, nil)],
-                                                               removingOthers: kind.ownsNamespace) ?? packets[index]
-                }
-                guard !values.indices.contains(where: { mentionsValue(packets[$0], kind, values[$0]) }) else {
-                    throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "libxml2 could not remove \(kind.name)")))
-                }
-            }
+            try turn(kind, in: &packets, by: orientation, turningJPEG: turningJPEG, warnings: &warnings)
         }
         guard packets != original || extendedDropped else { return (jpeg, warnings) }
         let extended = packets.count > 1 ? packets[1] : nil
@@ -100,6 +78,35 @@ enum XMPCompanionPictures {
             return try JPEGExtendedXMP.replacing(guid, with: extended, in: described)
         }
         return (bytes, warnings)
+    }
+
+    /// The picture of `kind` in `packets` (the standard packet, and the extended one if any)
+    /// turned by `orientation`, or dropped with a warning naming it when it cannot be.
+    private static func turn(_ kind: Kind, in packets: inout [[UInt8]], by orientation: Orientation,
+                             turningJPEG: ([UInt8]) throws(ImageFileError) -> [UInt8], warnings: inout [String]) throws(ImageFileError) {
+        let values = packets.map { packet in
+            mentions(packet, kind.namespace) ? XMPPacketReader.attributes([kind.data, kind.mime], inNamespace: kind.namespace, of: text(packet)) : nil
+        }
+        guard let holder = values.firstIndex(where: { $0?[kind.data] != nil }), let encoded = values[holder]?[kind.data] else { return }
+        let mime = values[holder]?[kind.mime] ?? values.lazy.compactMap { $0?[kind.mime] }.first
+        do throws(ImageFileError) {
+            let turned = try picture(encoded, mime: mime, turnedBy: orientation, turningJPEG: turningJPEG)
+            guard let edited = XMPPropertyEditor.editing(packets[holder], inNamespace: kind.namespace,
+                                                         setting: [(kind.data, Data(turned).base64EncodedString())]) else {
+                throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "libxml2 could not rewrite \(kind.name)")))
+            }
+            packets[holder] = edited
+        } catch {
+            warnings.append("\(kind.name) cannot be turned (\(error)): it is dropped"
+                + (kind.ownsNamespace ? ", with the rest of its description" : ""))
+            for index in packets.indices {
+                packets[index] = XMPPropertyEditor.editing(packets[index], inNamespace: kind.namespace, setting: [(kind.data, nil), (kind.mime, nil)],
+                                                           removingOthers: kind.ownsNamespace) ?? packets[index]
+            }
+            guard !values.indices.contains(where: { mentionsValue(packets[$0], kind, values[$0]) }) else {
+                throw ImageFileError(.damaged(.corruptFile(format: "XMP", reason: "libxml2 could not remove \(kind.name)")))
+            }
+        }
     }
 
     /// The picture `encoded` (base64 of a PNG or JPEG, as `mime` says) turned by `orientation`.

@@ -135,48 +135,17 @@ extension PhotoOutput {
                                             timeout: Duration?) async throws(PhotoCaptureError) -> UInt64? {
         let source = device.source
         let (format, size, crop) = (resolved.framePixelFormat, resolved.frameDimensions, resolved.framing.hardwareCropRect)
-        // The schedule is reckoned from the stream's frame timing: the request's stream running,
-        // with two frames in hand (a few frames after a restart; other requests may change the
-        // stream meanwhile, so only a few tries).
-        var after = MonotonicClock.now()
-        for _ in 0..<4 where !source.isStreaming(format: format, size: size, crop: crop) || source.frameTiming == nil {
-            after = try await session.frame(format: format, size: size, hardwareCrop: crop, startedAfter: after,
-                                            timeout: timeout).frame.timestampNanoseconds
-        }
-        guard source.isStreaming(format: format, size: size, crop: crop), let (newest, interval) = source.frameTiming else { return nil }
-        func firstFrameStart(after instant: UInt64) -> UInt64 {
-            instant < newest ? newest : newest + ((instant - newest) / interval + 1) * interval
-        }
-
-        var claims: [(member: ResolvedBracketedExposure, change: ScheduledExposure, reservation: LiveFrameSource.Reservation)] = []
-        defer { for claim in claims { source.cancel(claim.reservation) } }
+        guard let clock = try await frameClock(of: resolved, session: session, source: source, timeout: timeout) else { return nil }
+        let (interval, firstFrameStart) = (clock.interval, clock.firstFrameStart(after:))
         let scheduled = MonotonicClock.now()
-        // Each frame is claimed before the change aimed at it is made; the margin covers the
-        // few calls between reading the clock and the first claim.
-        var aim = scheduled + UInt64(controls.framesToSettle) * interval + min(max(interval / 2, 100_000), 1_000_000)
-        for member in members {
-            var reservation = source.reserve(.startedAfter(aim))
-            let change: ScheduledExposure
-            do {
-                change = try controls.apply(member.target, forFramesStartingAfter: aim)
-            } catch {
-                source.cancel(reservation)
-                throw error
-            }
-            if change.effectiveAfter != aim {
-                // Later than aimed (this thread was held up): claim the frame it reaches instead.
-                source.cancel(reservation)
-                reservation = source.reserve(.startedAfter(change.effectiveAfter))
-            }
-            claims.append((member, change, reservation))
-            aim = firstFrameStart(after: change.effectiveAfter) + interval / 2
-        }
-        let restoredAfter = try controls.restore(forFramesStartingAfter: aim)
+        var (claims, restoreAim) = try Self.claimFrames(for: members, source: source, controls: controls, clock: clock, from: scheduled)
+        defer { for claim in claims { source.cancel(claim.reservation) } }
+        let restoredAfter = try controls.restore(forFramesStartingAfter: restoreAim)
         source.logger.info("bracket members scheduled on consecutive frames", metadata: [
-            "first": "\(claims.first.map { firstFrameStart(after: $0.change.effectiveAfter) } ?? 0)", "interval": "\(interval)"])
+            "first": "\(claims.first.map { firstFrameStart($0.change.effectiveAfter) } ?? 0)", "interval": "\(interval)"])
 
         let processor = PhotoProcessor(encoders: encoders)
-        let passedOverFrom = firstFrameStart(after: scheduled)
+        let passedOverFrom = firstFrameStart(scheduled)
         while let (member, change, reservation) = claims.first {
             claims.removeFirst()
             await Self.limitMembersInFlight(processing)
@@ -184,7 +153,7 @@ extension PhotoOutput {
             do {
                 // The timeout counts from the frame's expected end, however many frames ahead it
                 // was scheduled (`--settle-frames 1000`).
-                let due = firstFrameStart(after: change.effectiveAfter) + interval
+                let due = firstFrameStart(change.effectiveAfter) + interval
                 let ahead = Duration.nanoseconds(Int64(due - min(due, MonotonicClock.now())))
                 delivered = try await session.frame(format: format, size: size, hardwareCrop: crop, startedAfter: change.effectiveAfter,
                                                     reservation: reservation, timeout: source.waitLimit(timeout).map { $0 + ahead })
@@ -207,6 +176,68 @@ extension PhotoOutput {
                                            resolved: resolved, device: device, processor: processor))
         }
         return restoredAfter
+    }
+
+    /// When a stream's frames start: the newest frame's start and the interval.
+    private struct FrameClock {
+        let newest: UInt64
+        let interval: UInt64
+
+        /// The start of the first frame that begins after `instant`.
+        func firstFrameStart(after instant: UInt64) -> UInt64 {
+            instant < newest ? newest : newest + ((instant - newest) / interval + 1) * interval
+        }
+    }
+
+    /// A member, the change scheduled for it and the frame claimed for it.
+    private typealias MemberClaim = (member: ResolvedBracketedExposure, change: ScheduledExposure, reservation: LiveFrameSource.Reservation)
+
+    /// The frame timing of the request's stream running, with two frames in hand (a few frames
+    /// after a restart; other requests may change the stream meanwhile, so only a few tries); nil
+    /// when it is not known.
+    private func frameClock(of resolved: ResolvedPhotoSettings, session: CaptureSession, source: LiveFrameSource,
+                            timeout: Duration?) async throws(PhotoCaptureError) -> FrameClock? {
+        let (format, size, crop) = (resolved.framePixelFormat, resolved.frameDimensions, resolved.framing.hardwareCropRect)
+        var after = MonotonicClock.now()
+        for _ in 0..<4 where !source.isStreaming(format: format, size: size, crop: crop) || source.frameTiming == nil {
+            after = try await session.frame(format: format, size: size, hardwareCrop: crop, startedAfter: after,
+                                            timeout: timeout).frame.timestampNanoseconds
+        }
+        guard source.isStreaming(format: format, size: size, crop: crop), let (newest, interval) = source.frameTiming else { return nil }
+        return FrameClock(newest: newest, interval: interval)
+    }
+
+    /// Claims a frame for each member and schedules its change for it, the first
+    /// ``PerFrameExposureControls/framesToSettle`` frames after `scheduled`, each next one a
+    /// frame later; returns the claims and the instant after which the restore is due. A failed
+    /// change cancels every claim made.
+    private static func claimFrames(for members: ArraySlice<ResolvedBracketedExposure>, source: LiveFrameSource,
+                                    controls: any PerFrameExposureControls, clock: FrameClock,
+                                    from scheduled: UInt64) throws(PhotoCaptureError) -> (claims: [MemberClaim], restoreAim: UInt64) {
+        var claims: [MemberClaim] = []
+        // Each frame is claimed before the change aimed at it is made; the margin covers the
+        // few calls between reading the clock and the first claim.
+        let interval = clock.interval
+        var aim = scheduled + UInt64(controls.framesToSettle) * interval + min(max(interval / 2, 100_000), 1_000_000)
+        for member in members {
+            var reservation = source.reserve(.startedAfter(aim))
+            let change: ScheduledExposure
+            do {
+                change = try controls.apply(member.target, forFramesStartingAfter: aim)
+            } catch {
+                source.cancel(reservation)
+                for claim in claims { source.cancel(claim.reservation) }
+                throw error
+            }
+            if change.effectiveAfter != aim {
+                // Later than aimed (this thread was held up): claim the frame it reaches instead.
+                source.cancel(reservation)
+                reservation = source.reserve(.startedAfter(change.effectiveAfter))
+            }
+            claims.append((member, change, reservation))
+            aim = clock.firstFrameStart(after: change.effectiveAfter) + interval / 2
+        }
+        return (claims, aim)
     }
 
     /// Waits while ``bracketMembersInFlight`` members are being processed.

@@ -28,8 +28,6 @@ extension ShootCommand {
         let first = makeSettings(xmp: xmp)
         var (camera, session, output, rawFormat) = try await prepareSession(firstRequest: first.uniqueID)
         let coordinator = await rotationCoordinator(for: camera)
-        // Held while an unplugged camera is awaited, so the vanished one is released.
-        let placeholder = (CaptureDevice.synthetic(), CaptureSession(), PhotoOutput())
         let clock = ContinuousClock()
         let total = countOption ?? Int.max
         var jitters: [Double] = []
@@ -76,12 +74,7 @@ extension ShootCommand {
                     // Unplugged: wait for it to come back, then carry on from the next due slot.
                     let lost = clock.now
                     await session.stopRunning()
-                    let (name, busInfo) = (camera.uniqueID, camera.v4l2Details?.busInfo)
-                    note("\(name) disconnected; waiting up to \(timelapse.reconnectTimeout) for it to return")
-                    // Let go of the vanished device (its descriptor closes) while waiting.
-                    (camera, session, output) = try await reconnect(to: name, busInfo: busInfo, firstRequest: settings.uniqueID) {
-                        (camera, session, output) = placeholder
-                    }
+                    try await awaitReturn(of: &camera, session: &session, output: &output, firstRequest: settings.uniqueID)
                     // The returned camera is another device: its controls are the ones to restore.
                     interruptHandler?.cancel()
                     interruptHandler = handleInterrupts(on: camera)
@@ -102,11 +95,28 @@ extension ShootCommand {
             await session.stopRunning()
             throw error.attributed(to: current)
         }
+        noteSummary(jitters: jitters, missed: missed, gaps: gaps)
+    }
+
+    /// The timelapse's line on standard error: photos, jitter, missed slots and the camera's gaps.
+    private func noteSummary(jitters: [Double], missed: Int, gaps: [(slot: Int, seconds: Double)]) {
         let sorted = jitters.sorted()
         let gapText = gaps.isEmpty ? "no gaps" : gaps.map { "camera away for \(String(printf: "%.1f", $0.seconds)) s at slot \($0.slot)" }
             .joined(separator: ", ")
         note("timelapse: \(jitters.count) photos every \(timelapse.interval!), jitter median \(String(printf: "%.1f", sorted.isEmpty ? 0 : sorted[sorted.count / 2])) ms, "
              + "max \(String(printf: "%.1f", sorted.last ?? 0)) ms, \(missed) slots missed, \(gapText)")
+    }
+
+    /// Waits for the unplugged `camera` to come back, found again by its bus info, for
+    /// `--reconnect-timeout`; the vanished device, its session and output are let go of (its
+    /// descriptor closes) while waiting; then they are the camera found, a session and an output.
+    private func awaitReturn(of camera: inout CaptureDevice, session: inout CaptureSession, output: inout PhotoOutput,
+                             firstRequest: Int64) async throws(PhotoCaptureError) {
+        let (name, busInfo) = (camera.uniqueID, camera.v4l2Details?.busInfo)
+        note("\(name) disconnected; waiting up to \(timelapse.reconnectTimeout) for it to return")
+        (camera, session, output) = try await reconnect(to: name, busInfo: busInfo, firstRequest: firstRequest) {
+            (camera, session, output) = (CaptureDevice.synthetic(), CaptureSession(), PhotoOutput())
+        }
     }
 
     /// One photo of the timelapse, named with its number and the time it is taken.

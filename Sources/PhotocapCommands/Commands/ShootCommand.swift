@@ -194,20 +194,7 @@ package struct ShootCommand: AsyncParsableCommand {
         let coordinator = await rotationCoordinator(for: camera)
         for index in settingsList.indices { applyRotation(from: coordinator, to: &settingsList[index]) }
 
-        // Every request is resolved and its destination checked before the camera starts:
-        // nothing is captured for a request that cannot be saved.
-        var requests: [(settings: PhotoSettings, paths: [OutputPaths])] = []
-        let stamp = Date()
-        for (index, settings) in zip(1..., settingsList) {
-            let resolved = try output.resolvedSettings(for: settings)
-            let paths = settings.bracketedSettings.isEmpty
-                ? [try OutputPaths(output: output, requested: outputPath, format: resolved.format,
-                                   withPreview: preview != nil, withRaw: rawPlus != nil, overwrite: overwrite,
-                                   index: count > 1 ? index : nil, count: count, date: stamp)]
-                : try memberPaths(count: resolved.bracketedSettings.count, index: count > 1 ? index : nil, total: count,
-                                  output: output, format: resolved.format, date: stamp)
-            requests.append((settings, paths))
-        }
+        let requests = try destinations(of: settingsList, output: output)
         // Encoders and the photo's memory made ready while the camera starts (the requests
         // differ only in their IDs: one is prepared).
         do {
@@ -216,19 +203,7 @@ package struct ShootCommand: AsyncParsableCommand {
             throw error.attributed(to: requests[0].settings.uniqueID)
         }
         if let frames = bracket.settleFrames { camera.framesToSettle = frames }
-        // Set before the stream starts, so every frame is exposed with them; put back however
-        // the shot ends.
-        let changes: ControlChanges?
-        do {
-            changes = controls.isEmpty ? nil : try camera.setControls(controls.map(Self.assignment))
-        } catch {
-            throw error.attributed(to: requests[0].settings.uniqueID)
-        }
-        // Interrupted mid-bracket, while focusing or with --control, the camera's controls go
-        // back before the process exits.
-        let interruptHandler = bracket.members.isEmpty && focus.mode == nil && changes == nil
-            ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, focus: focus.mode != nil,
-                                            changes: changes)
+        let (changes, interruptHandler) = try setControls(of: camera, firstRequest: requests[0].settings.uniqueID)
         defer { interruptHandler?.cancel() }
 
         var current = requests[0].settings.uniqueID
@@ -256,6 +231,43 @@ package struct ShootCommand: AsyncParsableCommand {
             await session.stopRunning()
             throw error.attributed(to: current)
         }
+    }
+
+    /// `--control`'s values set before the stream starts, so every frame is exposed with them
+    /// (put back however the shot ends), and the handler that puts the camera's controls back
+    /// before the process exits when it is interrupted mid-bracket, while focusing or with
+    /// `--control`. Failures are attributed to `firstRequest`.
+    private func setControls(of camera: CaptureDevice,
+                             firstRequest: Int64) throws(PhotoCaptureError) -> (ControlChanges?, ControlInterruptHandler?) {
+        let changes: ControlChanges?
+        do {
+            changes = controls.isEmpty ? nil : try camera.setControls(controls.map(Self.assignment))
+        } catch {
+            throw error.attributed(to: firstRequest)
+        }
+        let interruptHandler = bracket.members.isEmpty && focus.mode == nil && changes == nil
+            ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, focus: focus.mode != nil,
+                                            changes: changes)
+        return (changes, interruptHandler)
+    }
+
+    /// Each request with the files it will write: every request is resolved and its destination
+    /// checked before the camera starts, so nothing is captured for a request that cannot be saved.
+    private func destinations(of settingsList: [PhotoSettings],
+                              output: PhotoOutput) throws(PhotoCaptureError) -> [(settings: PhotoSettings, paths: [OutputPaths])] {
+        var requests: [(settings: PhotoSettings, paths: [OutputPaths])] = []
+        let stamp = Date()
+        for (index, settings) in zip(1..., settingsList) {
+            let resolved = try output.resolvedSettings(for: settings)
+            let paths = settings.bracketedSettings.isEmpty
+                ? [try OutputPaths(output: output, requested: outputPath, format: resolved.format,
+                                   withPreview: preview != nil, withRaw: rawPlus != nil, overwrite: overwrite,
+                                   index: count > 1 ? index : nil, count: count, date: stamp)]
+                : try memberPaths(count: resolved.bracketedSettings.count, index: count > 1 ? index : nil, total: count,
+                                  output: output, format: resolved.format, date: stamp)
+            requests.append((settings, paths))
+        }
+        return requests
     }
 
     /// Opens the camera and a session with a photo output set up as the options say; for

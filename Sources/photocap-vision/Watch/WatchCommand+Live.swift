@@ -29,20 +29,7 @@ extension WatchCommand {
 
     /// The live session, reported on once a second until `--duration` or Ctrl-C.
     func watch() async throws {
-        let camera: CaptureDevice
-        // A frame file replays at a sensor's pace, so the report reads like a camera's.
-        if let replay = try frameFile.camera(mounting: .upright, framesPerSecond: 30) {
-            camera = replay
-        } else {
-            switch device {
-            case "synthetic":
-                camera = CaptureDevice.synthetic()
-            case let path?:
-                camera = try CaptureDevice.v4l2(path: path)
-            case nil:
-                camera = defaultCamera { CaptureDevice.synthetic() }
-            }
-        }
+        let camera = try openCamera()
         let session = CaptureSession()
         let photos = PhotoOutput()
         let video = VideoDataOutput()
@@ -102,26 +89,43 @@ extension WatchCommand {
                     preview = try await refreshPreview(previewFile, from: photos, camera: camera, analysis: overlay ? analysis : nil)
                 }
             }
-            let report = Report(
+            try printReport(Report(
                 second: second, framesPerSecond: (rate * 10).rounded() / 10, framesStreamed: statistics.framesStreamed,
                 dropped: ["video": video.droppedFrameCount, "allConsumers": statistics.consumerDrops],
                 sceneStatus: monitor.lighting.rawValue, isFlashScene: monitor.isFlashScene,
                 meanLuma: monitor.latestReading.map { ($0.meanLuma * 10).rounded() / 10 }, preview: preview,
-                faces: analysis.latestFaces.map { $0.map(FaceReport.init) }, faceDetector: analysis.faceDetectorName)
-            if json {
-                print(try jsonText(report))
-            } else {
-                print("\(second)s: \(report.framesPerSecond) fps, \(report.framesStreamed) frames, dropped video \(video.droppedFrameCount) "
-                      + "(all consumers \(statistics.consumerDrops)), scene \(report.sceneStatus)"
-                      + (report.meanLuma.map { ", luma \($0)" } ?? "") + (analysis.latestFaces.map(Self.facesNote) ?? ""))
-            }
-            fflush(nil)  // one line a second, also into a pipe
+                faces: analysis.latestFaces.map { $0.map(FaceReport.init) }, faceDetector: analysis.faceDetectorName),
+                        latestFaces: analysis.latestFaces)
         }
         await stopAnalysis(analysis, session: session)
         await session.stopRunning()
         drain.cancel()
         if interrupted.happened { throw ExitCode(130) }
         if let failed { throw failed }
+    }
+
+    /// The camera watched: `--frame-file` (replayed at a sensor's pace, so the report reads like
+    /// a camera's), `--device`, or the first camera found, else the synthetic one.
+    private func openCamera() throws -> CaptureDevice {
+        if let replay = try frameFile.camera(mounting: .upright, framesPerSecond: 30) { return replay }
+        switch device {
+        case "synthetic": return CaptureDevice.synthetic()
+        case let path?: return try CaptureDevice.v4l2(path: path)
+        case nil: return defaultCamera { CaptureDevice.synthetic() }
+        }
+    }
+
+    /// One second's line: JSON, or words, flushed so a pipe gets it at once.
+    private func printReport(_ report: Report, latestFaces: [MetadataFaceObject]?) throws {
+        if json {
+            print(try jsonText(report))
+        } else {
+            let dropped = report.dropped
+            print("\(report.second)s: \(report.framesPerSecond) fps, \(report.framesStreamed) frames, dropped video \(dropped["video"] ?? 0) "
+                  + "(all consumers \(dropped["allConsumers"] ?? 0)), scene \(report.sceneStatus)"
+                  + (report.meanLuma.map { ", luma \($0)" } ?? "") + (latestFaces.map(Self.facesNote) ?? ""))
+        }
+        fflush(nil)
     }
 
     /// Writes `picture` (the whole upright picture) over `path` atomically, with the faces and
