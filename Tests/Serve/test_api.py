@@ -105,8 +105,9 @@ def test_soak_8_viewers_and_a_photo_a_second():
         server = Server(PHOTOCAP, folder, ["--device", "synthetic"])
         readers = [EventReader(server) for _ in range(8)]
         latencies, ids = [], []
-        # A warm-up photo first: encoders and buffers are made on first use.
-        assert server.request("POST", "/api/photos", {})[0] == 201
+        # Warm-up photos first, one of each format: encoders and buffers are made on first use.
+        for warm_up in ["heic", "jpeg", "heic", "jpeg"]:
+            assert server.request("POST", "/api/photos", {"format": warm_up})[0] == 201
         start_memory, start_descriptors = server.memory_kb(), server.descriptors()
         started = time.monotonic()
         for second in range(seconds):
