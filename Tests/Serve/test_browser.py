@@ -4,6 +4,7 @@ Screenshots go to SCREENSHOTS (default .build/serve-screenshots)."""
 import os
 import subprocess
 import tempfile
+import time
 
 from servetest import Server
 
@@ -63,7 +64,15 @@ def test_browser_synthetic_camera_shutter_gallery_download():
             viewfinder = page.query_selector("#viewfinder")
             assert page.evaluate("(image) => image.naturalWidth", viewfinder) > 0
             assert [colour(c) for c in page.evaluate(QUADRANTS, viewfinder)] == ["red", "green", "blue", "yellow"]
-            assert page.evaluate("document.getElementById('viewfinder').src") != first or True
+            assert page.evaluate("document.getElementById('viewfinder').src") != first
+            # The frames are the camera's newest: their sequence numbers advance.
+            sequences = []
+            for _ in range(2):
+                status, headers, _ = server.request("GET", "/api/viewfinder")
+                assert status == 200
+                sequences.append(int(headers["X-Frame-Sequence"]))
+                time.sleep(0.5)
+            assert sequences[1] > sequences[0], sequences
 
             page.select_option("select[name=compensation]", "off")
             page.fill("input[name=artist]", "Playwright")
