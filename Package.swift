@@ -119,10 +119,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // Linked against the dynamic Swift runtime even in release: Hummingbird brings the whole
+        // Foundation (with ICU), which the static link of `staticSwiftRuntime` leaves out, and a
+        // server starts once.
         .executableTarget(
             name: "photocap-serve",
-            dependencies: ["PhotocapServer", "PhotocapCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            linkerSettings: staticSwiftRuntime
+            dependencies: ["PhotocapServer", "PhotocapCommands"]
         ),
         // The performance tester, apart from the product; it runs the photocap built beside it.
         .executableTarget(
