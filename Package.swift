@@ -69,16 +69,38 @@ let package = Package(
             linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"),
                              .linkedLibrary("opencv_core")]
         ),
+        // libcamera (libcamera-dev), the cameras of media-controller pipelines (Raspberry Pi,
+        // Rockchip, i.MX, IPU), behind C: its API is C++. Linked by name, its headers found as
+        // OpenCV's are (LibcameraHeaders/libcamera links to /usr/include/libcamera/libcamera).
+        // No product uses it yet: a client that only uses V4L2 must build without libcamera
+        // (Docs.docc/LibcameraBackend.md); clibcamera-probe tests it in the vimc VM.
+        .target(
+            name: "CLibcamera",
+            exclude: ["LibcameraHeaders"],
+            cxxSettings: [.headerSearchPath("LibcameraHeaders"), .headerSearchPath("../COpenCVFaces")],
+            linkerSettings: [.linkedLibrary("camera"), .linkedLibrary("camera-base")]
+        ),
 
         // Layers.
         .target(name: "Imaging", dependencies: ["CYUV", "CImagingKernels"]),
         .target(name: "Codecs", dependencies: ["Imaging", "CTurboJPEG", "CJPEGCoefficients", "CHeif", "CExif", "CTIFF", "CRaw", "CPNG"]),
         .target(name: "V4L2", dependencies: ["Imaging", "CV4L2"]),
         .target(name: "ImageFiles", dependencies: ["Imaging", "Codecs", "CXML", "CFileAttributes"]),
+        // The backend-neutral core: sessions, outputs, settings, processing, the cameras made of
+        // files and of nothing (synthetic, frame file, clip) and the seam a backend plugs into.
+        // It cannot import V4L2: that is another target's dependency, not its own.
         .target(
-            name: "PhotoCapture",
-            dependencies: ["Imaging", "Codecs", "ImageFiles", "V4L2", "CXML", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
+            name: "PhotoCaptureCore",
+            dependencies: ["Imaging", "Codecs", "ImageFiles", "CXML", "CSensorProxy", .product(name: "Logging", package: "swift-log")]
         ),
+        // One target per real backend, each a client of the core's package seam.
+        .target(
+            name: "PhotoCaptureV4L2",
+            dependencies: ["PhotoCaptureCore", "Imaging", "ImageFiles", "V4L2", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The umbrella: re-exports the core and the backends, and lists the backends' cameras in
+        // discovery, so `import PhotoCapture` gives an app everything it gave before the split.
+        .target(name: "PhotoCapture", dependencies: ["PhotoCaptureCore", "PhotoCaptureV4L2", "Imaging", "ImageFiles"]),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),
         // The CLI's commands, shared by its two executables.
@@ -140,11 +162,13 @@ let package = Package(
         // A V4L2 camera in memory, for the fault paths the real driver cannot produce on demand:
         // a test double, so no product contains it (as swift-nio keeps NIOEmbedded apart).
         .target(name: "V4L2Testing", dependencies: ["V4L2", "CV4L2"], path: "Tests/V4L2Testing"),
+        // Lists libcamera's cameras and captures one frame through CLibcamera (run-vimc-vm.sh).
+        .executableTarget(name: "clibcamera-probe", dependencies: ["CLibcamera"], path: "Tests/CLibcameraProbe"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImagingKernels", "TestSupport"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "Codecs", "Imaging", "TestSupport"]),
-        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "V4L2Testing", "TestSupport"]),
+        .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureCore", "PhotoCaptureV4L2", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "V4L2Testing", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTestingTests", dependencies: ["PhotoCaptureTesting", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "photocap-vision", "PhotocapCommands", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],

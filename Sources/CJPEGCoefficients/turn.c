@@ -19,8 +19,6 @@ struct strip {
     int height;
     int first_block_row[MAX_COMPONENTS];
     int block_rows[MAX_COMPONENTS];  // padded to the component's vertical sampling
-    jvirt_barray_ptr arrays[MAX_COMPONENTS];
-    JBLOCKARRAY rows[MAX_COMPONENTS];
     unsigned char *output;
     unsigned long output_size;
 };
@@ -79,6 +77,11 @@ static jvirt_barray_ptr recording_request(j_common_ptr info, int pool, boolean p
 
 // Turns with arrays of 4 MiB or more realized in this process so far.
 static atomic_int turns_realized;
+
+// A turned strip's coefficient arrays, past which the picture gets more strips than threads:
+// the strips' arrays live only while each is encoded, so a turn holds the source's
+// coefficients and about this much per thread, not the whole picture twice (1.6 GB at 256 MP).
+static const long strip_bytes_limit = 32L << 20;
 
 // Realized arrays are allocated but not yet touched: the moment to advise. Each lies in one
 // allocation (libjpeg splits only above 1 GB), which a writable access of its first row gives.
@@ -208,7 +211,16 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
     int turned_mcu_width = components == 1 ? DCTSIZE : turned_max_h * DCTSIZE;
     int mcu_rows = divide_up(turn->height, turned_mcu_height);
     int mcus_per_row = divide_up(turn->width, turned_mcu_width);
-    int wanted = strips < 1 ? 1 : strips;
+    int threads = strips < 1 ? 1 : strips;
+    long turned_bytes = 0;
+    for (int c = 0; c < components; c++) {
+        jpeg_component_info *component = &source->comp_info[c];
+        int v = turn->transposes ? component->h_samp_factor : component->v_samp_factor;
+        long rows = round_up(divide_up((long)turn->height * v, turned_max_v * DCTSIZE), v);
+        turned_bytes += rows * turn->block_columns[c] * (long)sizeof(JBLOCK);
+    }
+    int wanted = divide_up(turned_bytes, strip_bytes_limit);
+    wanted = wanted <= threads ? threads : round_up(wanted, threads);
     if (wanted > mcu_rows) wanted = mcu_rows;
     int rows_per_strip = divide_up(mcu_rows, wanted);
     if ((long)rows_per_strip * mcus_per_row > 65535) rows_per_strip = 65535 / mcus_per_row;
@@ -227,11 +239,6 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
             int v = turn->transposes ? component->h_samp_factor : component->v_samp_factor;
             strip->first_block_row[c] = strip->first_row / turned_mcu_height * v;
             strip->block_rows[c] = round_up(divide_up((long)strip->height * v, turned_max_v * DCTSIZE), v);
-            // Requested before the coefficients are read, so reading realizes them too, in memory.
-            strip->arrays[c] = (*source->mem->request_virt_barray)((j_common_ptr)source, JPOOL_IMAGE, FALSE,
-                                                                  (JDIMENSION)turn->block_columns[c],
-                                                                  (JDIMENSION)strip->block_rows[c],
-                                                                  (JDIMENSION)strip->block_rows[c]);
         }
     }
 
@@ -244,12 +251,6 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
             JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source, source_arrays[c],
                                                                   (JDIMENSION)row, (JDIMENSION)v, FALSE);
             for (int k = 0; k < v; k++) turn->source_rows[c][row + k] = rows[k];
-        }
-        for (int s = 0; s < turn->strip_count; s++) {
-            struct strip *strip = &turn->strips[s];
-            // One writable access of every row marks them defined for the encoder's reads.
-            strip->rows[c] = (*source->mem->access_virt_barray)((j_common_ptr)source, strip->arrays[c], 0,
-                                                                (JDIMENSION)strip->block_rows[c], TRUE);
         }
     }
     make_coefficient_map(turn);
@@ -267,11 +268,12 @@ void pc_jpeg_turn_geometry(const pc_jpeg_turn *turn, int *width, int *height, un
     *restart_interval = turn->restart_interval;
 }
 
-/// Fills the strip's blocks from the source blocks, coefficient by coefficient.
-static void turn_blocks(const pc_jpeg_turn *turn, const struct strip *strip) {
+/// Fills the strip's blocks (`rows`, one array of block rows per component) from the source
+/// blocks, coefficient by coefficient.
+static void turn_blocks(const pc_jpeg_turn *turn, const struct strip *strip, JBLOCKARRAY *rows) {
     for (int c = 0; c < turn->source.num_components; c++) {
         for (int row = 0; row < strip->block_rows[c]; row++) {
-            JBLOCKROW target = strip->rows[c][row];
+            JBLOCKROW target = rows[c][row];
             int turned_row = strip->first_block_row[c] + row;
             for (int column = 0; column < turn->block_columns[c]; column++) {
                 int source_row, source_column;
@@ -294,7 +296,6 @@ int pc_jpeg_turn_strip(pc_jpeg_turn *turn, int index, const uint8_t **bytes, siz
         return PC_JPEG_TURN_FAILED;
     }
     struct strip *strip = &turn->strips[index];
-    turn_blocks(turn, strip);
 
     struct jpeg_compress_struct target;
     struct error_manager errors;
@@ -335,7 +336,25 @@ int pc_jpeg_turn_strip(pc_jpeg_turn *turn, int index, const uint8_t **bytes, siz
     strip->output = NULL;
     strip->output_size = 0;
     jpeg_mem_dest(&target, &strip->output, &strip->output_size);
-    jpeg_write_coefficients(&target, strip->arrays);
+    // The strip's arrays belong to its compressor, so they are freed with it; writing the
+    // coefficients realizes them, and the entropy coding reads them only when finishing.
+    jvirt_barray_ptr arrays[MAX_COMPONENTS];
+    JBLOCKARRAY rows[MAX_COMPONENTS];
+    int components = target.num_components;
+    for (int c = 0; c < components; c++)
+        arrays[c] = (*target.mem->request_virt_barray)((j_common_ptr)&target, JPOOL_IMAGE, FALSE,
+                                                      (JDIMENSION)turn->block_columns[c],
+                                                      (JDIMENSION)strip->block_rows[c],
+                                                      (JDIMENSION)strip->block_rows[c]);
+    jpeg_write_coefficients(&target, arrays);
+    for (int c = 0; c < components; c++) {
+        // One writable access of every row marks them defined for the encoder's reads.
+        rows[c] = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], 0,
+                                                    (JDIMENSION)strip->block_rows[c], TRUE);
+        size_t bytes = (size_t)strip->block_rows[c] * (size_t)turn->block_columns[c] * sizeof(JBLOCK);
+        if (bytes >= (size_t)4 << 20 && atomic_load(&turns_realized) > 1) advise_huge_pages(rows[c][0], bytes);
+    }
+    turn_blocks(turn, strip, rows);
     jpeg_finish_compress(&target);
     jpeg_destroy_compress(&target);
     *bytes = strip->output;

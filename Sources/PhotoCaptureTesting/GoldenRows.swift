@@ -4,8 +4,9 @@ import PhotoCapture
 /// A golden file compared with a picture in memory a band of rows at a time, as it is decoded,
 /// so that a comparison holds one picture, not two (a 16384×16384 picture is 805 MB of RGB).
 ///
-/// Read this way: PNG and JPEG files whose rows decode to the bytes a whole decode gives
-/// (``ImageDecoder/decodeRows(of:name:_:)``), shown with their own orientation (a JPEG's EXIF `Orientation`) as
+/// Read this way: PNG, JPEG and TIFF files whose rows decode to the bytes a whole decode gives
+/// (``ImageDecoder/decodeRows(of:name:_:)``), shown with their own orientation (a JPEG's EXIF
+/// `Orientation`, a TIFF's IFD0 tag) as
 /// ``DisplayedImage`` shows them. Other files are nil, for the caller to decode whole.
 package struct GoldenRows {
     /// What errors call the file.
@@ -21,8 +22,11 @@ package struct GoldenRows {
         let data = try DisplayedImage.contents(of: path)
         if data.starts(with: Self.pngSignature) {
             orientation = .up
-        } else if data.starts(with: [0xFF, 0xD8]) {
-            do { orientation = try ImageFileInfo(data: data).orientation } catch { throw GoldenImageError(.undecodable(error), path: path) }
+        } else if data.starts(with: [0xFF, 0xD8]) || data.starts(with: Array("II*\0".utf8)) || data.starts(with: Array("MM\0*".utf8)) {
+            let info: ImageFileInfo
+            do { info = try ImageFileInfo(data: data) } catch { throw GoldenImageError(.undecodable(error), path: path) }
+            guard info.format != .dng else { return nil }  // RAW data: its decode refuses it
+            orientation = info.orientation
         } else {
             return nil
         }

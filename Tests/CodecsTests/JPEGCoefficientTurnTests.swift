@@ -71,6 +71,21 @@ struct JPEGCoefficientTurnTests {
         if size == PixelSize(width: 160, height: 96) { #expect(turned == 7) }
     }
 
+    @Test("a picture whose turned coefficients pass 32 MiB gets more strips than threads, still jpegtran's pixels")
+    func largePicturesTurnInMoreStrips() throws {
+        // 4:4:4, 3072x2048: 6.3 M pixels x 3 components x 2 bytes = 37.7 MB of turned coefficients,
+        // held a strip at a time, so even one thread turns it in two strips joined by a restart.
+        let folder = try TemporaryDirectory("coefficient-turn-large")
+        let path = try Self.source(PixelSize(width: 3072, height: 2048), cjpeg: ["-sample", "1x1"], in: folder, named: "large")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let reference = folder.url.appendingPathComponent("jpegtran.jpg").path
+        try ExternalTool.run("jpegtran", ["-perfect", "-copy", "all", "-rotate", "90", "-outfile", reference, path]).checked()
+        let ours = try JPEGLosslessTransform.transform(original, applying: .right, strips: 1)
+        #expect(JPEGStripTests.restarts(in: ours).markers.count == 1, "one thread, two strips: one restart marker")
+        let oursPath = try folder.write(ours, named: "ours.jpg")
+        #expect(try Self.decoded(oursPath) == (try Self.decoded(reference)))
+    }
+
     @Test("a damaged file is refused with libjpeg's reason, not turned")
     func damagedFileIsRefused() throws {
         let folder = try TemporaryDirectory("coefficient-turn-damaged")

@@ -76,6 +76,22 @@ struct TIFFTests {
         #expect(info.storedSize == read.size)
     }
 
+    @Test("TIFFFile.read decodes in bands of whole strips or tiles: ImageMagick's pixels, exactly",
+          arguments: [["-define", "tiff:rows-per-strip=7"], ["-define", "tiff:rows-per-strip=100"],
+                      ["-define", "tiff:tile-geometry=32x48"], ["-define", "tiff:tile-geometry=64x16"]])
+    func bandsOfStripsAndTiles(layout: [String]) throws {
+        // 150 rows: bands of 70 (7-row strips), 100, 96 and 64 rows, each with a short last band.
+        let size = PixelSize(width: 90, height: 150)
+        let folder = try TemporaryDirectory("codecs-tiff-bands")
+        let ppm = try folder.write(Array("P6\n90 150\n255\n".utf8) + JPEGStripTests.textured(size).pixels, named: "source.ppm")
+        let path = folder.url.appendingPathComponent("bands.tif").path
+        try ExternalTool.run("convert", [ppm] + layout + ["-compress", "lzw", path]).checked()
+        let read = try TIFFFile.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let magick = try PPM.parse(try ExternalTool.run("convert", [path, "-depth", "8", "ppm:-"]).checked().stdout)
+        #expect(read.size == size)
+        #expect(read.rgb == magick.pixels, "\(layout)")
+    }
+
     @Test("TIFFFile rejects mismatched buffers and non-TIFF data")
     func rejects() {
         #expect(throws: CodecError.self) { try TIFFFile.encode(rgb: [1, 2, 3], size: Self.size, metadata: EXIFMetadata()) }

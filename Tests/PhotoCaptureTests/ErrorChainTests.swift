@@ -9,8 +9,10 @@ import V4L2Testing
 @Suite struct ErrorChainTests {
     @Test func aFailedIoctlIsCarriedWithItsCallAndErrno() throws {
         let cause = V4L2Error.callFailed(device: "/dev/video0", call: .streamOn, errno: .invalidArgument)
-        let error = PhotoCaptureError(.deviceCallFailed(cause), uniqueID: 7)
+        let error = PhotoCaptureError(.deviceCallFailed(DeviceError(cause)), uniqueID: 7)
         #expect(error.description == "request 7: /dev/video0: VIDIOC_STREAMON failed: Invalid argument (errno 22)")
+        guard case .deviceCallFailed(let neutral) = error.code else { Issue.record("not a failed call: \(error)"); return }
+        #expect(neutral.device == "/dev/video0" && neutral.call == "VIDIOC_STREAMON" && neutral.errno == .invalidArgument)
         let carried = try #require(error.underlyingError as? V4L2Error)
         #expect(carried.errno == .invalidArgument)
         guard case .callFailed(_, let call, _) = carried else { Issue.record("not a failed call: \(carried)"); return }
@@ -38,7 +40,8 @@ import V4L2Testing
         }
         #expect(path == "/dev/fake0" && controls == ["focus_absolute"])
         #expect(cause.errno == .ioError, "\(cause)")
-        #expect(error?.underlyingError as? V4L2Error == cause)
+        let backendCause = try #require(cause.underlying as? V4L2Error, "\(cause)")
+        #expect(error?.underlyingError as? V4L2Error == backendCause)
         #expect(error?.description.hasPrefix("/dev/fake0: could not restore focus_absolute: /dev/fake0: ") == true,
                 "\(String(describing: error))")
         // A second restore has nothing left to write.

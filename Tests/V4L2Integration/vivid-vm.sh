@@ -4,8 +4,8 @@
 # root, and hand back that script's output and exit status.
 #
 # Usage:
-#   vivid-vm.sh GUEST_SCRIPT OUTDIR [--memory 2G] [--cpus N] [--timeout SECONDS]
-#   vivid-vm.sh --setup-only
+#   vivid-vm.sh GUEST_SCRIPT OUTDIR [--memory 2G] [--cpus N] [--timeout SECONDS] [--package P]...
+#   vivid-vm.sh --setup-only | --print-kernel
 #
 # GUEST_SCRIPT runs in the guest with OUT=<OUTDIR> (same path in the guest,
 # writable there) and the host's root file system mounted read-only, so host
@@ -13,7 +13,9 @@
 # Its stdout+stderr land in OUTDIR/guest.log and its exit code in
 # OUTDIR/guest.rc; vng's console goes to OUTDIR/vng.log. This script prints
 # guest.log and exits with the guest's exit code, or 124 when the guest never
-# reported one (hang, kernel panic, timeout).
+# reported one (hang, kernel panic, timeout). --package installs a Debian package on the
+# host for the guest too (udev: vng then starts udevd in the guest, which libcamera needs).
+# --print-kernel sets up and prints the guest's kernel version (for out-of-tree modules).
 #
 # Environment:
 #   PHOTOCAP_VM_CACHE  kernel cache dir (default /var/cache/photocap-vm)
@@ -38,6 +40,8 @@ MEMORY=2G
 CPUS=""
 TIMEOUT=1200
 SETUP_ONLY=0
+PRINT_KERNEL=0
+EXTRA_PKGS=()
 POSITIONAL=()
 while (($#)); do
     case "$1" in
@@ -48,6 +52,8 @@ while (($#)); do
         --timeout) [[ $# -ge 2 ]] || usage; TIMEOUT=$2; shift 2 ;;
         --timeout=*) TIMEOUT=${1#*=}; shift ;;
         --setup-only) SETUP_ONLY=1; shift ;;
+        --print-kernel) SETUP_ONLY=1; PRINT_KERNEL=1; shift ;;
+        --package) [[ $# -ge 2 ]] || usage; EXTRA_PKGS+=("$2"); shift 2 ;;
         -h|--help) usage ;;
         --) shift; POSITIONAL+=("$@"); break ;;
         -*) die "unknown option $1" ;;
@@ -94,7 +100,7 @@ apt_update_once() {
 # busybox-static: vng builds an initramfs (needed because Debian's kernel has
 #   9p/virtio-fs as modules) and refuses to without a static busybox.
 # kmod: modprobe/depmod on host and guest. v4l-utils: v4l2-ctl in the guest.
-PKGS=(qemu-system-x86 busybox-static kmod v4l-utils)
+PKGS=(qemu-system-x86 busybox-static kmod v4l-utils ${EXTRA_PKGS[@]+"${EXTRA_PKGS[@]}"})
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -207,6 +213,7 @@ fi
 flock -u 9
 t_setup1=$(now)
 log "setup took $(elapsed "$t_setup0" "$t_setup1") s (kernel $KVER, vng $VNG)"
+((PRINT_KERNEL)) && echo "$KVER"
 ((SETUP_ONLY)) && exit 0
 
 # ---- run --------------------------------------------------------------------

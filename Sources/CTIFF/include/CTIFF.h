@@ -31,7 +31,10 @@
     X(ReadEXIFDirectory) \
     X(ReadEncodedStrip) \
     X(ReadGPSDirectory) \
-    X(ReadRGBAImageOriented) \
+    X(RGBAImageBegin) \
+    X(RGBAImageEnd) \
+    X(RGBAImageGet) \
+    X(RGBAImageOK) \
     X(RewriteDirectory) \
     X(ScanlineSize64) \
     X(SetDirectory) \

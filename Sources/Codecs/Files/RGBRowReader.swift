@@ -8,20 +8,22 @@ import Imaging
 ///
 /// Only files whose rows are exactly the bytes the whole decode gives are read this way: PNG
 /// without alpha, 16-bit samples, interlacing or a gamma other than sRGB's (libpng's simplified
-/// API would convert those), and JPEG in Y'CbCr, grey or RGB (decoded by the same libjpeg-turbo
-/// with TurboJPEG's settings). Anything else reads as `nil`, for the caller to decode whole.
+/// API would convert those), JPEG in Y'CbCr, grey or RGB (decoded by the same libjpeg-turbo
+/// with TurboJPEG's settings), and TIFF (not DNG), which the whole decode reads by rows too.
+/// Anything else reads as `nil`, for the caller to decode whole.
 package enum RGBRowReader {
     /// Calls `body` with the size and then each row (`y`, `width × 3` bytes valid during the
-    /// call) of the PNG or JPEG `data`, in order; nil, with no call, when the file is not one
-    /// read by rows. The size is checked against ``PixelBudget`` before anything is allocated.
+    /// call) of the PNG, JPEG or TIFF `data`, in order; nil, with no call, when the file is not
+    /// one read by rows. The size is checked against ``PixelBudget`` before anything is allocated.
     package static func read(_ data: [UInt8],
                              _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
         if data.starts(with: PNGFile.signature) { return try readPNG(data, body) }
         if data.starts(with: [0xFF, 0xD8]) { return try readJPEG(data, body) }
+        if TIFFHeader(data) != nil, try ImageFileInfo(data: data).format == .tiff { return try TIFFFile.readRows(data, body).size }
         return nil
     }
 
-    /// The picture of the PNG or JPEG `data` turned by `orientation`, decoded a band of rows
+    /// The picture of the PNG, JPEG or TIFF `data` turned by `orientation`, decoded a band of rows
     /// at a time into the turned picture (one picture's memory, not two); nil when the file is
     /// not one read by rows.
     package static func readTurned(_ data: [UInt8], by orientation: Orientation) throws(CodecError) -> RGBImage? {

@@ -57,8 +57,23 @@ package enum TIFFFile {
     /// Reads an RGB(A) TIFF: its stored size, its `Orientation` tag (absent → `.up`), its
     /// stored pixels as packed RGB (alpha dropped). Any layout libtiff's RGBA reader
     /// understands is accepted. The declared size is checked against ``PixelBudget`` before
-    /// the raster is allocated.
+    /// anything is allocated.
     package static func read(_ data: [UInt8]) throws(CodecError) -> (size: PixelSize, orientation: Orientation, rgb: [UInt8]) {
+        var rgb: [UInt8] = []
+        let (size, orientation) = try readRows(data) { size, y, row in
+            if y == 0 { rgb.reserveCapacity(size.area * 3) }
+            rgb.append(contentsOf: row)
+        }
+        return (size, orientation, rgb)
+    }
+
+    /// Calls `body` with the stored size and then each stored row of an RGB(A) TIFF as packed
+    /// RGB (`y`, `width × 3` bytes valid during the call; alpha dropped), top to bottom, and
+    /// returns the size and the `Orientation` tag (absent → `.up`). libtiff's RGBA reader
+    /// decodes a band of whole strips or tiles at a time (at least 64 rows), so a large picture
+    /// is never held as its 4-byte raster. The size is checked against ``PixelBudget`` first.
+    package static func readRows(_ data: [UInt8], _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
+        throws(CodecError) -> (size: PixelSize, orientation: Orientation) {
         guard TIFFHeader(data) != nil else {
             throw .corruptFile(format: "TIFF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }
@@ -74,24 +89,49 @@ package enum TIFFFile {
         let orientationTag = hasOrientation ? Int(tag) : Int(ORIENTATION_TOPLEFT)
         let size = PixelSize(width: Int(width), height: Int(height))
         try PixelBudget.check(size, declaredBy: "TIFF")
+        var message = [CChar](repeating: 0, count: 1024)
+        var image = TIFFRGBAImage()
+        guard libtiff.RGBAImageOK(file.tiff, &message) != 0, libtiff.RGBAImageBegin(&image, file.tiff, 1, &message) != 0 else {
+            throw .tiff(function: "TIFFRGBAImageBegin", message: String(cMessage: message))
+        }
+        defer { libtiff.RGBAImageEnd(&image) }
         // Asking for the file's own orientation makes libtiff copy the rows as stored (it
         // would otherwise flip some orientations, and it never transposes).
-        let requested = (1...8).contains(orientationTag) ? orientationTag : Int(ORIENTATION_TOPLEFT)
-        var ok: Int32 = 0
-        // Not zeroed first: a read that succeeds writes every pixel, and a 200-byte file that
-        // declares 16384x16384 fails at its first strip having touched a few pages of the
-        // raster, not all of its 1 GB.
-        let raster = [UInt32](unsafeUninitializedCapacity: size.area) { buffer, initialized in
-            ok = libtiff.ReadRGBAImageOriented(file.tiff, width, height, buffer.baseAddress, Int32(requested), 1)
-            initialized = ok != 0 ? size.area : 0
+        image.req_orientation = UInt16((1...8).contains(orientationTag) ? orientationTag : Int(ORIENTATION_TOPLEFT))
+        let bandRows = min(size.height, Self.bandRows(file, height: size.height))
+        // Not zeroed: each band's read writes every pixel of it, or fails.
+        var raster = [UInt32](unsafeUninitializedCapacity: size.width * bandRows) { _, initialized in initialized = size.width * bandRows }
+        var row = [UInt8](repeating: 0, count: size.width * 3)
+        var firstRow = 0
+        while firstRow < size.height {
+            let rows = min(bandRows, size.height - firstRow)
+            image.row_offset = Int32(firstRow)
+            image.col_offset = 0
+            let ok = raster.withUnsafeMutableBufferPointer { libtiff.RGBAImageGet(&image, $0.baseAddress, width, UInt32(rows)) }
+            try file.check(ok, "TIFFRGBAImageGet")
+            for y in 0..<rows {
+                row.withUnsafeMutableBufferPointer { row in
+                    for x in 0..<size.width {  // ABGR in a native uint32: R is the low byte
+                        let pixel = raster[y * size.width + x]
+                        row[x * 3] = UInt8(truncatingIfNeeded: pixel)
+                        row[x * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+                        row[x * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
+                    }
+                }
+                row.withUnsafeBufferPointer { body(size, firstRow + y, $0) }
+            }
+            firstRow += rows
         }
-        try file.check(ok, "TIFFReadRGBAImageOriented")
-        var rgb = [UInt8](repeating: 0, count: size.area * 3)
-        for (index, pixel) in raster.enumerated() {  // ABGR in a native uint32: R is the low byte
-            rgb[index * 3] = UInt8(truncatingIfNeeded: pixel)
-            rgb[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
-            rgb[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
-        }
-        return (size, Orientation(exifValue: orientationTag), rgb)
+        return (size, Orientation(exifValue: orientationTag))
+    }
+
+    /// Rows per band of the RGBA reader: whole strips or tiles (a band that ends inside one
+    /// would decode it again for the next), at least 64 rows.
+    private static func bandRows(_ file: TIFFHandle, height: Int) -> Int {
+        var unit: UInt32 = 0
+        let tag = libtiff.IsTiled(file.tiff) != 0 ? TIFFTAG_TILELENGTH : TIFFTAG_ROWSPERSTRIP
+        if !withUnsafeMutablePointer(to: &unit, { file.get(UInt32(tag), $0) }) || unit == 0 || Int(unit) > height { return height }
+        let unitRows = Int(unit)
+        return (64 + unitRows - 1) / unitRows * unitRows
     }
 }

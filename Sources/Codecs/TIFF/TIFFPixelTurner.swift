@@ -27,8 +27,7 @@ package enum TIFFPixelTurner {
         // Everything but the turned entries is carried over as it is: damage would be too.
         try checkDirectoryChain(data, "the file is damaged")
         let layout = try Layout(editor)
-        let decoded = try decodeStrips(data, layout)
-        let turned = turn(decoded, layout, by: orientation)
+        let turned = try decodeTurned(data, layout, by: orientation)
         let size = orientation.apply(to: layout.size)
         let strips = try encodeStrips(turned, size: size, layout, from: editor, littleEndian: header.isLittleEndian)
         try place(strips.data, rowsPerStrip: strips.rowsPerStrip, replacing: layout, in: &editor)
@@ -153,8 +152,39 @@ package enum TIFFPixelTurner {
         }
     }
 
-    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff.
-    private static func decodeStrips(_ data: [UInt8], _ layout: Layout) throws(CodecError) -> [UInt8] {
+    /// The picture turned by `orientation`, rows packed (each row starting on a byte). Whole
+    /// pixels are placed in the turned picture a strip at a time as libtiff decodes them, so
+    /// the stored picture is never held whole beside it (two 805 MB copies at 16384x16384 RGB);
+    /// sub-byte pixels, a few bits each, are decoded whole and turned.
+    private static func decodeTurned(_ data: [UInt8], _ layout: Layout, by orientation: Orientation) throws(CodecError) -> [UInt8] {
+        let bits = layout.bitsPerPixel
+        guard bits % 8 == 0 else {
+            return turn(try decodeStrips(data, layout, strip: nil), layout, by: orientation)
+        }
+        // Not zeroed first, as the stored rows are not: every strip decoded is placed, and a
+        // file that declares more than it holds fails having touched only the pages placed.
+        var failure: CodecError?
+        let turned = [UInt8](unsafeUninitializedCapacity: layout.size.area * bits / 8) { target, initialized in
+            let target = UnsafeMutableBufferPointer(rebasing: target[...])
+            do throws(CodecError) {
+                _ = try decodeStrips(data, layout) { firstRow, rows in
+                    orientation.place(rows: rows, firstRow: firstRow, of: layout.size, bytesPerPixel: bits / 8, in: target)
+                }
+                initialized = target.count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return turned
+    }
+
+    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff: whole when
+    /// `strip` is nil, else handed to `strip` one strip at a time (its first row and its rows,
+    /// valid during the call), and nothing returned.
+    private static func decodeStrips(_ data: [UInt8], _ layout: Layout,
+                                     strip: ((Int, UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let file = try TIFFMemoryStream(bytes: data).open(mode: "rm")
         defer { file.close() }
         let rowBytes = layout.rowBytes(width: layout.size.width)
@@ -173,18 +203,21 @@ package enum TIFFPixelTurner {
         // Not zeroed first: the strips write every row, and a file that declares more rows
         // than it holds fails at its first short strip having touched only the pages read.
         var failure: CodecError?
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, initialized in
-            for strip in 0..<strips {
-                let firstRow = strip * Int(rowsPerStrip)
+        let wholeRows = strip == nil ? height : min(Int(rowsPerStrip), height)
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * wholeRows) { buffer, initialized in
+            for index in 0..<strips {
+                let firstRow = index * Int(rowsPerStrip)
                 guard firstRow < height else { break }
-                let expected = min(Int(rowsPerStrip), height - firstRow) * rowBytes
-                let read = libtiff.ReadEncodedStrip(file.tiff, UInt32(strip), buffer.baseAddress! + firstRow * rowBytes, tmsize_t(expected))
-                guard read == expected else {
+                let rows = min(Int(rowsPerStrip), height - firstRow)
+                let into = buffer.baseAddress! + (strip == nil ? firstRow * rowBytes : 0)
+                let read = libtiff.ReadEncodedStrip(file.tiff, UInt32(index), into, tmsize_t(rows * rowBytes))
+                guard read == rows * rowBytes else {
                     failure = .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError)
                     break
                 }
+                strip?(firstRow, UnsafeBufferPointer(start: into, count: rows * rowBytes))
             }
-            initialized = failure == nil ? rowBytes * height : 0
+            initialized = failure == nil && strip == nil ? rowBytes * height : 0
         }
         if let failure { throw failure }
         return pixels

@@ -8,8 +8,9 @@ extension ImageDecoder {
     /// 16384×16384 picture is 805 MB of RGB, a row 48 KB. Returns the size.
     ///
     /// Only files whose rows are exactly the bytes ``decode(_:name:)`` gives are read this way:
-    /// PNG without alpha, 16-bit samples, interlacing or a gamma other than sRGB's, and JPEG in
-    /// Y'CbCr, grey or RGB. Any other file returns nil without a call: decode it whole. The
+    /// PNG without alpha, 16-bit samples, interlacing or a gamma other than sRGB's, JPEG in
+    /// Y'CbCr, grey or RGB, and TIFF (not DNG). Any other file returns nil without a call:
+    /// decode it whole. The
     /// size is checked against ``PixelBudget`` before anything is allocated.
     public func decodeRows(of bytes: [UInt8], name: String = "image data",
                            _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)

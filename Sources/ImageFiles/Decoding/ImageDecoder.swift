@@ -77,20 +77,21 @@ public struct ImageDecoder: Sendable {
         }
         let info = try codec { () throws(CodecError) in try ImageFileInfo(data: data) }
         switch info.format {
-        case .jpeg:
+        case .jpeg, .tiff:
             try checkPixelCount(info.storedSize, name: name)
+            let format: DecodedImage.Format = info.format == .jpeg ? .jpeg : .tiff
             // Decoded a band at a time into the turned picture: a turned copy of the whole
             // decode would double the memory a large picture takes.
             if appliesOrientation, info.orientation != .up,
                let turned = try codec({ () throws(CodecError) in try RGBRowReader.readTurned(data, by: info.orientation) }) {
-                return DecodedImage(format: .jpeg, image: turned, fileOrientation: info.orientation, isOriented: true)
+                return DecodedImage(format: format, image: turned, fileOrientation: info.orientation, isOriented: true)
+            }
+            if format == .tiff {
+                let read = try codec { () throws(CodecError) in try TIFFFile.read(data) }
+                return oriented(RGBImage(size: read.size, pixels: read.rgb), format: .tiff, orientation: read.orientation)
             }
             let decoded = try codec { () throws(CodecError) in try JPEGDecoder().decodeRGB(data) }
             return oriented(RGBImage(size: decoded.size, pixels: decoded.rgb), format: .jpeg, orientation: info.orientation)
-        case .tiff:
-            try checkPixelCount(info.storedSize, name: name)
-            let read = try codec { () throws(CodecError) in try TIFFFile.read(data) }
-            return oriented(RGBImage(size: read.size, pixels: read.rgb), format: .tiff, orientation: read.orientation)
         case .heic:
             throw ImageDecodingError(.unsupportedFormat(reason: "HEIF without an ftyp box"), name: name)
         case .dng:

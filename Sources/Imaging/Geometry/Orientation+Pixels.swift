@@ -20,20 +20,32 @@ extension Orientation {
         precondition(source.count == size.area * bytesPerPixel, "\(source.count) bytes are not \(size) pixels of \(bytesPerPixel) bytes")
         guard self != .up else { return source }
         var result = [UInt8](repeating: 0, count: source.count)
-        let (origin, dx, dy) = linearMap(of: size)
         source.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { target in
-                for y in 0..<size.height {
-                    var t = (origin + y * dy) * bytesPerPixel
-                    var s = y * size.width * bytesPerPixel
-                    for _ in 0..<size.width {
-                        for byte in 0..<bytesPerPixel { target[t + byte] = source[s + byte] }
-                        s += bytesPerPixel
-                        t += dx * bytesPerPixel
-                    }
-                }
+                place(rows: source, firstRow: 0, of: size, bytesPerPixel: bytesPerPixel, in: target)
             }
         }
         return result
+    }
+
+    /// Writes stored rows `firstRow...` of a picture of `size` (`source`: whole rows of packed
+    /// pixels of `bytesPerPixel` bytes) where this orientation sends them in `target`, the
+    /// turned picture: how a picture is turned a strip at a time, as it is decoded, without a
+    /// stored copy beside the turned one.
+    package func place(rows source: UnsafeBufferPointer<UInt8>, firstRow: Int, of size: PixelSize, bytesPerPixel: Int,
+                       in target: UnsafeMutableBufferPointer<UInt8>) {
+        let rowBytes = size.width * bytesPerPixel, rows = source.count / max(1, rowBytes)
+        precondition(source.count == rows * rowBytes && firstRow + rows <= size.height && target.count == size.area * bytesPerPixel,
+                     "rows \(firstRow)..<\(firstRow + rows) of \(source.count) bytes are not of \(size), or the target is not its size")
+        let (origin, dx, dy) = linearMap(of: size)
+        for row in 0..<rows {
+            var t = (origin + (firstRow + row) * dy) * bytesPerPixel
+            var s = row * rowBytes
+            for _ in 0..<size.width {
+                for byte in 0..<bytesPerPixel { target[t + byte] = source[s + byte] }
+                s += bytesPerPixel
+                t += dx * bytesPerPixel
+            }
+        }
     }
 }

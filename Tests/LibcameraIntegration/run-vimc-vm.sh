@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The libcamera integration run: builds the patched vimc for the VM's kernel (build-vimc.sh)
+# and the CLibcamera probe, boots the VM of vivid-vm.sh with udev, libcamera's tools and IPA
+# modules on the host (the guest then runs udevd, which libcamera finds cameras through, and has
+# `cam`; vimc's pipeline refuses to run without its IPA), and runs guest-vimc.sh inside.
+#
+# Usage: Tests/LibcameraIntegration/run-vimc-vm.sh [OUTDIR]   (default .build/vimc-vm)
+# VIMC_ROTATION (default 90) is the sensor's mounting, VIMC_SIZE (default 1920x1080) the size of the
+# frames captured; VIMC_PROBE=0 skips building the probe.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+here=$repo/Tests/LibcameraIntegration
+cd "$repo"
+out=$(realpath -m "${1:-.build/vimc-vm}")
+command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
+vimc=$(bash "$here/build-vimc.sh")
+probe=""
+if [[ ${VIMC_PROBE:-1} == 1 ]]; then
+    swift build --product clibcamera-probe >/dev/null
+    probe=$(swift build --show-bin-path)/clibcamera-probe
+fi
+# One VM at a time per user: two TCG guests on this machine's cores would starve each other.
+exec 9>>"${TMPDIR:-/tmp}/photocap-vivid-vm.$(id -u).lock"
+flock 9
+rm -rf "$out"
+mkdir -p "$out"
+# A copy: bash reads a script as it runs, so editing the original must not change a running guest.
+cp "$here/guest-vimc.sh" "$out/"
+cat >"$out/scenarios.sh" <<SCRIPT
+export VIMC=$(printf %q "$vimc") PROBE=$(printf %q "$probe") VIMC_ROTATION=$(printf %q "${VIMC_ROTATION:-90}")
+export VIMC_SIZE=$(printf %q "${VIMC_SIZE:-1920x1080}")
+exec bash "\$OUT/guest-vimc.sh"
+SCRIPT
+rc=0
+bash "$repo/Tests/V4L2Integration/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 2G --cpus 2 --timeout 1500 \
+    --package udev --package libcamera-tools --package libcamera-ipa || rc=$?
+summary=$(grep -E "^vimc scenarios: " "$out/guest.log" 2>/dev/null | tail -1 || true)
+echo "${summary:-vimc scenarios: 0 passed, 1 failed (the VM did not report)}"
+exit "$rc"
