@@ -130,11 +130,12 @@ let package = Package(
         // `photocap serve`: the HTTP server, its routes and the capture coordinator, as a library so
         // its tests run it in process. Hummingbird and SwiftNIO stay out of photocap and out of the
         // library products: `photocap serve` continues in photocap-serve as the face commands do
-        // in photocap-vision.
+        // in photocap-vision. It links PhotoCaptureVision (OpenCV) for the faces and the framing
+        // drawn over the viewfinder: photocap-serve is an executable of its own, so photocap does not.
         .target(
             name: "PhotocapServer",
             dependencies: [
-                "PhotocapCommands", "PhotoCapture", "PhotoCaptureTesting",
+                "PhotocapCommands", "PhotoCapture", "PhotoCaptureTesting", "PhotoCaptureVision",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

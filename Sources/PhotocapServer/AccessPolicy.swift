@@ -10,7 +10,7 @@ import Hummingbird
 /// - On a loopback address, the `Host` must be a loopback name: a page of another site that
 ///   points its own name at 127.0.0.1 (DNS rebinding) is refused.
 /// - A state-changing request from a page of another origin is refused (`Origin` and
-///   `Sec-Fetch-Site`), and a POST must say its body is JSON, which a plain HTML form cannot.
+///   `Sec-Fetch-Site`), and a POST or PUT must say its body is JSON, which a plain HTML form cannot.
 package struct AccessPolicy<Context: RequestContext>: RouterMiddleware {
     /// The token every request needs; nil: none.
     package let token: String?
@@ -53,7 +53,8 @@ package struct AccessPolicy<Context: RequestContext>: RouterMiddleware {
             if let origin = request.headers[.origin], Self.hostPart(ofOrigin: origin) != request.head.authority?.lowercased() {
                 throw ServerError(.forbidden, "requests from other origins are refused (Origin \(origin))")
             }
-            if request.method == .post, !(request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") {
+            if request.method == .post || request.method == .put,
+               !(request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") {
                 throw ServerError(.unsupportedMediaType, "the body must be JSON, sent as Content-Type: application/json")
             }
         }

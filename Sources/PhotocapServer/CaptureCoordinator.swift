@@ -26,6 +26,8 @@ package actor CaptureCoordinator {
     private let output: PhotoOutput
     /// The viewfinder's frames.
     package nonisolated let viewfinder: Viewfinder
+    /// The faces and the framing recommendation on the viewfinder's stream, and auto-framing.
+    package nonisolated let analysis: ViewfinderAnalysis
     private let rotation: RotationCoordinator?
     /// The photos taken.
     package nonisolated let store: PhotoStore
@@ -62,10 +64,12 @@ package actor CaptureCoordinator {
         try session.addOutput(output)
         try session.addOutput(video)
         viewfinder = Viewfinder(output: video)
+        analysis = ViewfinderAnalysis(session: session, camera: camera, viewfinder: viewfinder)
         rotation = await shoot.servedRotationCoordinator(for: camera)
         namePrefix = "photo-\(Int(Date().timeIntervalSince1970))-"
         try await session.startRunning(discardingFirst: shoot.framesToSkip)
         viewfinder.start()
+        analysis.start()
     }
 
     /// Takes a photo as `request` asks, after the ones before it: the settings are checked as
@@ -135,6 +139,7 @@ package actor CaptureCoordinator {
         while isBusy && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
+        analysis.stop()
         viewfinder.stop()
         await session.stopRunning()
     }

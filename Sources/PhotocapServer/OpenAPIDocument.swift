@@ -6,7 +6,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "photocap serve",
     "version": "1",
-    "description": "Still photos from the camera photocap serve runs. Off loopback every request carries the server's token: X-Photocap-Token header (or Authorization: Bearer), or ?token= on a GET. A POST sends Content-Type: application/json. Errors are {\"error\": sentence}; refused settings get the sentence photocap shoot prints."
+    "description": "Still photos from the camera photocap serve runs. Off loopback every request carries the server's token: X-Photocap-Token header (or Authorization: Bearer), or ?token= on a GET. A POST or PUT sends Content-Type: application/json. Errors are {\"error\": sentence}; refused settings get the sentence photocap shoot prints."
   },
   "components": {
     "securitySchemes": {
@@ -55,6 +55,42 @@ enum OpenAPIDocument {
           "settings": { "type": "object", "description": "The resolved settings, as photocap shoot --json reports them (uniqueID, dimensions, orientationWritten, compensationApplied, orientationCompensation, ...)." }
         }
       },
+      "Box": {
+        "type": "object",
+        "description": "A rectangle normalised to the upright viewfinder image as shown: 0,0 its top left, 1,1 its bottom right.",
+        "required": ["x", "y", "width", "height"],
+        "properties": { "x": { "type": "number" }, "y": { "type": "number" }, "width": { "type": "number" }, "height": { "type": "number" } }
+      },
+      "Analysis": {
+        "type": "object",
+        "required": ["fieldOfView", "autoFraming", "applied"],
+        "properties": {
+          "viewfinderSequence": { "type": "integer", "description": "The viewfinder's newest frame (X-Frame-Sequence of /api/viewfinder)." },
+          "fieldOfView": { "$ref": "#/components/schemas/Box", "description": "The part of the whole upright picture the viewfinder shows, normalised to the whole picture." },
+          "autoFraming": { "type": "boolean" },
+          "applied": { "type": "object", "description": "The framing the camera applies now.", "properties": { "aspectRatio": { "type": "string" }, "zoomFactor": { "type": "number" } } },
+          "faces": {
+            "type": "object",
+            "description": "With faces=1: the faces of the newest analysed frame, tracked (a person keeps an id).",
+            "properties": {
+              "detector": { "type": "string", "examples": ["YuNet"] },
+              "frameSequence": { "type": "integer", "description": "The frame the faces were found in." },
+              "faces": { "type": "array", "items": { "type": "object", "properties": { "id": { "type": "integer" }, "bounds": { "$ref": "#/components/schemas/Box" } } } },
+              "error": { "type": "string" }
+            }
+          },
+          "framing": {
+            "type": "object",
+            "description": "With framing=1: the smart framing monitor's recommendation, absent until its first frame is analysed.",
+            "properties": {
+              "recommended": { "type": "object", "properties": { "aspectRatio": { "type": "string" }, "zoomFactor": { "type": "number" }, "bounds": { "$ref": "#/components/schemas/Box", "description": "The part of the viewfinder image the framing keeps (beyond 0...1 where the viewfinder shows less)." } } },
+              "detector": { "type": "string" },
+              "analysedFrames": { "type": "integer" },
+              "error": { "type": "string" }
+            }
+          }
+        }
+      },
       "Capture": {
         "type": "object",
         "required": ["uniqueID", "url", "shutterMs", "totalMs", "photos"],
@@ -69,6 +105,7 @@ enum OpenAPIDocument {
       }
     },
     "responses": {
+      "Analysis": { "description": "The analysis", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Analysis" } } } },
       "Error": { "description": "Refused", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
     },
     "parameters": {
@@ -149,8 +186,35 @@ enum OpenAPIDocument {
       "get": {
         "summary": "The newest viewfinder frame, upright, as PNG",
         "responses": {
-          "200": { "description": "The frame; X-Frame-Sequence names it", "content": { "image/png": {} } },
+          "200": { "description": "The frame; X-Frame-Sequence names it, X-Field-Of-View (x,y,width,height) is the part of the whole upright picture it shows", "content": { "image/png": {} } },
           "503": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
+    "/api/analysis": {
+      "get": {
+        "summary": "The faces and the smart framing recommendation on the viewfinder, and the auto-framing state",
+        "description": "Each analysis starts at the first request asking for it and pauses 5 s after the last; it runs on the viewfinder's frames, newest only, never delaying a photo.",
+        "parameters": [
+          { "name": "faces", "in": "query", "schema": { "enum": ["0", "1"] }, "description": "1: the faces." },
+          { "name": "framing", "in": "query", "schema": { "enum": ["0", "1"] }, "description": "1: the recommendation." }
+        ],
+        "responses": { "200": { "$ref": "#/components/responses/Analysis" }, "401": { "$ref": "#/components/responses/Error" } }
+      }
+    },
+    "/api/auto-framing": {
+      "put": {
+        "summary": "Turn auto-framing on or off",
+        "description": "On, the camera applies each recommendation itself, easing the zoom; off, the framing in effect stays. Answers the analysis with the recommendation.",
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["enabled"], "additionalProperties": false, "properties": { "enabled": { "type": "boolean" } } } } } },
+        "responses": {
+          "200": { "$ref": "#/components/responses/Analysis" },
+          "400": { "$ref": "#/components/responses/Error" },
+          "401": { "$ref": "#/components/responses/Error" },
+          "403": { "$ref": "#/components/responses/Error" },
+          "409": { "$ref": "#/components/responses/Error" },
+          "413": { "$ref": "#/components/responses/Error" },
+          "415": { "$ref": "#/components/responses/Error" }
         }
       }
     },

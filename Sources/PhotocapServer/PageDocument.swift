@@ -1,5 +1,6 @@
-/// The page at `/`: the viewfinder, the shutter with the photo's settings, the events of the
-/// capture in progress and the gallery. One self-contained document (no files to install
+/// The page at `/`: the viewfinder (with the faces and the framing recommendation drawn over it
+/// on request, and auto-framing on and off), the shutter with the photo's settings, the events
+/// of the capture in progress and the gallery. One self-contained document (no files to install
 /// beside the executable), using the API like any program.
 enum PageDocument {
     static let html = #"""
@@ -14,6 +15,12 @@ body { font: 15px system-ui, sans-serif; margin: 0; background: #111; color: #ee
 header { padding: 8px 16px; background: #222; display: flex; gap: 24px; align-items: center; }
 main { display: grid; grid-template-columns: minmax(320px, 2fr) 1fr; gap: 16px; padding: 16px; }
 #viewfinder { max-width: 100%; max-height: 70vh; background: #000; display: block; }
+#screen { position: relative; display: inline-block; }
+#overlay { position: absolute; inset: 0; pointer-events: none; overflow: hidden; }
+#overlay div { position: absolute; box-sizing: border-box; }
+#overlay .face { border: 2px solid #4f4; }
+#overlay .framing { border: 2px dashed #fc3; }
+#analysis label { display: inline-block; margin-right: 16px; }
 fieldset { border: 1px solid #444; margin: 0 0 12px; }
 label { display: block; margin: 4px 0; }
 button { font-size: 16px; padding: 6px 14px; }
@@ -30,8 +37,14 @@ button { font-size: 16px; padding: 6px 14px; }
 <header><strong>photocap</strong><span id="status">connecting…</span></header>
 <main>
 <section>
-<img id="viewfinder" alt="viewfinder">
+<div id="screen"><img id="viewfinder" alt="viewfinder"><div id="overlay"></div></div>
 <div id="frameinfo"></div>
+<div id="analysis">
+<label><input type="checkbox" id="showFaces"> Faces</label>
+<label><input type="checkbox" id="showFraming"> Framing</label>
+<label><input type="checkbox" id="autoFraming"> Auto-framing</label>
+<span id="analysisinfo"></span>
+</div>
 </section>
 <section>
 <form id="settings">
@@ -65,19 +78,29 @@ async function api(path, options = {}) {
 
 // The viewfinder pulls the newest frame when the last one has arrived: a slow link gets fewer
 // frames, never a queue of old ones.
+// Each frame comes with the part of the whole picture it shows, which the overlay is drawn for.
 let frames = 0;
 let frameInterval = 100;
-function nextFrame() {
+let shownFieldOfView = { x: 0, y: 0, width: 1, height: 1 };
+async function nextFrame() {
   const started = performance.now();
-  const image = new Image();
-  image.onload = () => {
-    $("viewfinder").src = image.src;
+  try {
+    const response = await fetch(withToken("/api/viewfinder?t=" + Date.now()), { headers });
+    if (!response.ok) throw new Error(response.statusText);
+    const [x, y, width, height] = (response.headers.get("X-Field-Of-View") || "0,0,1,1").split(",").map(Number);
+    const url = URL.createObjectURL(await response.blob());
+    const image = new Image();
+    await new Promise((resolve, reject) => { image.onload = resolve; image.onerror = reject; image.src = url; });
+    const old = $("viewfinder").src;
+    $("viewfinder").src = url;
+    shownFieldOfView = { x, y, width, height };
+    if (old.startsWith("blob:")) URL.revokeObjectURL(old);
     frames += 1;
     $("frameinfo").textContent = "frame " + frames;
     setTimeout(nextFrame, Math.max(0, frameInterval - (performance.now() - started)));
-  };
-  image.onerror = () => setTimeout(nextFrame, 500);
-  image.src = withToken("/api/viewfinder?t=" + Date.now());
+  } catch (e) {
+    setTimeout(nextFrame, 500);
+  }
 }
 
 async function refreshStatus() {
@@ -88,6 +111,71 @@ async function refreshStatus() {
       + (s.flashScene === "true" ? " · flash scene" : "") + (s.capturing === "true" ? " · capturing" : "");
   } catch (e) { $("status").textContent = e.message; }
 }
+
+// The faces and the recommended framing, drawn over the viewfinder while their boxes are
+// ticked: asked for at the viewfinder's rate, the next request when the last has answered.
+// A box of the report, normalised to the newest frame (`view`, a part of the whole picture),
+// placed over the frame shown, which may show another part while auto-framing moves.
+function place(box, view, className, title) {
+  const shown = shownFieldOfView;
+  box = { x: (view.x + box.x * view.width - shown.x) / shown.width, y: (view.y + box.y * view.height - shown.y) / shown.height,
+          width: box.width * view.width / shown.width, height: box.height * view.height / shown.height };
+  const div = document.createElement("div");
+  div.className = className;
+  div.title = title;
+  div.style.left = (box.x * 100) + "%";
+  div.style.top = (box.y * 100) + "%";
+  div.style.width = (box.width * 100) + "%";
+  div.style.height = (box.height * 100) + "%";
+  return div;
+}
+
+function drawAnalysis(report) {
+  const boxes = [];
+  const notes = [];
+  if ($("showFaces").checked && report.faces) {
+    if (report.faces.error) notes.push(report.faces.error);
+    for (const face of report.faces.faces) boxes.push(place(face.bounds, report.fieldOfView, "face", "face #" + face.id));
+    notes.push(report.faces.faces.length + " face" + (report.faces.faces.length === 1 ? "" : "s"));
+  }
+  if ($("showFraming").checked && report.framing) {
+    if (report.framing.error) notes.push(report.framing.error);
+    const recommended = report.framing.recommended;
+    if (recommended) {
+      const name = recommended.aspectRatio + (recommended.zoomFactor === 1 ? "" : " ×" + recommended.zoomFactor);
+      boxes.push(place(recommended.bounds, report.fieldOfView, "framing", "recommended " + name));
+      notes.push("recommended " + name);
+    }
+  }
+  $("autoFraming").checked = report.autoFraming;
+  if (report.applied.aspectRatio) notes.push("applied " + report.applied.aspectRatio + " ×" + report.applied.zoomFactor);
+  $("overlay").replaceChildren(...boxes);
+  $("analysisinfo").textContent = notes.join(" · ");
+}
+
+let analysing = false;
+async function nextAnalysis() {
+  const faces = $("showFaces").checked, framing = $("showFraming").checked;
+  if (!faces && !framing) { analysing = false; $("overlay").replaceChildren(); $("analysisinfo").textContent = ""; return; }
+  analysing = true;
+  const started = performance.now();
+  try {
+    drawAnalysis(await api(`/api/analysis?faces=${faces ? 1 : 0}&framing=${framing ? 1 : 0}`));
+  } catch (e) { $("analysisinfo").textContent = e.message; }
+  setTimeout(nextAnalysis, Math.max(0, frameInterval - (performance.now() - started)));
+}
+$("showFaces").onchange = $("showFraming").onchange = () => { if (!analysing) nextAnalysis(); };
+
+$("autoFraming").onchange = async () => {
+  const enabled = $("autoFraming").checked;
+  try {
+    drawAnalysis(await api("/api/auto-framing", { method: "PUT", headers: { "Content-Type": "application/json" },
+                                                  body: JSON.stringify({ enabled }) }));
+  } catch (e) {
+    $("autoFraming").checked = !enabled;
+    $("analysisinfo").textContent = e.message;
+  }
+};
 
 function settingsFromForm() {
   const form = new FormData($("settings"));

@@ -82,3 +82,28 @@ enum JSONSetting: Decodable, Equatable, CustomStringConvertible {
         number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 }
+
+/// The body of `PUT /api/auto-framing`: `{"enabled": true}` or `{"enabled": false}`.
+package struct AutoFramingRequest: Sendable, Equatable, Decodable {
+    /// Whether auto-framing is to be on.
+    package let enabled: Bool
+
+    /// The request in `body`, or the refusal: a JSON object with the one key `enabled`, a boolean.
+    package init(json body: [UInt8]) throws(SettingsRefusal) {
+        let keys: [String: AnyKey]
+        do {
+            keys = try JSONDecoder().decode([String: AnyKey].self, from: Data(body))
+            self = try JSONDecoder().decode(Self.self, from: Data(body))
+        } catch {
+            throw SettingsRefusal(#"the body must be {"enabled": true} or {"enabled": false}"#)
+        }
+        if let unknown = keys.keys.sorted().first(where: { $0 != "enabled" }) {
+            throw SettingsRefusal("unknown key '\(unknown)'; the only key is enabled")
+        }
+    }
+
+    /// Any JSON value, to list an object's keys.
+    private struct AnyKey: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}

@@ -35,19 +35,10 @@ package enum PhotoServer {
         }
         router.post("/api/photos") { request, _ in
             let received = ContinuousClock.now
-            var request = request
-            if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxBodyBytes {
-                throw ServerError(.contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
-            }
-            let body: ByteBuffer
-            do {
-                body = try await request.collectBody(upTo: limits.maxBodyBytes)
-            } catch {
-                throw ServerError(.contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
-            }
+            let body = try await collectBody(of: request, limits: limits)
             let photoRequest: PhotoRequest
             do throws(SettingsRefusal) {
-                photoRequest = try PhotoRequest(json: Array(buffer: body))
+                photoRequest = try PhotoRequest(json: body)
             } catch {
                 throw ServerError(.badRequest, error.message)
             }
@@ -91,12 +82,27 @@ package enum PhotoServer {
             return Response(status: .noContent)
         }
         router.get("/api/viewfinder") { _, _ in
-            guard let (sequence, png) = try coordinator.viewfinder.newestPNG() else {
+            guard let (sequence, fieldOfView, png) = try coordinator.viewfinder.newestPNG() else {
                 throw ServerError(.serviceUnavailable, "no frame yet")
             }
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store",
-                                                   HTTPField.Name("X-Frame-Sequence")!: "\(sequence)"],
+                                                   HTTPField.Name("X-Frame-Sequence")!: "\(sequence)",
+                                                   HTTPField.Name("X-Field-Of-View")!: AnalysisReport.Box(fieldOfView).header],
                             body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("/api/analysis") { request, _ in
+            let asked = request.uri.queryParameters
+            return json(try jsonText(coordinator.analysis.report(faces: asked["faces"] == "1", framing: asked["framing"] == "1")))
+        }
+        router.put("/api/auto-framing") { request, _ in
+            let body = try await collectBody(of: request, limits: limits)
+            let enabled: Bool
+            do throws(SettingsRefusal) {
+                enabled = try AutoFramingRequest(json: body).enabled
+            } catch {
+                throw ServerError(.badRequest, error.message)
+            }
+            return json(try jsonText(try coordinator.analysis.setAutoFraming(enabled)))
         }
         router.get("/api/events") { _, _ in
             guard coordinator.events.streamCount < limits.maxViewers else {
@@ -117,6 +123,19 @@ package enum PhotoServer {
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
         }
         return router
+    }
+
+    /// The request's body, at most `limits.maxBodyBytes` (a 413 beyond).
+    static func collectBody(of request: Request, limits: Limits) async throws -> [UInt8] {
+        var request = request
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxBodyBytes {
+            throw ServerError(.contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
+        }
+        do {
+            return Array(buffer: try await request.collectBody(upTo: limits.maxBodyBytes))
+        } catch {
+            throw ServerError(.contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
+        }
     }
 
     /// The photo the route's `id` names, or a 404.

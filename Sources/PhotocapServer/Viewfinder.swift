@@ -10,7 +10,7 @@ import Synchronization
 package final class Viewfinder: Sendable {
     private struct State {
         var newest: VideoFrame?
-        var encoded: (sequence: UInt64, png: Data)?
+        var encoded: (sequence: UInt64, fieldOfView: NormalizedRect, png: Data)?
         var reader: Task<Void, Never>?
     }
     private let state = Mutex(State())
@@ -36,15 +36,19 @@ package final class Viewfinder: Sendable {
         state.withLock { $0.reader }?.cancel()
     }
 
-    /// The newest frame as PNG and its sequence number; nil before the first frame.
-    package func newestPNG() throws -> (sequence: UInt64, png: Data)? {
+    /// The newest frame as PNG, its sequence number and the part of the whole upright picture
+    /// it shows; nil before the first frame.
+    package func newestPNG() throws -> (sequence: UInt64, fieldOfView: NormalizedRect, png: Data)? {
         let (frame, cached) = state.withLock { ($0.newest, $0.encoded) }
         guard let frame else { return nil }
         if let cached, cached.sequence == frame.sequence { return cached }
-        let png = try ImageEncoder.pngData(Self.rgbImage(frame))
-        state.withLock { $0.encoded = (frame.sequence, png) }
-        return (frame.sequence, png)
+        let encoded = (frame.sequence, frame.fieldOfView, try ImageEncoder.pngData(Self.rgbImage(frame)))
+        state.withLock { $0.encoded = encoded }
+        return encoded
     }
+
+    /// The newest frame, as delivered (its sequence number and field of view); nil before the first.
+    var newestFrame: VideoFrame? { state.withLock { $0.newest } }
 
     /// Frames delivered by the output and dropped by it (a slow reader).
     package var counts: (delivered: Int, dropped: Int) { (output.deliveredFrameCount, output.droppedFrameCount) }

@@ -249,7 +249,7 @@ struct PhotoServerTests {
             struct AnyDecodable: Decodable { init(from decoder: any Decoder) throws {} }
             let document = try decode(Document.self, openAPI)
             #expect(Set(document.paths.keys) == ["/api/photos", "/api/photos/{id}", "/api/photos/{id}/file", "/api/photos/{id}/display",
-                                                 "/api/events", "/api/viewfinder", "/api/status"])
+                                                 "/api/events", "/api/viewfinder", "/api/status", "/api/analysis", "/api/auto-framing"])
             let page = try await client.execute("GET", "/")
             #expect(page.text.contains("<title>photocap</title>"))
             var frame = try await client.execute("GET", "/api/viewfinder")
@@ -259,6 +259,7 @@ struct PhotoServerTests {
             }
             #expect(frame.status == 200)
             #expect(frame.body.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
+            #expect(frame.headers["x-field-of-view"] == "0.0,0.0,1.0,1.0", "the whole picture: no framing applied")
             let status = try await client.execute("GET", "/api/status")
             #expect(status.text.contains("\"device\""))
             await coordinator.stop()

@@ -9,8 +9,9 @@ package struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the camera to a browser and to programs over HTTP.",
         discussion: """
-            The page at / shows the viewfinder, a shutter and the photos taken; the API is described \
-            at /openapi.json. It listens on 127.0.0.1 unless --listen names another address; then \
+            The page at / shows the viewfinder, with the faces and the recommended framing drawn over \
+            it on request and a switch for auto-framing, a shutter and the photos taken; the API is \
+            described at /openapi.json. It listens on 127.0.0.1 unless --listen names another address; then \
             every request needs the token (--token, or one generated and printed once), state-changing \
             ones in the X-Photocap-Token header. Photos are written to --output; one is taken at a \
             time. Ctrl-C or SIGTERM stops the camera after the photo in progress is written.
