@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PhotoCaptureTesting
 import PhotocapServer
 import Testing
 
@@ -101,6 +102,31 @@ extension PhotoServerTests {
             #expect(coordinator.analysis.running == (true, true), "asked within the idle time")
             coordinator.analysis.pauseIdle(now: .now + .seconds(60))
             #expect(coordinator.analysis.running == (false, false))
+        }
+    }
+
+    @Test func theFaceOfAPortraitIsReportedWhereItWasMarkedByHand() async throws {
+        // The astronaut portrait (512x512), its face marked at 175,70 90x90 in
+        // TestImages/faces/marked-faces.txt, replayed as a raw frame.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let portrait = try DisplayedImage(fileAt: root.appendingPathComponent("TestImages/faces/astronaut.png").path).image
+        let frame = FileManager.default.temporaryDirectory.path + "/photocap-serve-portrait-\(UUID().uuidString).rgb"
+        try Data(portrait.pixels).write(to: URL(fileURLWithPath: frame))
+        defer { try? FileManager.default.removeItem(atPath: frame) }
+        let size = "\(portrait.size.width)x\(portrait.size.height)"
+        try await withServer(["--frame-file", frame, "--frame-format", "rgb24", "--frame-size", size]) { (client, _) async throws in
+            var report = try decode(Analysis.self, try await client.execute("GET", "/api/analysis?faces=1"))
+            for _ in 0..<500 where report.faces?.faces.isEmpty ?? true {
+                try await Task.sleep(for: .milliseconds(20))
+                report = try decode(Analysis.self, try await client.execute("GET", "/api/analysis?faces=1"))
+            }
+            let faces = try #require(report.faces?.faces)
+            #expect(faces.count == 1)
+            let face = try #require(faces.first).bounds
+            let marked = (x: 175.0 / 512, y: 70.0 / 512, side: 90.0 / 512)
+            #expect(abs(face.x + face.width / 2 - (marked.x + marked.side / 2)) < 0.05, "\(face)")
+            #expect(abs(face.y + face.height / 2 - (marked.y + marked.side / 2)) < 0.07, "\(face)")
+            #expect(face.width / marked.side > 0.6 && face.width / marked.side < 1.7, "\(face)")
         }
     }
 }

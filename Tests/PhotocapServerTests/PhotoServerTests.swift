@@ -40,13 +40,14 @@ struct PhotoServerTests {
 
     static let json = ["Content-Type": "application/json"]
 
-    /// Runs `body` against a server on a free loopback port, on the synthetic camera, writing
-    /// into a new folder.
+    /// Runs `body` against a server on a free loopback port, on the synthetic camera (or the
+    /// `--frame-file` of `arguments`), writing into a new folder.
     func withServer(_ arguments: [String] = [], token: String? = nil, loopback: Bool = true,
                     _ body: @Sendable (TestHTTPClient, CaptureCoordinator) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.path + "/photocap-serve-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let serve = try ServeCommand.parse(["--output", folder, "--device", "synthetic", "--size", "640x480"] + arguments)
+        let camera = arguments.contains("--frame-file") ? [] : ["--device", "synthetic", "--size", "640x480"]
+        let serve = try ServeCommand.parse(["--output", folder] + camera + arguments)
         let coordinator = try await CaptureCoordinator(serve: serve, store: try PhotoStore(folder: folder),
                                                        events: Broadcast(buffering: 64))
         var limits = PhotoServer.Limits()
