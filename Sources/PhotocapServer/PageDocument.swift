@@ -130,7 +130,9 @@ function place(box, view, className, title) {
   return div;
 }
 
-function drawAnalysis(report) {
+// `showsToggle`: whether the report may set the auto-framing box; not one asked for before the
+// box was last switched, which would undo the switch on the page.
+function drawAnalysis(report, showsToggle = true) {
   const boxes = [];
   const notes = [];
   if ($("showFaces").checked && report.faces) {
@@ -147,7 +149,7 @@ function drawAnalysis(report) {
       notes.push("recommended " + name);
     }
   }
-  $("autoFraming").checked = report.autoFraming;
+  if (showsToggle) $("autoFraming").checked = report.autoFraming;
   if (report.applied.aspectRatio) notes.push("applied " + report.applied.aspectRatio + " ×" + report.applied.zoomFactor);
   $("overlay").replaceChildren(...boxes);
   $("analysisinfo").textContent = notes.join(" · ");
@@ -159,21 +161,28 @@ async function nextAnalysis() {
   if (!faces && !framing) { analysing = false; $("overlay").replaceChildren(); $("analysisinfo").textContent = ""; return; }
   analysing = true;
   const started = performance.now();
+  const switches = autoFramingSwitches;
   try {
-    drawAnalysis(await api(`/api/analysis?faces=${faces ? 1 : 0}&framing=${framing ? 1 : 0}`));
+    const report = await api(`/api/analysis?faces=${faces ? 1 : 0}&framing=${framing ? 1 : 0}`);
+    drawAnalysis(report, switches === autoFramingSwitches && switching === 0);
   } catch (e) { $("analysisinfo").textContent = e.message; }
   setTimeout(nextAnalysis, Math.max(0, frameInterval - (performance.now() - started)));
 }
 $("showFaces").onchange = $("showFraming").onchange = () => { if (!analysing) nextAnalysis(); };
 
+let autoFramingSwitches = 0, switching = 0;
 $("autoFraming").onchange = async () => {
   const enabled = $("autoFraming").checked;
+  autoFramingSwitches += 1;
+  switching += 1;
   try {
     drawAnalysis(await api("/api/auto-framing", { method: "PUT", headers: { "Content-Type": "application/json" },
                                                   body: JSON.stringify({ enabled }) }));
   } catch (e) {
     $("autoFraming").checked = !enabled;
     $("analysisinfo").textContent = e.message;
+  } finally {
+    switching -= 1;
   }
 };
 
