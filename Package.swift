@@ -19,11 +19,15 @@ let package = Package(
         .library(name: "PhotoCaptureVision", targets: ["PhotoCaptureVision"]),
         .executable(name: "photocap", targets: ["photocap"]),
         .executable(name: "photocap-vision", targets: ["photocap-vision"]),
+        .executable(name: "photocap-serve", targets: ["photocap-serve"]),
         .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries, one seam each.
@@ -126,6 +130,28 @@ let package = Package(
             dependencies: ["PhotocapCommands", "PhotoCaptureVision", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             linkerSettings: staticSwiftRuntime
         ),
+        // `photocap serve`: the HTTP server, its routes and the capture coordinator, as a library so
+        // its tests run it in process. Hummingbird and SwiftNIO stay out of photocap and out of the
+        // library products: `photocap serve` continues in photocap-serve as the face commands do
+        // in photocap-vision. It links PhotoCaptureVision (OpenCV) for the faces and the framing
+        // drawn over the viewfinder: photocap-serve is an executable of its own, so photocap does not.
+        .target(
+            name: "PhotocapServer",
+            dependencies: [
+                "PhotocapCommands", "PhotoCapture", "PhotoCaptureTesting", "PhotoCaptureVision",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // Linked against the dynamic Swift runtime even in release: Hummingbird brings the whole
+        // Foundation (with ICU), which the static link of `staticSwiftRuntime` leaves out, and a
+        // server starts once.
+        .executableTarget(
+            name: "photocap-serve",
+            dependencies: ["PhotocapServer", "PhotocapCommands"]
+        ),
         // The performance tester, apart from the product; it runs the photocap built beside it.
         .executableTarget(
             name: "photocap-benchmark",
@@ -151,6 +177,11 @@ let package = Package(
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "photocap-vision", "PhotocapCommands", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],
                     exclude: ["HelpSnapshots"]),
+        .testTarget(name: "PhotocapServerTests", dependencies: [
+            "PhotocapServer", "PhotocapCommands", "PhotoCapture", "PhotoCaptureTesting",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,3 @@
-import ArgumentParser
 import PhotocapCommands
 
 /// `photocap-vision`: photocap with OpenCV's face detection linked in, for the commands that
@@ -7,16 +6,6 @@ import PhotocapCommands
 enum PhotocapVision {
     static func main() async {
         VisionSupport.installed = .openCV
-        // What AsyncParsableCommand's own entry point does, after the line above.
-        do {
-            var command = try PhotocapCommand.parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            PhotocapCommand.exit(withError: error)
-        }
+        await PhotocapCommand.parseAndRun()
     }
 }

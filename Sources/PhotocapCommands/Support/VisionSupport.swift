@@ -1,8 +1,5 @@
 import ArgumentParser
 import PhotoCapture
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What needs OpenCV: `watch`, `shoot --smart-framing` and `shoot --faces`, implemented in
 /// `photocap-vision`.
@@ -46,23 +43,6 @@ package enum VisionSupport {
     /// Throws, naming `command`, when `photocap-vision` is not beside `photocap`.
     package static func implementation(for command: String) throws -> Implementation {
         if let installed { return installed }
-        let path = siblingPath()
-        var arguments = CommandLine.arguments
-        arguments[0] = path
-        let pointers = arguments.map { strdup($0) } + [nil]
-        execv(path, pointers)
-        let reason = String(cString: strerror(errno))
-        pointers.forEach { free($0) }
-        throw fail("\(command) runs in \(executableName), which links OpenCV's face detection, and \(path) cannot be run "
-                   + "(\(reason)): build it with `swift build --product \(executableName)` and keep it beside photocap")
-    }
-
-    /// `photocap-vision` in the folder of this process's executable.
-    static func siblingPath() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
-        return executable.deletingLastPathComponent.appendingPathComponent(executableName)
+        try SiblingExecutable.replaceProcess(with: executableName, for: command, purpose: "OpenCV's face detection")
     }
 }
