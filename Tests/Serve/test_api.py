@@ -109,6 +109,10 @@ def test_soak_8_viewers_and_a_photo_a_second():
         for warm_up in ["heic", "jpeg", "heic", "jpeg"]:
             assert server.request("POST", "/api/photos", {"format": warm_up})[0] == 201
         start_memory, start_descriptors = server.memory_kb(), server.descriptors()
+        # Memory after each photo: a leak grows with the photos; malloc's arenas, one per thread
+        # that has encoded, grow over the first photos and then hold (108-130 MB at the start and
+        # 141-156 MB at the end, in runs of the same build, were measured).
+        memory = []
         started = time.monotonic()
         for second in range(seconds):
             before = time.monotonic()
@@ -118,6 +122,7 @@ def test_soak_8_viewers_and_a_photo_a_second():
             ids.append(taken["uniqueID"])
             status, _, file = server.request("GET", taken["photos"][0]["fileURL"])
             assert status == 200 and len(file) == taken["photos"][0]["bytes"]
+            memory.append(server.memory_kb())
             time.sleep(max(0, started + second + 1 - time.monotonic()))
         time.sleep(1)
         end_memory, end_descriptors = server.memory_kb(), server.descriptors()
@@ -127,8 +132,11 @@ def test_soak_8_viewers_and_a_photo_a_second():
             reader.close()
         p99 = statistics.quantiles(latencies, n=100)[98] if len(latencies) > 1 else latencies[0]
         print(f"    soak: {seconds} photos with 8 viewers, request to photo median {statistics.median(latencies):.1f} ms, "
-              f"p99 {p99:.1f} ms; memory {start_memory} -> {end_memory} kB, descriptors {start_descriptors} -> {end_descriptors}")
+              f"p99 {p99:.1f} ms; memory {start_memory} -> {max(memory[:len(memory) // 2] or [start_memory])} (first half's highest) -> {end_memory} kB, descriptors {start_descriptors} -> {end_descriptors}")
         assert end_descriptors <= start_descriptors + 2, (start_descriptors, end_descriptors)
-        assert end_memory < start_memory + 40_000, (start_memory, end_memory)
+        # The second half of the photos adds less than 16 MB to the highest of the first half:
+        # a leak of more than about 0.55 MB a photo (a twentieth of a 12 MP frame) fails it.
+        first_half = max(memory[:len(memory) // 2] or [start_memory])
+        assert end_memory < first_half + 16_000, (start_memory, first_half, end_memory)
         code, stderr = server.stop()
         assert code == 0, stderr
