@@ -11,7 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-out=${1:-$repo/.build/vivid-vm}
+out=$(realpath -m "${1:-$repo/.build/vivid-vm}")
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
 
 cd "$repo"
