@@ -7,52 +7,38 @@ import Imaging
 package enum XMPPacketValidator {
     /// What is wrong with `packet`, in words; nil when nothing is.
     package static func problem(with packet: String) -> String? {
-        do {
-            try validate(packet)
-            return nil
-        } catch {
-            return error.reason
-        }
-    }
-
-    /// A packet's refusal.
-    private struct Refusal: Error {
-        let reason: String
-    }
-
-    private static func validate(_ packet: String) throws(Refusal) {
-        func refuse(_ reason: String) -> Refusal { Refusal(reason: reason) }
-        func notWellFormed(_ detail: String) -> Refusal { refuse("the XMP packet is not well-formed XML: \(detail)") }
+        func notWellFormed(_ detail: String) -> String { "the XMP packet is not well-formed XML: \(detail)" }
         let size = packet.utf8.count
         guard size <= JPEGFile.maximumXMPPacket else {
-            throw refuse("the XMP packet is \(size) bytes; at most \(JPEGFile.maximumXMPPacket) fit (one JPEG APP1 segment)")
+            return "the XMP packet is \(size) bytes; at most \(JPEGFile.maximumXMPPacket) fit (one JPEG APP1 segment)"
         }
         // The smallest document, "<a/>", has four bytes (and XMLParser, which judged packets
         // before, parsed nothing shorter).
-        guard size >= 4 else { throw notWellFormed("it has no complete root element") }
+        guard size >= 4 else { return notWellFormed("it has no complete root element") }
         var reason = [CChar](repeating: 0, count: 256)
         guard pc_xml_load(&reason, reason.count) == 0 else {
-            throw refuse("the XMP packet cannot be checked: libxml2 could not be loaded (\(String(cMessage: reason)))")
+            return "the XMP packet cannot be checked: libxml2 could not be loaded (\(String(cMessage: reason)))"
         }
         var check = pc_xml_document_check()
         defer { pc_xml_release(&check) }
         let status = packet.utf8CString.withUnsafeBufferPointer { bytes in
             pc_xml_check_document(bytes.baseAddress, Int32(size), XMPPacketReader.rdfNamespace, &check)
         }
-        guard status == 0 else { throw refuse("the XMP packet cannot be checked: libxml2 ran out of memory") }
+        guard status == 0 else { return "the XMP packet cannot be checked: libxml2 ran out of memory" }
         if check.error_code != 0 {
-            throw notWellFormed("\(Self.describe(Int(check.error_code))) (line \(check.error_line), column \(check.error_column))")
+            return notWellFormed("\(Self.describe(Int(check.error_code))) (line \(check.error_line), column \(check.error_column))")
         }
         guard let rootName = check.root_name.map({ String(cString: $0) }) else {
-            throw notWellFormed("it has no complete root element")
+            return notWellFormed("it has no complete root element")
         }
         let namespace = check.root_namespace.map { String(cString: $0) }
         guard (rootName == "x:xmpmeta" && namespace == XMPPacketReader.metaNamespace) || (rootName == "rdf:RDF" && namespace == XMPPacketReader.rdfNamespace) else {
-            throw refuse("the XMP packet's root element is <\(rootName)> (namespace \(namespace.flatMap { $0.isEmpty ? nil : $0 } ?? "none")), "
-                         + "not x:xmpmeta or rdf:RDF")
+            return "the XMP packet's root element is <\(rootName)> (namespace \(namespace.flatMap { $0.isEmpty ? nil : $0 } ?? "none")), "
+                + "not x:xmpmeta or rdf:RDF"
         }
         // The rdf prefix is required: a DNG gets photocap's description inside this element.
-        guard check.has_rdf != 0 else { throw refuse("the XMP packet's x:xmpmeta holds no rdf:RDF") }
+        guard check.has_rdf != 0 else { return "the XMP packet's x:xmpmeta holds no rdf:RDF" }
+        return nil
     }
 
     /// libxml2's error number (`xmlParserErrors`) in words, for the common mistakes.
