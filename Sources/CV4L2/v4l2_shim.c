@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <libv4l2.h>
 #include <poll.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -125,12 +127,29 @@ void *pc_v4l2_map(int fd, size_t length, int64_t offset, int *error) {
 
 int pc_v4l2_unmap(void *address, size_t length) { return v4l2_munmap(address, length) == 0 ? 0 : -errno; }
 
-int pc_v4l2_poll(int fd, int timeout_ms) {
-    struct pollfd entry = {.fd = fd, .events = POLLIN | POLLPRI};
+int pc_v4l2_poll(int fd, int wake_fd, int timeout_ms) {
+    // poll ignores a negative descriptor, so wake_fd -1 waits on the device alone.
+    struct pollfd entries[2] = {{.fd = fd, .events = POLLIN | POLLPRI}, {.fd = wake_fd, .events = POLLIN}};
     int result;
     do {
-        result = poll(&entry, 1, timeout_ms);
+        result = poll(entries, 2, timeout_ms);
     } while (result == -1 && errno == EINTR);
     if (result < 0) return -errno;
-    return result == 0 ? 0 : entry.revents;
+    if (entries[1].revents & POLLIN) {
+        uint64_t count;
+        ssize_t ignored = read(wake_fd, &count, sizeof count);
+        (void)ignored;
+    }
+    return entries[0].revents;
+}
+
+int pc_v4l2_wake_create(void) {
+    int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+void pc_v4l2_wake(int wake_fd) {
+    uint64_t one = 1;
+    ssize_t ignored = write(wake_fd, &one, sizeof one);
+    (void)ignored;
 }

@@ -57,4 +57,22 @@ import V4L2Testing
         #expect(expected.description == "request \(settings.uniqueID): no frame arrived within 5000 ms from /dev/fake0; "
             + "it waited for the frame under way at the request (zero shutter lag)")
     }
+
+    /// Stopping while the camera is silent does not wait out the stream's pull (2 s): the pull's
+    /// poll is woken when its task is cancelled. Before, `shoot` sat up to 2 s after a frame
+    /// timeout, and a vivid scenario bounded in time failed on it.
+    @Test func stoppingASilentCameraDoesNotWaitOutThePull() async throws {
+        let fake = FakeV4L2Driver()
+        fake.inject(.late(milliseconds: 12_000), atFrame: 30)
+        let (session, _) = try await runningSession(try CaptureDevice.v4l2(path: "/dev/fake0", driver: fake))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while fake.record.dequeued < 29, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // Well inside the pull that began with the last frame before the silence.
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        await session.stopRunning()
+        let stopping = ContinuousClock.now - started
+        #expect(fake.record.dequeued < 31, "the camera was not silent: \(fake.record.dequeued) frames")
+        #expect(stopping < .milliseconds(500), "stopping took \(stopping)")
+    }
 }

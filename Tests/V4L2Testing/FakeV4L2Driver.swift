@@ -351,11 +351,11 @@ package final class FakeV4L2Driver: V4L2Driver {
         }
     }
 
-    package func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> Int32 {
+    package func poll(_ fd: Int32, wakingOn wake: Int32, timeoutMilliseconds: Int32) -> Int32 {
         let deadline = Self.now() + UInt64(max(0, timeoutMilliseconds)) * 1_000_000
         while true {
             let now = Self.now()
-            let (events, wake) = state.withLock { (state) -> (Int32, UInt64) in
+            let (events, ready) = state.withLock { (state) -> (Int32, UInt64) in
                 advance(&state, to: now)
                 if state.gone || state.queueError || !state.streaming {
                     return (Int32(PC_V4L2_POLLERR), 0)
@@ -369,8 +369,15 @@ package final class FakeV4L2Driver: V4L2Driver {
             }
             if events != 0 { return events }
             guard now < deadline else { return 0 }
-            let sleep = min(wake, deadline) - now
-            usleep(UInt32(min(sleep / 1000 + 1, 1_000_000)))
+            let sleep = min(min(ready, deadline) - now, 1_000_000_000)
+            // Sleeps on the real wake descriptor, so a stream's wake-up ends the wait as the
+            // kernel's poll would.
+            var entry = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+            if Glibc.poll(&entry, 1, Int32((sleep + 999_999) / 1_000_000)) > 0 {
+                var count: UInt64 = 0
+                _ = read(wake, &count, 8)
+                return 0
+            }
         }
     }
 

@@ -45,8 +45,16 @@ int pc_v4l2_set_control(int fd, uint32_t id, int64_t value);
 void *pc_v4l2_map(int fd, size_t length, int64_t offset, int *error);
 int pc_v4l2_unmap(void *address, size_t length);
 
-/// Waits up to `timeout_ms` for the descriptor; returns its poll revents (0 on timeout).
-int pc_v4l2_poll(int fd, int timeout_ms);
+/// Waits up to `timeout_ms` for the descriptor, or until `wake_fd` (an eventfd from
+/// `pc_v4l2_wake_create`, or -1) is signalled, which it drains; returns the descriptor's poll
+/// revents (0 on timeout or wake-up).
+int pc_v4l2_poll(int fd, int wake_fd, int timeout_ms);
+
+/// A non-blocking eventfd that ends a `pc_v4l2_poll` early; -errno on failure.
+int pc_v4l2_wake_create(void);
+
+/// Signals `wake_fd`: a poll under way returns, or the next one returns at once.
+void pc_v4l2_wake(int wake_fd);
 
 enum {
     PC_V4L2_POLLIN = 0x001,

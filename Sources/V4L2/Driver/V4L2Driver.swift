@@ -33,8 +33,9 @@ package protocol V4L2Driver: Sendable {
     /// Maps buffer memory for reading; nil with `error` set to -errno on failure.
     func map(_ fd: Int32, length: Int, offset: Int64, error: inout Int32) -> UnsafeMutableRawPointer?
     func unmap(_ address: UnsafeMutableRawPointer?, length: Int) -> Int32
-    /// Waits up to `timeoutMilliseconds`; the poll revents (0 on timeout).
-    func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> Int32
+    /// Waits up to `timeoutMilliseconds`, or until `wake` (an eventfd from `pc_v4l2_wake_create`,
+    /// or -1) is signalled, which it drains; the poll revents (0 on timeout or wake-up).
+    func poll(_ fd: Int32, wakingOn wake: Int32, timeoutMilliseconds: Int32) -> Int32
 }
 
 /// The kernel, through the C seam (`Sources/CV4L2`).
@@ -87,5 +88,7 @@ package struct SystemV4L2Driver: V4L2Driver {
         pc_v4l2_map(fd, length, offset, &error)
     }
     package func unmap(_ address: UnsafeMutableRawPointer?, length: Int) -> Int32 { pc_v4l2_unmap(address, length) }
-    package func poll(_ fd: Int32, timeoutMilliseconds: Int32) -> Int32 { pc_v4l2_poll(fd, timeoutMilliseconds) }
+    package func poll(_ fd: Int32, wakingOn wake: Int32, timeoutMilliseconds: Int32) -> Int32 {
+        pc_v4l2_poll(fd, wake, timeoutMilliseconds)
+    }
 }

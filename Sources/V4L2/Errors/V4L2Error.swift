@@ -22,6 +22,8 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
     case cropNotAccepted(device: String, requested: PixelRect, granted: PixelRect?)
     /// The device has no video input with this index; `available` lists its inputs.
     case noSuchInput(device: String, index: Int, available: [String])
+    /// The task waiting for a frame was cancelled; the wait ended without one.
+    case cancelled(device: String)
 
     /// The device node, as given when it was opened.
     public var device: String {
@@ -29,7 +31,7 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
         case .callFailed(let device, _, _), .notACaptureDevice(let device), .streamingUnsupported(let device),
              .formatNotAccepted(let device, _, _), .timeout(let device, _), .corruptFrames(let device, _),
              .notStreaming(let device), .cropNotAccepted(let device, _, _),
-             .noSuchInput(let device, _, _):
+             .noSuchInput(let device, _, _), .cancelled(let device):
             return device
         }
     }
@@ -69,6 +71,8 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
                 + (granted.map { " (VIDIOC_S_SELECTION kept \($0))" } ?? " (no V4L2_SEL_TGT_CROP_BOUNDS on this input)")
         case .noSuchInput(let device, let index, let available):
             return "\(device) has no input \(index) (inputs: \(available.joined(separator: ", ")))"
+        case .cancelled(let device):
+            return "\(device): the wait for a frame was cancelled"
         }
     }
 }

@@ -22,6 +22,10 @@ package final class V4L2Stream: @unchecked Sendable {
     package let maximumConsecutiveCorruptFrames: Int
 
     private let queue = DispatchQueue(label: "photocap.v4l2.stream")
+    /// An eventfd that ends the poll of a wait whose task is cancelled, so stopping a stream
+    /// never waits out a pull's timeout; -1 when none could be made (a cancelled wait then ends
+    /// within its one-second poll slice).
+    private let wake: Int32
     private var active: Active? {
         didSet { published.withLock { ($0.format, $0.crop) = (active?.format, active?.crop) } }
     }
@@ -53,9 +57,12 @@ package final class V4L2Stream: @unchecked Sendable {
         self.device = device
         self.bufferCount = max(2, bufferCount)
         self.maximumConsecutiveCorruptFrames = max(1, maximumConsecutiveCorruptFrames)
+        let wake = pc_v4l2_wake_create()
+        self.wake = wake < 0 ? -1 : wake
     }
 
     deinit {
+        if wake >= 0 { close(wake) }
         if active != nil {
             _ = device.driver.streamOff(device.fd)
             var request = v4l2_requestbuffers()
@@ -95,16 +102,35 @@ package final class V4L2Stream: @unchecked Sendable {
     }
 
     /// The first frame whose exposure started after `instant` (CLOCK_MONOTONIC nanoseconds),
-    /// waiting at most `timeout`. Older frames are handed back to the driver unread.
+    /// waiting at most `timeout`. Older frames are handed back to the driver unread. Cancelling
+    /// the calling task ends the wait at once with ``V4L2Error/cancelled(device:)``.
     package func frame(startedAfter instant: UInt64, timeout: Duration) async throws(V4L2Error) -> V4L2CapturedFrame {
-        try await onQueue { () throws(V4L2Error) in try self.frameOnQueue(after: instant, timeout: timeout) }
+        let cancellation = WaitCancellation()
+        let wake = wake
+        let result = await withTaskCancellationHandler {
+            await onQueueResult { () throws(V4L2Error) in
+                try self.frameOnQueue(after: instant, timeout: timeout, cancellation: cancellation)
+            }
+        } onCancel: {
+            cancellation.isCancelled.store(true, ordering: .releasing)
+            if wake >= 0 { pc_v4l2_wake(wake) }
+        }
+        return try result.get()
+    }
+
+    /// Set when the task of one wait is cancelled; the wait checks it after every poll.
+    private final class WaitCancellation: Sendable {
+        let isCancelled = Atomic(false)
     }
 
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws(V4L2Error) -> T) async throws(V4L2Error) -> T {
-        let result: Result<T, V4L2Error> = await withCheckedContinuation { continuation in
+        try await onQueueResult(body).get()
+    }
+
+    private func onQueueResult<T: Sendable>(_ body: @escaping @Sendable () throws(V4L2Error) -> T) async -> Result<T, V4L2Error> {
+        await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: Result(catching: body)) }
         }
-        return try result.get()
     }
 
     // MARK: On the queue
@@ -216,13 +242,15 @@ package final class V4L2Stream: @unchecked Sendable {
         var fatalRestarts = 0
     }
 
-    private func frameOnQueue(after instant: UInt64, timeout: Duration) throws(V4L2Error) -> V4L2CapturedFrame {
+    private func frameOnQueue(after instant: UInt64, timeout: Duration,
+                              cancellation: WaitCancellation) throws(V4L2Error) -> V4L2CapturedFrame {
         let timeoutNanoseconds = UInt64(max(0, timeout.components.seconds)) * 1_000_000_000
             + UInt64(max(0, timeout.components.attoseconds) / 1_000_000_000)
         let deadline = monotonicNanoseconds() + timeoutNanoseconds
         var wait = FrameWait()
         while true {
             if isGone { throw .callFailed(device: device.path, call: .dequeueBuffer, errno: .noSuchDevice) }
+            if cancellation.isCancelled.load(ordering: .acquiring) { throw .cancelled(device: device.path) }
             guard let active else { throw .notStreaming(device: device.path) }
             let now = monotonicNanoseconds()
             guard now < deadline else {
@@ -241,7 +269,7 @@ package final class V4L2Stream: @unchecked Sendable {
     private func dequeue(waitingUntil deadline: UInt64, now: UInt64, active: Active,
                          wait: inout FrameWait) throws(V4L2Error) -> v4l2_buffer? {
         let waitMilliseconds = Int32(min(1000, (deadline - now + 999_999) / 1_000_000))
-        let events = device.driver.poll(device.fd, timeoutMilliseconds: waitMilliseconds)
+        let events = device.driver.poll(device.fd, wakingOn: wake, timeoutMilliseconds: waitMilliseconds)
         if events < 0 { throw .callFailed(device: device.path, call: .poll, errno: Errno(-events)) }
         if events == 0 { return nil }
 
