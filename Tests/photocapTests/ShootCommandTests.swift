@@ -234,4 +234,35 @@ import TestSupport
         try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "640x480", "--preview", "1280x960",
                                      "--output", folder.path + "/"], in: folder, before: [], mentioning: "larger than the photo")
     }
+
+    /// `--count N` asks the file system about its folder a few times in all, not a few times per
+    /// photo: 3000 photos into a folder checked some 12,000 paths one at a time before the first
+    /// (2.5 min over the vivid VM's shared folder). strace counts the calls that name the folder
+    /// before the first photo is written; each photo is still checked, from one listing.
+    @Test func aLongBurstChecksItsFolderOnceNotPerPhoto() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = folder.appendingPathComponent("burst").path
+        let log = folder.appendingPathComponent("strace.txt").path
+        let run = try ExternalTool.run("strace", ["-f", "-qq", "-e", "trace=%file", "-o", log, TestPaths.photocap, "shoot",
+                                                  "--device", "synthetic", "--size", "64x48", "--count", "300",
+                                                  "--output", photos + "/"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.files(in: URL(fileURLWithPath: photos)).count == 300)
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains(photos) }
+        // The first file made in the folder: the first photo (or its temporary file) being written.
+        let firstWrite = calls.firstIndex { $0.contains("O_CREAT") || $0.contains("O_TMPFILE") } ?? calls.endIndex
+        #expect(firstWrite < calls.endIndex, "strace saw no photo written: \(calls.suffix(5))")
+        #expect(calls[..<firstWrite].count <= 12, "\(firstWrite) calls on the folder before the first photo: \(calls.prefix(8))")
+
+        // A name taken in the middle of the run is still found, before anything is captured.
+        let named = folder.appendingPathComponent("named")
+        try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: named.appendingPathComponent("shot-150.jpg"))
+        let refused = try Self.photocap(["shoot", "--device", "synthetic", "--size", "64x48", "--count", "300",
+                                         "--output", named.appendingPathComponent("shot.jpg").path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("shot-150.jpg") && refused.stderr.contains("already exists"), "\(refused.stderr)")
+        #expect(try Self.files(in: named) == ["shot-150.jpg"])
+    }
 }

@@ -46,12 +46,12 @@ extension ShootCommand {
     /// The output paths of a bracket's members: the request's name with `-b1`, `-b2`... (and,
     /// RAW + processed, each member's DNG beside its photo).
     func memberPaths(count: Int, index: Int?, total: Int, output: PhotoOutput, format: PhotoFormat,
-                     date: Date) throws(PhotoCaptureError) -> [OutputPaths] {
+                     date: Date, checks: DestinationChecks = DestinationChecks()) throws(PhotoCaptureError) -> [OutputPaths] {
         var paths: [OutputPaths] = []
         for member in 1...count {
             paths.append(try OutputPaths(output: output, requested: outputPath, format: format, withPreview: preview != nil,
                                          withRaw: rawPlus != nil, overwrite: overwrite, index: index, count: total,
-                                         member: member, date: date))
+                                         member: member, date: date, checks: checks))
         }
         return paths
     }

@@ -257,14 +257,15 @@ package struct ShootCommand: AsyncParsableCommand {
                               output: PhotoOutput) throws(PhotoCaptureError) -> [(settings: PhotoSettings, paths: [OutputPaths])] {
         var requests: [(settings: PhotoSettings, paths: [OutputPaths])] = []
         let stamp = Date()
+        let checks = DestinationChecks()
         for (index, settings) in zip(1..., settingsList) {
             let resolved = try output.resolvedSettings(for: settings)
             let paths = settings.bracketedSettings.isEmpty
                 ? [try OutputPaths(output: output, requested: outputPath, format: resolved.format,
                                    withPreview: preview != nil, withRaw: rawPlus != nil, overwrite: overwrite,
-                                   index: count > 1 ? index : nil, count: count, date: stamp)]
+                                   index: count > 1 ? index : nil, count: count, date: stamp, checks: checks)]
                 : try memberPaths(count: resolved.bracketedSettings.count, index: count > 1 ? index : nil, total: count,
-                                  output: output, format: resolved.format, date: stamp)
+                                  output: output, format: resolved.format, date: stamp, checks: checks)
             requests.append((settings, paths))
         }
         return requests

@@ -17,16 +17,16 @@ struct OutputPaths {
     /// "/" is made if missing) and fails early when the folder is missing or read-only, or a file
     /// exists and `overwrite` is off.
     /// With `index`, the name gets a zero-padded `-NNN` suffix wide enough for `count`; with
-    /// `member` (a bracket member), a `-bN` suffix after it.
+    /// `member` (a bracket member), a `-bN` suffix after it. The paths of one run share `checks`.
     init(output: PhotoOutput, requested: String, format: PhotoFormat, withPreview: Bool, withRaw: Bool = false,
-         overwrite: Bool, index: Int? = nil, count: Int = 1, member: Int? = nil, date: Date = Date()) throws(PhotoCaptureError) {
-        var isDirectory = false
-        let exists = FileManager.default.fileExists(atPath: requested, isDirectory: &isDirectory)
+         overwrite: Bool, index: Int? = nil, count: Int = 1, member: Int? = nil, date: Date = Date(),
+         checks: DestinationChecks = DestinationChecks()) throws(PhotoCaptureError) {
+        let (exists, isDirectory) = checks.kind(of: requested)
         let photo: String
         if requested.hasSuffix("/") || (exists && isDirectory) {
             let name = "photocap-\(Self.timeStamp(date)).\(format.fileExtension ?? "bin")"
-            photo = Self.suffixed(Self.numbered(URL(fileURLWithPath: requested).appendingPathComponent(name).path, index, count),
-                                  member.map { "-b\($0)" })
+            let named = URL(filePath: requested, directoryHint: .isDirectory).appending(path: name, directoryHint: .notDirectory)
+            photo = Self.suffixed(Self.numbered(named.path, index, count), member.map { "-b\($0)" })
         } else {
             photo = Self.suffixed(Self.numbered(requested, index, count), member.map { "-b\($0)" })
         }
@@ -38,20 +38,23 @@ struct OutputPaths {
         let namesAStem = withRaw && ["dng", ""].contains(photo.pathExtension.lowercased())
         self.photo = namesAStem ? stem + "." + (format.fileExtension ?? "bin") : photo
 
-        let folder = URL(fileURLWithPath: photo).deletingLastPathComponent().path
+        // Hinted: URL(fileURLWithPath:) asks the file system whether each path is a folder.
+        let folder = URL(filePath: photo, directoryHint: .notDirectory).deletingLastPathComponent().path
         if requested.hasSuffix("/"), !exists {
             // A folder asked for by a trailing slash is made, like `mkdir -p`.
             try Self.makeFolders(folder, for: photo)
+            checks.made(requested)
+            checks.made(folder)
         }
-        var folderIsDirectory = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &folderIsDirectory), folderIsDirectory else {
+        guard checks.kind(of: folder) == (true, true) else {
             throw PhotoCaptureError(.file(ImageFileError(.folderMissing(path: self.photo, folder: folder))))
         }
-        guard access(folder, W_OK) == 0 else {
-            throw PhotoCaptureError(.file(ImageFileError(.writeFailed(path: self.photo, call: "access", errno: Errno(errno)))))
+        let accessError = checks.writeAccessError(folder)
+        guard accessError == 0 else {
+            throw PhotoCaptureError(.file(ImageFileError(.writeFailed(path: self.photo, call: "access", errno: Errno(accessError)))))
         }
         if !overwrite {
-            for path in [self.photo] + [preview, raw].compactMap({ $0 }) where FileManager.default.fileExists(atPath: path) {
+            for path in [self.photo] + [preview, raw].compactMap({ $0 }) where checks.exists(path) {
                 throw PhotoCaptureError(.file(ImageFileError(.fileExists(path: path))))
             }
         }
@@ -92,7 +95,7 @@ struct OutputPaths {
     /// `path` with `suffix` before its extension.
     private static func suffixed(_ path: String, _ suffix: String?) -> String {
         guard let suffix else { return path }
-        let url = URL(fileURLWithPath: path)
+        let url = URL(filePath: path, directoryHint: .notDirectory)
         let ext = url.pathExtension
         return url.deletingPathExtension().path + suffix + (ext.isEmpty ? "" : "." + ext)
     }
