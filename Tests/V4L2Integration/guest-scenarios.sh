@@ -10,8 +10,9 @@ P="$PHOTOCAP_BINARIES/photocap"
 TESTS="$BIN/photocapPackageTests.xctest"
 DEV=/dev/video0
 passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+# Each line ends with the script's clock, which shows where the stage's time goes.
+pass() { echo "PASS $1 [${SECONDS} s]"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2 [${SECONDS} s]"; failed=$((failed + 1)); }
 # Waits up to $2 tenths of a second for process $1 to end; kills it and fails when it does not.
 ended() {
     for _ in $(seq "$2"); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
