@@ -15,5 +15,8 @@ public typealias ImageFileFormat = Codecs.ImageFileFormat
 /// Reads a whole regular file, naming what else a path is (a directory, a FIFO, a device, an
 /// empty file) instead of reading it.
 public typealias InputFile = Codecs.InputFile
+/// Why a JPEG cannot be turned losslessly by an orientation (its size is not a multiple of its
+/// iMCU where the turn moves an edge), as ``CodecError/losslessTurnNotExact(_:)`` carries it.
+public typealias LosslessTurnRefusal = Codecs.LosslessTurnRefusal
 /// Why ``InputFile`` could not read a path.
 public typealias FileReadError = Codecs.FileReadError

@@ -99,4 +99,18 @@ struct JPEGCoefficientTurnTests {
         bytes[sof + 9] = 0
         #expect(throws: (any Error).self) { try JPEGLosslessTransform.transform(bytes, applying: .right, strips: 2) }
     }
+
+    @Test("a turn that is not exact throws the refusal itself, its orientation and sizes typed")
+    func inexactTurnThrowsTheTypedRefusal() throws {
+        let folder = try TemporaryDirectory("coefficient-turn-inexact")
+        // 4:2:0 (16x16 iMCUs), 203 wide: a quarter turn counter-clockwise moves the right edge.
+        let path = try Self.source(PixelSize(width: 203, height: 96), cjpeg: ["-sample", "2x2"], in: folder, named: "inexact")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let error = #expect(throws: CodecError.self) { try JPEGLosslessTransform.transform(original, applying: .left) }
+        let expected = LosslessTurnRefusal(orientation: .left, size: PixelSize(width: 203, height: 96),
+                                           mcu: PixelSize(width: 16, height: 16))
+        #expect(error == .losslessTurnNotExact(expected))
+        #expect(expected.needsAlignedWidth && !expected.needsAlignedHeight)
+        #expect(error?.description == "lossless orientation 8 is not exact for 203x96 with a 16x16 MCU (it needs the width 203 a multiple of 16)")
+    }
 }

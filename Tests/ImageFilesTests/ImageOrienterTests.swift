@@ -55,4 +55,26 @@ import TestSupport
         #expect(try ImageOrienter().orientFile(at: source, writingTo: target, overwrite: true)
                 == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: 128, height: 128)))
     }
+
+    @Test func warningsNameWhatWasDroppedAndWhy() throws {
+        // A cut JPEG, accepted: the warning is typed, its byte the cut.
+        let folder = try TemporaryDirectory("orienter-warnings")
+        let whole = [UInt8](try Data(contentsOf: Self.hopper.appendingPathComponent("hopper_orientation_6.jpg")))
+        let cut = try folder.write(Array(whole.prefix(whole.count * 6 / 10)), named: "cut.jpg")
+        var orienter = ImageOrienter()
+        orienter.acceptsTruncatedJPEG = true
+        let result = try orienter.upright(fileAt: cut)
+        #expect(result.outcome == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: 128, height: 128),
+                                          warnings: [.truncated(atByte: whole.count * 6 / 10)]))
+        // What was dropped and why stay values a caller can match; the sentence is the CLI's.
+        let alpha = ImageOrienter.Warning.dropped(.auxiliaryImage(kind: "alpha"), because: .samplesDeeperThan(bits: 16))
+        guard case .dropped(.auxiliaryImage("alpha"), .samplesDeeperThan(16)) = alpha else { Issue.record("\(alpha)"); return }
+        #expect(alpha.description == "its alpha image was dropped: its samples are deeper than 16 bits")
+        let companion = ImageOrienter.Warning.dropped(.multiPictureImage(number: 2, bytes: 900),
+                                                      because: .notTurnable(ImageFileError(.rawNotReoriented)))
+        #expect(companion.description == "image 2 of the Multi-Picture index (900 bytes after the picture) cannot be turned "
+                + "(RAW files are never re-oriented: their Orientation tag is the correction): it is dropped, with the index and its other images")
+        #expect(ImageOrienter.Warning.dropped(.xmpPicture(.depthMap), because: .notTurnable(ImageFileError(.qualityOutOfRange(0)))).description
+                == "its depth map (GDepth:Data) cannot be turned (quality 0 is out of range (1...100)): it is dropped, with the rest of its description")
+    }
 }

@@ -82,6 +82,9 @@ import TestSupport
         #expect(exif.software == tags["Software"] as? String, "\(tags)")
         let taken = try #require(exif.dateTimeOriginal)
         #expect(abs(taken.timeIntervalSince(photo.captureDate)) < 0.002, "\(taken) vs \(photo.captureDate)")
+        // Carried from the value the block was written from, not read back from its text
+        // (which keeps milliseconds at most): the very date.
+        #expect(taken == photo.captureDate, "\(taken) vs \(photo.captureDate)")
         // No exposure controls on this camera: no exposure fields.
         #expect(exif.exposureTime == nil && exif.isoSpeed == nil && exif.exposureBias == nil)
     }

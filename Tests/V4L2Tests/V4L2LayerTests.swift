@@ -62,7 +62,7 @@ import V4L2
     }
 
     @Test func errorsKnowDisconnectsBusyAndPermission() {
-        #expect(V4L2Error.callFailed(device: "/dev/video0", call: .dequeueBuffer, errno: .noSuchDevice).isDeviceGone)
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: .dequeueBuffer, errno: .operationNotSupportedByDevice).isDeviceGone)
         #expect(V4L2Error.callFailed(device: "/dev/video0", call: .setFormat, errno: .resourceBusy).isBusy)
         #expect(V4L2Error.callFailed(device: "/dev/video0", call: .open, errno: .permissionDenied).isPermissionDenied)
         let text = V4L2Error.callFailed(device: "/dev/video0", call: .streamOn, errno: .invalidArgument).description
@@ -71,9 +71,15 @@ import V4L2
 
     /// The named errno values are the C library's, and calls print under the kernel's names.
     @Test func errnoAndCallNames() {
-        #expect(Errno.noSuchDevice.rawValue == ENODEV && Errno.resourceBusy.rawValue == EBUSY)
+        #expect(Errno.operationNotSupportedByDevice.rawValue == ENODEV && Errno.resourceBusy.rawValue == EBUSY)
         #expect(Errno.ioError.rawValue == EIO && Errno.resourceTemporarilyUnavailable.rawValue == EAGAIN)
-        #expect(Errno.noSuchDevice.description == "No such device (errno \(ENODEV))")
+        #expect(Errno.operationNotSupportedByDevice.description == "No such device (errno \(ENODEV))")
+        // swift-system's names for ENXIO too, and an Errno is an Error of its own.
+        #expect(Errno.noSuchAddressOrDevice.rawValue == ENXIO)
+        #expect(V4L2Error.callFailed(device: "/dev/video0", call: .dequeueBuffer, errno: .noSuchAddressOrDevice).isDeviceGone)
+        let thrown: any Error = Errno.ioError
+        #expect(thrown as? Errno == .ioError)
+        #expect(Errno.ioError.message == String(cString: strerror(EIO)))
         #expect(V4L2Call.dequeueBuffer.description == "VIDIOC_DQBUF")
         #expect(V4L2Call.allCases.filter { $0.rawValue.hasPrefix("VIDIOC_") }.count == V4L2Call.allCases.count - 4)
         #expect(Set(V4L2Call.allCases.map(\.rawValue)).count == V4L2Call.allCases.count)

@@ -23,6 +23,9 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingEXIF(format: String)
     /// An argument is out of range (a quality, a size, a buffer that is too small).
     case invalidArgument(String)
+    /// A lossless JPEG turn was asked where it is not exact; the refusal says which dimension
+    /// is not a multiple of the iMCU size.
+    case losslessTurnNotExact(LosslessTurnRefusal)
     /// An image operation of the imaging layer failed.
     case imaging(ImagingError)
     /// The file's header declares a picture larger than ``PixelBudget/maximumPixels``; nothing
@@ -59,6 +62,8 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the \(format) file has no EXIF block"
         case .invalidArgument(let message):
             return "invalid argument: \(message)"
+        case .losslessTurnNotExact(let refusal):
+            return refusal.description
         case .imaging(let error):
             return "imaging error: \(error)"
         case .pixelBudgetExceeded(let format, let size, let limit):

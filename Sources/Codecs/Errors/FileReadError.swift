@@ -1,3 +1,5 @@
+import Imaging
+
 /// Why a file could not be read, said for what the path names: a missing file, a folder, a
 /// device or pipe, an empty file, a permission problem.
 public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -14,8 +16,11 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case permissionDenied(path: String)
     /// The file is larger than the caller accepts.
     case tooLarge(path: String, bytes: Int, limit: Int)
-    /// A system call failed for another reason.
-    case failed(path: String, call: String, reason: String)
+    /// The file was shorter when read than when its size was taken: `read` of `expected` bytes.
+    case shrank(path: String, expected: Int, read: Int)
+    /// The system call `call` ("stat", "open", "fstat", "read") failed with `errno`, for a
+    /// reason other than those above.
+    case failed(path: String, call: String, errno: Errno)
 
     /// One line for people: `cannot read PATH: REASON`.
     public var description: String { "cannot read \(path): \(reason)" }
@@ -24,7 +29,8 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .noSuchFile(let path), .directory(let path), .notRegularFile(let path, _), .empty(let path),
-             .permissionDenied(let path), .tooLarge(let path, _, _), .failed(let path, _, _):
+             .permissionDenied(let path), .tooLarge(let path, _, _), .shrank(let path, _, _),
+             .failed(let path, _, _):
             return path
         }
     }
@@ -38,7 +44,8 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .empty: return "the file is empty (0 bytes)"
         case .permissionDenied: return "permission denied"
         case .tooLarge(_, let bytes, let limit): return "it has \(bytes) bytes, more than the \(limit) accepted"
-        case .failed(_, let call, let reason): return "\(call) failed: \(reason)"
+        case .shrank(_, let expected, let read): return "the file shrank while it was read (\(read) of \(expected) bytes)"
+        case .failed(_, let call, let errno): return "\(call) failed: \(errno.message)"
         }
     }
 }

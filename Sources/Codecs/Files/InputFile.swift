@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Imaging
 
 /// Reads a whole file that photocap is asked to open, after checking what the path names, so
 /// that a directory, a FIFO or a device (such as /dev/zero, which never ends) is refused with
@@ -127,7 +128,7 @@ public enum InputFile {
         case ENOENT, ENOTDIR: return .noSuchFile(path: path)
         case EACCES, EPERM: return .permissionDenied(path: path)
         case EISDIR: return .directory(path: path)
-        default: return .failed(path: path, call: call, reason: String(cString: strerror(errno)))
+        default: return .failed(path: path, call: call, errno: Errno(errno))
         }
     }
 }

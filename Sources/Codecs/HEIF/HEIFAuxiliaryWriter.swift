@@ -21,6 +21,19 @@ import Imaging
 /// that describe it (`cdsc`, such as the XMP of Apple's gain map) follow it, their `infe` and
 /// bytes copied. `iloc` offsets move by as much as `meta` grows.
 package enum HEIFAuxiliaryWriter {
+    /// Why an auxiliary image is dropped rather than turned.
+    package enum DropReason: Sendable, Hashable {
+        /// The picture has a clean aperture (`clap`) the auxiliary image does not share.
+        case pictureHasCleanAperture
+        /// The auxiliary image has `irot`/`imir`/`clap` of its own, not the picture's.
+        case ownTransformations
+        /// Its samples are deeper than the 8 bits written back.
+        case samplesDeeperThan8Bits
+    }
+
+    /// An auxiliary image dropped: its kind ("depth", a gain map's URN...) and why.
+    package typealias Dropped = (kind: String, reason: DropReason)
+
     /// Properties a turned, re-coded image gets from its scratch file, never from the original.
     static let recodedTypes: Set<String> = ["hvcC", "av1C", "ispe", "pixi", "irot", "imir", "clap", "rloc"]
 
@@ -39,9 +52,9 @@ package enum HEIFAuxiliaryWriter {
 
     /// `output`, a file libheif wrote of `original`'s picture turned by `orientation`, with
     /// `original`'s auxiliary images other than alpha turned too and coded by `encoder` at
-    /// `quality`; and warnings naming those dropped.
+    /// `quality`; and those dropped, with why.
     package static func carrying(auxiliaryImagesOf original: [UInt8], turnedBy orientation: Orientation, into output: [UInt8],
-                                 encoder: HEICEncoder, quality: Int) throws(CodecError) -> (bytes: [UInt8], dropped: [String]) {
+                                 encoder: HEICEncoder, quality: Int) throws(CodecError) -> (bytes: [UInt8], dropped: [Dropped]) {
         let map = try HEIFPropertyMap(data: original)
         let (turned, dropped) = try turnedImages(of: original, map: map, by: orientation)
         guard !turned.isEmpty else { return (output, dropped) }
@@ -84,20 +97,20 @@ package enum HEIFAuxiliaryWriter {
     }
 
     /// The auxiliary images of `original`'s primary image but alpha, decoded and turned by
-    /// `orientation`, and warnings naming those that cannot be.
+    /// `orientation`, and those that cannot be, with why.
     private static func turnedImages(of original: [UInt8], map: HEIFPropertyMap,
-                                     by orientation: Orientation) throws(CodecError) -> (images: [Turned], dropped: [String]) {
+                                     by orientation: Orientation) throws(CodecError) -> (images: [Turned], dropped: [Dropped]) {
         let references = try HEIFItemReference.all(in: original)
         let cropped = map.properties(of: map.primaryItem).contains { $0.type == "clap" }
-        var dropped: [String] = []
+        var dropped: [Dropped] = []
         let turned = try HEIFContext.withPrimaryImage(of: original) { (_, primary) throws(CodecError) -> [Turned] in
             var turned: [Turned] = []
             for auxiliary in try primary.auxiliaryImages() where auxiliary.name != "alpha" {
                 let own = try map.orientation(of: auxiliary.item)
                 if cropped {
-                    dropped.append("its \(auxiliary.name) image was dropped: the picture has a clean aperture (clap) it does not share")
+                    dropped.append((auxiliary.name, .pictureHasCleanAperture))
                 } else if ![Orientation.up, orientation].contains(own) || map.properties(of: auxiliary.item).contains(where: { $0.type == "clap" }) {
-                    dropped.append("its \(auxiliary.name) image was dropped: its own irot/imir/clap are not the picture's")
+                    dropped.append((auxiliary.name, .ownTransformations))
                 } else if let stored = try auxiliary.handle.decodeStoredGrey() {
                     var metadata: [(item: Int, bytes: [UInt8])] = []
                     for reference in references where reference.type == "cdsc" && reference.to.contains(auxiliary.item) {
@@ -106,7 +119,7 @@ package enum HEIFAuxiliaryWriter {
                     turned.append((auxiliary.item, orientation.apply(to: stored.size),
                                    orientation.apply(toPixels: stored.grey, of: stored.size, bytesPerPixel: 1), metadata))
                 } else {
-                    dropped.append("its \(auxiliary.name) image was dropped: its samples are deeper than 8 bits")
+                    dropped.append((auxiliary.name, .samplesDeeperThan8Bits))
                 }
             }
             return turned

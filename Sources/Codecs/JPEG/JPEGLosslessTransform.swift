@@ -13,28 +13,7 @@ import Imaging
 /// TJXOPT_TRIM) or lose edge pixels (with it): this type refuses instead.
 package enum JPEGLosslessTransform {
     /// The transform is not exact for this file.
-    package struct NotExact: Error, Sendable, CustomStringConvertible {
-        /// The orientation asked for.
-        package let orientation: Orientation
-        /// The stored size.
-        package let size: PixelSize
-        /// The iMCU size.
-        package let mcu: PixelSize
-
-        package init(orientation: Orientation, size: PixelSize, mcu: PixelSize) {
-            (self.orientation, self.size, self.mcu) = (orientation, size, mcu)
-        }
-        package var description: String {
-            var needs: [String] = []
-            if Self.needsWidth(orientation), size.width % mcu.width != 0 { needs.append("the width \(size.width) a multiple of \(mcu.width)") }
-            if Self.needsHeight(orientation), size.height % mcu.height != 0 { needs.append("the height \(size.height) a multiple of \(mcu.height)") }
-            return "lossless orientation \(orientation.exifValue) is not exact for \(size) with a \(mcu) MCU "
-                + "(it needs \(needs.joined(separator: " and ")))"
-        }
-        // A partial iMCU at the right (bottom) edge cannot move to the start of a row (column).
-        static func needsWidth(_ orientation: Orientation) -> Bool { orientation.reversesColumns }
-        static func needsHeight(_ orientation: Orientation) -> Bool { orientation.reversesRows }
-    }
+    package typealias NotExact = LosslessTurnRefusal
 
     /// The iMCU size of a TurboJPEG subsampling (tjMCUWidth × tjMCUHeight).
     static func mcuSize(subsampling: Int32) -> PixelSize {
@@ -71,13 +50,14 @@ package enum JPEGLosslessTransform {
 
     /// `jpeg` with its stored pixels turned by `orientation` (what a viewer would do for that
     /// EXIF value); markers (APPn, COM) are copied as they are. A turn that is not exact
-    /// (``refusal(of:applying:)``, which callers ask first) is an invalid argument.
+    /// (``refusal(of:applying:)``, which callers ask first) throws
+    /// ``CodecError/losslessTurnNotExact(_:)`` with that refusal.
     ///
     /// The turn runs in up to `strips` strips joined with restart markers (one per core by
     /// default); tjTransform, in one piece, takes what libjpeg's coefficient API does not.
     package static func transform(_ jpeg: [UInt8], applying orientation: Orientation,
                                   strips: Int = Processors.active) throws(CodecError) -> [UInt8] {
-        if let refusal = try refusal(of: jpeg, applying: orientation) { throw .invalidArgument(refusal.description) }
+        if let refusal = try refusal(of: jpeg, applying: orientation) { throw .losslessTurnNotExact(refusal) }
         if orientation == .up { return jpeg }
         // In strips on every core where libjpeg's coefficient API takes the file; the markers
         // are the original's, as tjTransform copies them.
@@ -114,4 +94,38 @@ package enum JPEGLosslessTransform {
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
     }
+}
+
+/// Why a JPEG cannot be turned losslessly by an orientation: the turn moves whole iMCUs, and a
+/// dimension whose edge moves is not a multiple of the iMCU size, so the partial blocks at that
+/// edge would be shifted or lost.
+public struct LosslessTurnRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The orientation asked for.
+    public let orientation: Orientation
+    /// The stored size of the JPEG.
+    public let size: PixelSize
+    /// The iMCU size of the JPEG (8 or 16 px a side, from its chroma subsampling).
+    public let mcu: PixelSize
+
+    /// The refusal to turn a `size` JPEG with iMCU `mcu` by `orientation`.
+    public init(orientation: Orientation, size: PixelSize, mcu: PixelSize) {
+        (self.orientation, self.size, self.mcu) = (orientation, size, mcu)
+    }
+
+    /// Whether the width must be a multiple of the iMCU width.
+    public var needsAlignedWidth: Bool { Self.needsWidth(orientation) && size.width % mcu.width != 0 }
+    /// Whether the height must be a multiple of the iMCU height.
+    public var needsAlignedHeight: Bool { Self.needsHeight(orientation) && size.height % mcu.height != 0 }
+
+    /// One line for people: the orientation, the sizes and the dimension that is not aligned.
+    public var description: String {
+        var needs: [String] = []
+        if needsAlignedWidth { needs.append("the width \(size.width) a multiple of \(mcu.width)") }
+        if needsAlignedHeight { needs.append("the height \(size.height) a multiple of \(mcu.height)") }
+        return "lossless orientation \(orientation.exifValue) is not exact for \(size) with a \(mcu) MCU "
+            + "(it needs \(needs.joined(separator: " and ")))"
+    }
+    // A partial iMCU at the right (bottom) edge cannot move to the start of a row (column).
+    static func needsWidth(_ orientation: Orientation) -> Bool { orientation.reversesColumns }
+    static func needsHeight(_ orientation: Orientation) -> Bool { orientation.reversesRows }
 }

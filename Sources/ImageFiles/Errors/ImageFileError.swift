@@ -80,7 +80,7 @@ public struct ImageFileError: Error, Sendable, Equatable, CustomStringConvertibl
             JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
         case .fileExists(let path): "\(path) already exists (pass overwrite to replace it)"
         case .writeFailed(let path, let call, let errno, let attribute):
-            "cannot write \(path): \(call) failed: " + (attribute.map { "extended attribute \($0): " } ?? "") + String(cString: strerror(errno.rawValue))
+            "cannot write \(path): \(call) failed: " + (attribute.map { "extended attribute \($0): " } ?? "") + errno.message
         case .folderMissing(let path, let folder): "cannot write \(path): stat failed: folder \(folder) does not exist"
         case .sameAsSource(let path): "cannot write \(path): it is the file being read"
         case .notARegularFile(let path): "cannot write \(path): stat failed: not a regular file"

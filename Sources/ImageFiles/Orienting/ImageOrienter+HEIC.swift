@@ -40,7 +40,7 @@ extension ImageOrienter {
     /// and one buffer of the picture's planes, half its RGB. Others (4:2:2, 4:4:4, monochrome,
     /// deeper samples, other nclx matrices or limited range, a clean aperture) are decoded to RGB
     /// as a viewer shows them and converted to JFIF's planes.
-    func heic(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+    func heic(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [Warning]) {
         let image: PlanarImage
         if let turned = try ImageFileError.damaged({ () throws(CodecError) in try HEICDecoder.decodeTurnedPlanes(data, by: orientation) }) {
             image = turned
@@ -82,7 +82,7 @@ extension ImageOrienter {
         let (bytes, dropped) = try ImageFileError.damaged { () throws(CodecError) in
             try HEIFAuxiliaryWriter.carrying(auxiliaryImagesOf: data, turnedBy: orientation, into: encoded, encoder: encoder, quality: quality)
         }
-        return (bytes, size, warnings + dropped)
+        return (bytes, size, warnings + dropped.map { .dropped(.auxiliaryImage(kind: $0.kind), because: Warning.Reason($0.reason)) })
     }
 
     /// The alpha image of `data` turned by `orientation` for the re-encoded picture of `size`
@@ -91,23 +91,23 @@ extension ImageOrienter {
     /// image (from the picture's alpha plane) but not for a grid. The other auxiliary images
     /// (depth, gain maps, mattes) are ``HEIFAuxiliaryWriter``'s.
     func turnedAlpha(_ data: [UInt8], _ orientation: Orientation, _ kinds: [String], for size: PixelSize,
-                             single: Bool) throws(ImageFileError) -> (alpha: [UInt8]?, warnings: [String]) {
+                             single: Bool) throws(ImageFileError) -> (alpha: [UInt8]?, warnings: [Warning]) {
         var alpha: [UInt8]?
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         for kind in kinds where kind == "alpha" {
             guard alpha == nil else {
-                warnings.append("its \(kind) image was dropped: libheif 1.15 cannot write a second alpha auxiliary image")
+                warnings.append(.dropped(.auxiliaryImage(kind: kind), because: .secondAlphaImage))
                 continue
             }
             let turned = try ImageFileError.damaged { () throws(CodecError) in try HEICDecoder.decodeTurnedAlpha(data, by: orientation) }
             guard let turned else {
-                warnings.append("its alpha image was dropped: its samples are deeper than 16 bits")
+                warnings.append(.dropped(.auxiliaryImage(kind: kind), because: .samplesDeeperThan(bits: 16)))
                 continue
             }
             if !single {
-                warnings.append("its alpha image was dropped: the picture is written as a grid, which libheif 1.15 gives no alpha")
+                warnings.append(.dropped(.auxiliaryImage(kind: kind), because: .pictureIsAGrid))
             } else if turned.size != size {
-                warnings.append("its alpha image was dropped: it is \(turned.size) for a \(size) picture")
+                warnings.append(.dropped(.auxiliaryImage(kind: kind), because: .sizeDiffers(image: turned.size, picture: size)))
             } else {
                 alpha = turned.alpha
             }

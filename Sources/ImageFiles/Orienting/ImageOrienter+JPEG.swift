@@ -9,7 +9,7 @@ extension ImageOrienter {
     /// YCCK one in its own colour model (``JPEGCMYKTurn``), its Adobe APP14 kept; EXIF rewritten,
     /// XMP (orientation 1), JFIF, ICC profile, comments and other descriptive segments carried over.
     func lossyJPEG(_ data: [UInt8], _ orientation: Orientation,
-                           truncated: Bool) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+                           truncated: Bool) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [Warning]) {
         let isCMYK = try ImageFileError.damaged { () throws(CodecError) in try JPEGCMYKTurn.isCMYK(data) }
         let (encoded, size): ([UInt8], PixelSize)
         if isCMYK {
@@ -39,14 +39,14 @@ extension ImageOrienter {
         }
         let described = try withXMPPictures(carried, turnedBy: orientation)
         let (bytes, dropped) = try withCompanions(described.bytes, of: data, turnedBy: orientation)
-        let warnings = truncated ? ["the file is cut short at byte \(data.count): the part of the picture its data does not reach comes out grey"] : []
+        let warnings: [Warning] = truncated ? [.truncated(atByte: data.count)] : []
         return (bytes, size, warnings + described.warnings + dropped)
     }
 
     /// `jpeg` with the pictures its XMP carries (``XMPCompanionPictures``: an Android portrait's
     /// depth map and original) turned by `orientation`, a JPEG one as an MPF companion is
     /// (``turnedCompanion(_:_:)``); the warnings name those dropped.
-    func withXMPPictures(_ jpeg: [UInt8], turnedBy orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], warnings: [String]) {
+    func withXMPPictures(_ jpeg: [UInt8], turnedBy orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], warnings: [Warning]) {
         try XMPCompanionPictures.turning(jpeg, by: orientation) { (picture) throws(ImageFileError) in
             try turnedCompanion(picture, orientation)
         }
@@ -58,15 +58,15 @@ extension ImageOrienter {
     /// where they now are. A companion that cannot be turned is never kept unturned: the
     /// companions and the index are dropped, with a warning naming it.
     func withCompanions(_ primary: [UInt8], of original: [UInt8],
-                                turnedBy orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], warnings: [String]) {
+                                turnedBy orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], warnings: [Warning]) {
         let companions = try ImageFileError.damaged { () throws(CodecError) in try MPFIndex.companions(in: original) }
         var turned: [Int: [UInt8]] = [:]
         for companion in companions {
             do throws(ImageFileError) {
                 turned[companion.entry] = try turnedCompanion(Array(original[companion.range]), orientation)
             } catch {
-                let warning = "image \(companion.entry + 1) of the Multi-Picture index (\(companion.range.count) bytes after the picture) "
-                    + "cannot be turned (\(error)): it is dropped, with the index and its other images"
+                let warning = Warning.dropped(.multiPictureImage(number: companion.entry + 1, bytes: companion.range.count),
+                                              because: .notTurnable(error))
                 let bytes = try ImageFileError.damaged { () throws(CodecError) in
                     try MPFIndex.droppingCompanions(primary, of: original, companions: companions)
                 }
@@ -137,7 +137,7 @@ extension ImageOrienter {
 
     /// tjTransform where exact (else ``ImageFileError/Code/losslessNotExact(orientation:size:mcu:)``);
     /// EXIF and XMP rewritten.
-    func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [String]) {
+    func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [Warning]) {
         let refusal = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.refusal(of: data, applying: orientation)
         }

@@ -77,7 +77,7 @@ public struct ImageOrienter: Sendable {
         /// the user should know was lost: an auxiliary image (depth, gain map) of a re-encoded
         /// HEIC or a companion picture that could not be turned, the missing part of a
         /// truncated JPEG.
-        case turned(from: Orientation, size: PixelSize, warnings: [String] = [])
+        case turned(from: Orientation, size: PixelSize, warnings: [Warning] = [])
         /// No pixel changed: the picture is shown upright as it is (a HEIC, by its `irot`/`imir`),
         /// and the EXIF Orientation inside was set from `from` to `to`, which agrees, in place.
         case exifCorrected(from: Orientation, to: Orientation)
@@ -163,7 +163,7 @@ public struct ImageOrienter: Sendable {
         guard orientation != .up else {
             return Result(format: info.format, originalOrientation: orientation, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
         }
-        let turned: (bytes: [UInt8], size: PixelSize, warnings: [String])
+        let turned: (bytes: [UInt8], size: PixelSize, warnings: [Warning])
         switch info.format {
         case .jpeg:
             turned = isLossless ? try losslessJPEG(bytes, orientation) : try lossyJPEG(bytes, orientation, truncated: info.isTruncated)

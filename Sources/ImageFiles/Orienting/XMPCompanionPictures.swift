@@ -18,6 +18,8 @@ enum XMPCompanionPictures {
         let data: String
         let mime: String
         /// How a warning names it.
+        let picture: ImageOrienter.Warning.XMPPicture
+        /// How an error names it.
         let name: String
         /// Dropped, it takes its namespace's other properties with it (they describe it).
         let ownsNamespace: Bool
@@ -29,16 +31,17 @@ enum XMPCompanionPictures {
 
     /// The confidence map goes before the depth map: a depth map dropped removes it too.
     static let kinds = [
-        Kind(namespace: depthNamespace, data: "Confidence", mime: "ConfidenceMime", name: "its depth confidence map (GDepth:Confidence)",
-             ownsNamespace: false),
-        Kind(namespace: depthNamespace, data: "Data", mime: "Mime", name: "its depth map (GDepth:Data)", ownsNamespace: true),
-        Kind(namespace: imageNamespace, data: "Data", mime: "Mime", name: "its original picture (GImage:Data)", ownsNamespace: true),
+        Kind(namespace: depthNamespace, data: "Confidence", mime: "ConfidenceMime", picture: .depthConfidenceMap,
+             name: "its depth confidence map (GDepth:Confidence)", ownsNamespace: false),
+        Kind(namespace: depthNamespace, data: "Data", mime: "Mime", picture: .depthMap, name: "its depth map (GDepth:Data)", ownsNamespace: true),
+        Kind(namespace: imageNamespace, data: "Data", mime: "Mime", picture: .originalPicture, name: "its original picture (GImage:Data)",
+             ownsNamespace: true),
     ]
 
     /// `jpeg` with the pictures its XMP carries turned by `orientation` — a JPEG one by
     /// `turningJPEG` — and the warnings naming those dropped; `jpeg` itself when it carries none.
     static func turning(_ jpeg: [UInt8], by orientation: Orientation,
-                        turningJPEG: ([UInt8]) throws(ImageFileError) -> [UInt8]) throws(ImageFileError) -> (bytes: [UInt8], warnings: [String]) {
+                        turningJPEG: ([UInt8]) throws(ImageFileError) -> [UInt8]) throws(ImageFileError) -> (bytes: [UInt8], warnings: [ImageOrienter.Warning]) {
         guard let standardPacket = try ImageFileError.damaged({ () throws(CodecError) in try JPEGFile.xmpPacket(in: jpeg) }) else {
             return (jpeg, [])
         }
@@ -46,15 +49,15 @@ enum XMPCompanionPictures {
         // first use) parses only the packets that do, not every JPEG's a batch turns.
         var packets = [Array(standardPacket)]
         guard kinds.contains(where: { mentions(packets[0], $0.namespace) }) || mentions(packets[0], "HasExtendedXMP") else { return (jpeg, []) }
-        var warnings: [String] = []
+        var warnings: [ImageOrienter.Warning] = []
         let guid = mentions(packets[0], "HasExtendedXMP")
             ? XMPPacketReader.attributes(["HasExtendedXMP"], inNamespace: noteNamespace, of: text(packets[0]))?["HasExtendedXMP"] : nil
         var extendedDropped = false
         if let guid {
-            do {
+            do throws(CodecError) {
                 if let extended = try JPEGExtendedXMP.packet(in: jpeg, guid: guid) { packets.append(extended) }
             } catch {
-                warnings.append("its extended XMP cannot be read (\(error)): it is dropped")
+                warnings.append(.dropped(.extendedXMP, because: .unreadable(error)))
                 extendedDropped = true
             }
         }
@@ -83,7 +86,7 @@ enum XMPCompanionPictures {
     /// The picture of `kind` in `packets` (the standard packet, and the extended one if any)
     /// turned by `orientation`, or dropped with a warning naming it when it cannot be.
     private static func turn(_ kind: Kind, in packets: inout [[UInt8]], by orientation: Orientation,
-                             turningJPEG: ([UInt8]) throws(ImageFileError) -> [UInt8], warnings: inout [String]) throws(ImageFileError) {
+                             turningJPEG: ([UInt8]) throws(ImageFileError) -> [UInt8], warnings: inout [ImageOrienter.Warning]) throws(ImageFileError) {
         let values = packets.map { packet in
             mentions(packet, kind.namespace) ? XMPPacketReader.attributes([kind.data, kind.mime], inNamespace: kind.namespace, of: text(packet)) : nil
         }
@@ -97,8 +100,7 @@ enum XMPCompanionPictures {
             }
             packets[holder] = edited
         } catch {
-            warnings.append("\(kind.name) cannot be turned (\(error)): it is dropped"
-                + (kind.ownsNamespace ? ", with the rest of its description" : ""))
+            warnings.append(.dropped(.xmpPicture(kind.picture), because: .notTurnable(error)))
             for index in packets.indices {
                 packets[index] = XMPPropertyEditor.editing(packets[index], inNamespace: kind.namespace, setting: [(kind.data, nil), (kind.mime, nil)],
                                                            removingOthers: kind.ownsNamespace) ?? packets[index]

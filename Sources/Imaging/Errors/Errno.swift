@@ -1,9 +1,10 @@
 import Glibc
 
-/// A POSIX error number with its name, as swift-system's `Errno`: compared by value, printed as
-/// the C library's message with the number. Here, below every layer that makes system calls, so
-/// the V4L2 layer and the capture layer's D-Bus seam share one type.
-public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+/// A POSIX error number, shaped as swift-system's `Errno` (an `Error`, compared by value, its
+/// codes named as swift-system names them), printed as the C library's message with the
+/// number. Here, below every layer that makes system calls, so the file, V4L2 and D-Bus layers
+/// share one type without a dependency on swift-system.
+public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
     /// The C `errno` value.
     public let rawValue: Int32
 
@@ -15,10 +16,17 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
 
     /// ENOENT: no such file (no camera at that path).
     public static let noSuchFileOrDirectory = Errno(ENOENT)
-    /// ENODEV: the device was unplugged or unregistered.
-    public static let noSuchDevice = Errno(ENODEV)
+    /// ENODEV: operation not supported by device (V4L2 says so of an unplugged or unregistered
+    /// device).
+    public static let operationNotSupportedByDevice = Errno(ENODEV)
     /// ENXIO: no such device or address (also reported for a vanished device).
-    public static let noSuchDeviceOrAddress = Errno(ENXIO)
+    public static let noSuchAddressOrDevice = Errno(ENXIO)
+    /// ENODEV, by its former name here; swift-system calls it `operationNotSupportedByDevice`.
+    @available(*, deprecated, renamed: "operationNotSupportedByDevice")
+    public static var noSuchDevice: Errno { operationNotSupportedByDevice }
+    /// ENXIO, by its former name here; swift-system calls it `noSuchAddressOrDevice`.
+    @available(*, deprecated, renamed: "noSuchAddressOrDevice")
+    public static var noSuchDeviceOrAddress: Errno { noSuchAddressOrDevice }
     /// EBUSY: another process holds the device.
     public static let resourceBusy = Errno(EBUSY)
     /// EACCES: the user may not open the device.
@@ -36,6 +44,9 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     /// ENOMEM: out of memory (or of buffer space in the driver).
     public static let noMemory = Errno(ENOMEM)
 
+    /// The C library's message alone, e.g. "No such device".
+    public var message: String { String(cString: strerror(rawValue)) }
+
     /// The C library's message and the number, e.g. "No such device (errno 19)".
-    public var description: String { "\(String(cString: strerror(rawValue))) (errno \(rawValue))" }
+    public var description: String { "\(message) (errno \(rawValue))" }
 }

@@ -2,9 +2,9 @@ import Codecs
 import FoundationEssentials
 import Imaging
 
-/// The EXIF fields a camera app reads, typed: what was written into a photo, read back from its
-/// EXIF block with libexif (``CapturePhoto/exif``). The same block as text, every tag, is
-/// ``CapturePhoto/metadata``; each field here is nil when its tag is absent.
+/// The EXIF fields a camera app reads, typed: what was written into a photo
+/// (``CapturePhoto/exif``), carried from the value the block was written from. The same block
+/// as text, every tag, is ``CapturePhoto/metadata``; each field here is nil when its tag is absent.
 public struct EXIFProperties: Sendable, Equatable {
     /// IFD0 `Orientation`: how to turn the stored pixels to show them upright (the text form is
     /// libexif's, "Right-top" for 6).
@@ -34,13 +34,12 @@ public struct EXIFProperties: Sendable, Equatable {
     /// No fields.
     public init() {}
 
-    /// The fields `reader` parsed.
-    init(_ reader: EXIFReader) {
-        orientation = reader.orientation
-        pixelDimensions = reader.pixelSize
-        let camera = reader.camera
-        (make, model, software, dateTimeOriginal) = (camera.make, camera.model, camera.software, camera.dateTimeOriginal)
-        (exposureTime, fNumber, isoSpeed) = (camera.exposureTime, camera.fNumber, camera.isoSpeed)
-        (exposureBias, focalLength) = (camera.exposureBias, camera.focalLength)
+    /// The fields of `written`, the metadata an EXIF block was written from.
+    init(_ written: EXIFMetadata) {
+        orientation = written.orientation
+        pixelDimensions = written.pixelSize
+        (make, model, software, dateTimeOriginal) = (written.make, written.model, written.software, written.dateTimeOriginal)
+        (exposureTime, fNumber, isoSpeed) = (written.exposureTime, written.fNumber, written.isoSpeed)
+        (exposureBias, focalLength) = (written.exposureBias, written.focalLength)
     }
 }

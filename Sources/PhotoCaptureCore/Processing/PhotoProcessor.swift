@@ -90,16 +90,17 @@ struct PhotoProcessor {
         let described = describe(frame, size: converted.pixels.size, resolved: resolved, cameraName: cameraName,
                                  captureDate: captureDate, exposure: exposure, sourceCamera: sourceCamera)
         let encoded = try encode(converted, described: described, resolved: resolved)
-        return deliverable(frame, converted: converted, encoded: encoded, conversionTime: conversionTime,
-                           captureDate: captureDate, resolved: resolved, delivery: delivery, sequenceCount: sequenceCount)
+        return try deliverable(frame, converted: converted, described: described, encoded: encoded, conversionTime: conversionTime,
+                               captureDate: captureDate, resolved: resolved, delivery: delivery, sequenceCount: sequenceCount)
     }
 
-    /// The deliver stage: the photo as the app receives it, its metadata read back from the EXIF
-    /// block that was written.
-    private func deliverable(_ frame: Frame, converted: ConvertedFrame, encoded: EncodedPhoto, conversionTime: Duration,
-                             captureDate: Date, resolved: ResolvedPhotoSettings, delivery: FrameDelivery,
-                             sequenceCount: Int) -> CapturePhoto {
-        let written = try? EXIFReader(data: encoded.exifBlock)
+    /// The deliver stage: the photo as the app receives it, its typed EXIF fields those the
+    /// describe stage wrote, its text dictionary libexif's reading of the EXIF block written (a
+    /// block libexif cannot read is an encoding error, not an empty dictionary).
+    private func deliverable(_ frame: Frame, converted: ConvertedFrame, described: PhotoDescription, encoded: EncodedPhoto,
+                             conversionTime: Duration, captureDate: Date, resolved: ResolvedPhotoSettings, delivery: FrameDelivery,
+                             sequenceCount: Int) throws(PhotoCaptureError) -> CapturePhoto {
+        let entries = try Self.entries(ofWritten: encoded.exifBlock)
         return CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
@@ -107,14 +108,20 @@ struct PhotoProcessor {
             // Both keep the stored orientation, which the written one turns upright.
             pixelBuffer: converted.pixels.oriented(resolved.writtenOrientation),
             previewPixelBuffer: encoded.reductions.preview.map { PixelBuffer(image: $0).oriented(resolved.writtenOrientation) },
-            embeddedThumbnailDimensions: encoded.reductions.thumbnail?.size, metadata: written?.entries ?? [:],
-            exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
+            embeddedThumbnailDimensions: encoded.reductions.thumbnail?.size, metadata: entries,
+            exif: EXIFProperties(described.exif),
             isSensorOrientationCompensationApplied: resolved.isSensorOrientationCompensationApplied,
             writtenOrientation: resolved.writtenOrientation,
             timings: ProcessingTimings(conversion: conversionTime.seconds, scaling: encoded.scaling.seconds,
                                        encoding: encoded.encoding.seconds),
             encodingRoute: converted.keptJPEG?.route ?? (resolved.format == .uncompressed ? .none : .encoded),
             fileData: encoded.fileData)
+    }
+
+    /// Every tag of the EXIF block `block`, as libexif names and prints them
+    /// (``CapturePhoto/metadata``); a block it cannot read is ``PhotoCaptureError/Code/encoding(_:)``.
+    static func entries(ofWritten block: [UInt8]) throws(PhotoCaptureError) -> [String: String] {
+        try PhotoCaptureError.encoding { () throws(CodecError) in try EXIFReader(data: block).entries }
     }
 
     static func timed<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> (T, Duration) {

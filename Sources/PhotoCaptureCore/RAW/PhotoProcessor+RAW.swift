@@ -33,14 +33,18 @@ extension PhotoProcessor {
             calibration: calibration, writtenOrientation: raw.writtenOrientation, thumbnailDimensions: encoded.thumbnail.size)
         var timings = ProcessingTimings(conversion: 0, scaling: 0, encoding: encoded.encoding.seconds)
         timings.development = encoded.development.seconds
-        let written = Self.written(exif)
+        // The text dictionary from an EXIF block of the same metadata, not from the DNG: libexif
+        // reads only the first 64 KiB of a file, and a DNG's IFD0 comes last.
+        let entries = try Self.entries(ofWritten: PhotoCaptureError.encoding { () throws(CodecError) in
+            try EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil)
+        })
         let photo = CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
             frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
             captureDate: date, pixelBuffer: PixelBuffer(image: pixels).oriented(raw.writtenOrientation),
             previewPixelBuffer: previewPixels.map { PixelBuffer(image: $0).oriented(raw.writtenOrientation) },
-            embeddedThumbnailDimensions: encoded.thumbnail.size, metadata: written?.entries ?? [:],
-            exif: written.map(EXIFProperties.init) ?? EXIFProperties(),
+            embeddedThumbnailDimensions: encoded.thumbnail.size, metadata: entries,
+            exif: EXIFProperties(exif),
             isSensorOrientationCompensationApplied: false, writtenOrientation: raw.writtenOrientation,
             timings: timings, encodingRoute: .dng, fileData: Data(encoded.bytes), isRawPhoto: true, rawDetails: details)
         return (photo, encoded.bytes)
@@ -115,11 +119,5 @@ extension PhotoProcessor {
         } catch {
             throw PhotoCaptureError(.imaging(error), uniqueID: uniqueID)
         }
-    }
-
-    /// The EXIF fields a DNG carries, read from an EXIF block of the same metadata: libexif
-    /// reads only the first 64 KiB of a file, and a DNG's IFD0 comes last.
-    static func written(_ exif: EXIFMetadata) -> EXIFReader? {
-        try? EXIFReader(data: EXIFBuilder.tiffBlock(for: exif, thumbnailJPEG: nil))
     }
 }

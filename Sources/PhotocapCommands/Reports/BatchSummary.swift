@@ -57,7 +57,7 @@ struct BatchSummary: Encodable {
         case .success(.alreadyUpright): line = Line(path: line.path, target: line.target, outcome: "alreadyUpright")
         case .success(.turned(let orientation, let size, let warnings)):
             line = Line(path: line.path, target: line.target, outcome: "turned", orientation: orientation.exifValue, size: JSONSize(size),
-                        warnings: warnings.isEmpty ? nil : warnings)
+                        warnings: warnings.isEmpty ? nil : warnings.map(\.description))
         case .success(.exifCorrected(let from, let to)):
             line = Line(path: line.path, target: line.target, outcome: "exifCorrected", orientation: to.exifValue, exifOrientation: from.exifValue)
         case .success(.transformsSet(let from, let to)):

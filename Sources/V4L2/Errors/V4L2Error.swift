@@ -43,7 +43,7 @@ public enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The device was unplugged or unregistered (ENODEV/ENXIO).
-    public var isDeviceGone: Bool { errno == .noSuchDevice || errno == .noSuchDeviceOrAddress }
+    public var isDeviceGone: Bool { errno == .operationNotSupportedByDevice || errno == .noSuchAddressOrDevice }
     /// Another process is using the device (EBUSY).
     public var isBusy: Bool { errno == .resourceBusy }
     /// The user may not open the device (EACCES/EPERM).

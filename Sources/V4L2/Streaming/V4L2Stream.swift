@@ -137,7 +137,7 @@ package final class V4L2Stream: @unchecked Sendable {
 
     private func startOnQueue(_ format: FramePixelFormat, size: PixelSize, crop: PixelRect?,
                               discard: Int) throws(V4L2Error) -> V4L2ActiveFormat {
-        if isGone { throw .callFailed(device: device.path, call: .streamOn, errno: .noSuchDevice) }
+        if isGone { throw .callFailed(device: device.path, call: .streamOn, errno: .operationNotSupportedByDevice) }
         if let crop, crop.size != size {
             throw .cropNotAccepted(device: device.path, requested: crop, granted: nil)
         }
@@ -249,7 +249,7 @@ package final class V4L2Stream: @unchecked Sendable {
         let deadline = monotonicNanoseconds() + timeoutNanoseconds
         var wait = FrameWait()
         while true {
-            if isGone { throw .callFailed(device: device.path, call: .dequeueBuffer, errno: .noSuchDevice) }
+            if isGone { throw .callFailed(device: device.path, call: .dequeueBuffer, errno: .operationNotSupportedByDevice) }
             if cancellation.isCancelled.load(ordering: .acquiring) { throw .cancelled(device: device.path) }
             guard let active else { throw .notStreaming(device: device.path) }
             let now = monotonicNanoseconds()

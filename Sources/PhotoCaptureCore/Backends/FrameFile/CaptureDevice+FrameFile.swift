@@ -77,9 +77,8 @@ extension CaptureDevice {
                 }
                 // Read once for every frame the camera hands out.
                 return try FrameStorage(count: count, holder: .source) { (buffer) throws(FileReadError) in
-                    guard try InputFile.readAll(descriptor, into: buffer, path: path) == count else {
-                        throw .failed(path: path, call: "read", reason: "the file shrank while it was read")
-                    }
+                    let read = try InputFile.readAll(descriptor, into: buffer, path: path)
+                    guard read == count else { throw .shrank(path: path, expected: count, read: read) }
                 }
             }
         } catch {
