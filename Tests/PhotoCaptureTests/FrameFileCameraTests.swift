@@ -89,4 +89,27 @@ import TestSupport
         let total = zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
         return Double(total) / Double(a.pixels.count)
     }
+
+    /// Why a frame file cannot be read reaches the app typed, as the file layer said it: a folder
+    /// is `.directory`, an MJPEG frame that is not a
+    /// JPEG has a case of its own. The sentences read as before.
+    @Test func anUnreadableFrameFileCarriesTheFileLayersError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frame-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: PhotoCaptureError(.frameFileUnreadable(.directory(path: folder.path)))) {
+            try CaptureDevice.frameFile(path: folder.path, format: .rgb24, size: Self.size)
+        }
+        do {
+            _ = try CaptureDevice.frameFile(path: folder.path, format: .rgb24, size: Self.size)
+        } catch {
+            #expect(error.underlyingError as? FileReadError == .directory(path: folder.path))
+            #expect(error.description == "cannot read frame file \(folder.path): it is a directory, not a file")
+        }
+        let notJPEG = folder.appendingPathComponent("frame.mjpg")
+        try Data(repeating: 7, count: 64).write(to: notJPEG)
+        #expect(throws: PhotoCaptureError(.frameFileNotJPEG(path: notJPEG.path))) {
+            try CaptureDevice.frameFile(path: notJPEG.path, format: .mjpeg, size: Self.size)
+        }
+    }
 }

@@ -67,8 +67,11 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case rawFrameFormatConflict(raw: FramePixelFormat, frame: FramePixelFormat)
 
         // Devices.
-        /// The frame file cannot be read.
-        case frameFileUnreadable(path: String, reason: String)
+        /// The frame file cannot be read; `error` says why (missing, a folder, a FIFO, a failed
+        /// call with its errno).
+        case frameFileUnreadable(FileReadError)
+        /// A frame file given as MJPEG does not start as a JPEG file does (FF D8).
+        case frameFileNotJPEG(path: String)
         /// The frame file's length does not match its declared format and size.
         case frameFileSizeMismatch(path: String, expected: Int, actual: Int)
         /// The clip cannot be played; `error` says why (a malformed header, a truncated frame).
@@ -157,6 +160,7 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .imaging(let error): return error
         case .outputFailed(let error): return error.underlying
         case .clipUnreadable(_, let error): return error
+        case .frameFileUnreadable(let error): return error
         case .bracket(let problem): return problem
         case .focus(let problem): return problem
         default: return nil
@@ -194,7 +198,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .notARawPixelFormat(let format): return "\(format) is not a Bayer (RAW) pixel format"
         case .rawFrameFormatConflict(let raw, let frame):
             return "RAW + processed photos come from one \(raw) frame; frame pixel format \(frame) cannot be used as well"
-        case .frameFileUnreadable(let path, let reason): return "cannot read frame file \(path): \(reason)"
+        case .frameFileUnreadable(let error): return "cannot read frame file \(error.path): \(error.reason)"
+        case .frameFileNotJPEG(let path): return "cannot read frame file \(path): an MJPEG frame must be a JPEG file (FF D8 ...)"
         case .frameFileSizeMismatch(let path, let expected, let actual):
             return "frame file \(path) has \(actual) bytes but the given format and size need \(expected)"
         case .clipUnreadable(let path, let error): return "cannot play clip \(path): \(error)"

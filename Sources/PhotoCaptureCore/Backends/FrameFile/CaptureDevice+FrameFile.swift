@@ -35,7 +35,7 @@ extension CaptureDevice {
                                         maximumCount: format.isCompressed ? max(1 << 20, size.area * 8) : expected)
         if format.isCompressed {
             guard storage.withUnsafeBytes({ $0.starts(with: [0xFF, 0xD8]) }) else {
-                throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: "an MJPEG frame must be a JPEG file (FF D8 ...)"))
+                throw PhotoCaptureError(.frameFileNotJPEG(path: path))
             }
         }
         let picture: Frame
@@ -85,7 +85,7 @@ extension CaptureDevice {
             if case .tooLarge(_, let actual, let limit) = error {
                 throw PhotoCaptureError(.frameFileSizeMismatch(path: path, expected: expectedCount ?? limit, actual: actual))
             }
-            throw PhotoCaptureError(.frameFileUnreadable(path: path, reason: error.reason))
+            throw PhotoCaptureError(.frameFileUnreadable(error))
         }
     }
 }
