@@ -5,7 +5,7 @@ import Testing
 /// Where large buffers' memory comes from: huge pages for buffers written in full, pages backed
 /// one by one as they are written for worst-case buffers written in part.
 @Suite struct LargeAllocationTests {
-    /// Above glibc's largest mmap threshold (32 MiB), so each buffer is a fresh mapping.
+    /// Above the 4 MiB from which buffers are mapped, so each buffer is a fresh mapping.
     static let count = 40_000_000
     static let written = 1 << 20
 

@@ -16,7 +16,7 @@ import Synchronization
 /// memory then grew by a frame each time another thread first made one (up to eight arenas a
 /// core), although nothing was leaked.
 package enum LargeAllocation {
-    /// Buffers from this size on are aligned to 2 MiB and advised.
+    /// Buffers from this size on are mapped; those written in full are aligned to 2 MiB and advised.
     static let hugePageThreshold = 4 << 20
     static let hugePageSize = 2 << 20
 
@@ -26,12 +26,17 @@ package enum LargeAllocation {
     /// like an encoder's output — stays on 4 KiB pages, each backed when first written: a huge
     /// page is zeroed whole on the first write into it, and a fresh one can be slow to come by
     /// (in a VM whose host took back the guest's free 2 MiB blocks, 5 ms for one, measured here).
+    /// A large one is mapped too: from `malloc` it could be heap memory another buffer had
+    /// already backed, all 40 MB of it (seen in a test run after other tests).
     package static func allocate(byteCount: Int, writtenInFull: Bool = true) -> UnsafeMutableRawBufferPointer {
-        let large = writtenInFull && byteCount >= hugePageThreshold
-        // A large buffer is rounded up to whole huge pages: a tail left on 4 KiB pages (0.9 MB
-        // of a 12 MP RGB frame) would take a fault per page, some 250 of them.
-        let count = large ? (byteCount + hugePageSize - 1) & ~(hugePageSize - 1) : max(byteCount, 1)
-        if large { return UnsafeMutableRawBufferPointer(start: mapped(count), count: byteCount) }
+        if byteCount >= hugePageThreshold {
+            guard writtenInFull else { return UnsafeMutableRawBufferPointer(start: mappedOnSmallPages(byteCount), count: byteCount) }
+            // Rounded up to whole huge pages: a tail left on 4 KiB pages (0.9 MB of a 12 MP RGB
+            // frame) would take a fault per page, some 250 of them.
+            let count = (byteCount + hugePageSize - 1) & ~(hugePageSize - 1)
+            return UnsafeMutableRawBufferPointer(start: mapped(count), count: byteCount)
+        }
+        let count = max(byteCount, 1)
         var pointer: UnsafeMutableRawPointer?
         guard posix_memalign(&pointer, 64, count) == 0, let pointer else {
             fatalError("out of memory allocating \(count) bytes")
@@ -56,6 +61,16 @@ package enum LargeAllocation {
         _ = madvise(pointer, count, Int32(MADV_HUGEPAGE))
         mappings.withLock { $0[start] = count }
         return pointer
+    }
+
+    /// `count` bytes mapped and advised against huge pages (which the kernel's `always` setting
+    /// would otherwise give an aligned stretch).
+    private static func mappedOnSmallPages(_ count: Int) -> UnsafeMutableRawPointer {
+        guard let base = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              base != MAP_FAILED else { fatalError("out of memory mapping \(count) bytes") }
+        _ = madvise(base, count, Int32(MADV_NOHUGEPAGE))
+        mappings.withLock { $0[UInt(bitPattern: base)] = count }
+        return base
     }
 
     /// Writes a byte into every 4 KiB page of `buffer`, so the kernel backs it now (a huge
