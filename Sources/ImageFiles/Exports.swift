@@ -16,7 +16,7 @@ public typealias ImageFileFormat = Codecs.ImageFileFormat
 /// empty file) instead of reading it.
 public typealias InputFile = Codecs.InputFile
 /// Why a JPEG cannot be turned losslessly by an orientation (its size is not a multiple of its
-/// iMCU where the turn moves an edge), as ``CodecError/losslessTurnNotExact(_:)`` carries it.
+/// iMCU where the turn moves an edge), as `CodecError.losslessTurnNotExact(_:)` carries it.
 public typealias LosslessTurnRefusal = Codecs.LosslessTurnRefusal
 /// Why ``InputFile`` could not read a path.
 public typealias FileReadError = Codecs.FileReadError
