@@ -27,7 +27,7 @@ package enum LargeAllocation {
     /// page is zeroed whole on the first write into it, and a fresh one can be slow to come by
     /// (in a VM whose host took back the guest's free 2 MiB blocks, 5 ms for one, measured here).
     /// A large one is mapped too: from `malloc` it could be heap memory another buffer had
-    /// already backed, all 40 MB of it (seen in a test run after other tests).
+    /// already backed.
     package static func allocate(byteCount: Int, writtenInFull: Bool = true) -> UnsafeMutableRawBufferPointer {
         if byteCount >= hugePageThreshold {
             guard writtenInFull else { return UnsafeMutableRawBufferPointer(start: mappedOnSmallPages(byteCount), count: byteCount) }
@@ -51,26 +51,32 @@ package enum LargeAllocation {
     private static func mapped(_ count: Int) -> UnsafeMutableRawPointer {
         // Mapped a huge page longer, so that an aligned start lies inside; the ends are unmapped.
         let length = count + hugePageSize
-        guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              base != MAP_FAILED else { fatalError("out of memory mapping \(count) bytes") }
+        let base = anonymousMapping(length)
         let start = (UInt(bitPattern: base) + UInt(hugePageSize - 1)) & ~UInt(hugePageSize - 1)
         let head = Int(start - UInt(bitPattern: base))
         if head > 0 { munmap(base, head) }
         if length - head - count > 0 { munmap(UnsafeMutableRawPointer(bitPattern: start + UInt(count)), length - head - count) }
         let pointer = UnsafeMutableRawPointer(bitPattern: start)!
-        _ = madvise(pointer, count, Int32(MADV_HUGEPAGE))
-        mappings.withLock { $0[start] = count }
-        return pointer
+        return recorded(pointer, count, advice: MADV_HUGEPAGE)
     }
 
     /// `count` bytes mapped and advised against huge pages (which the kernel's `always` setting
     /// would otherwise give an aligned stretch).
     private static func mappedOnSmallPages(_ count: Int) -> UnsafeMutableRawPointer {
-        guard let base = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              base != MAP_FAILED else { fatalError("out of memory mapping \(count) bytes") }
-        _ = madvise(base, count, Int32(MADV_NOHUGEPAGE))
-        mappings.withLock { $0[UInt(bitPattern: base)] = count }
+        recorded(anonymousMapping(count), count, advice: MADV_NOHUGEPAGE)
+    }
+
+    private static func anonymousMapping(_ length: Int) -> UnsafeMutableRawPointer {
+        guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              base != MAP_FAILED else { fatalError("out of memory mapping \(length) bytes") }
         return base
+    }
+
+    /// `pointer`'s `count` bytes advised with `advice` and remembered for ``deallocate(_:)``.
+    private static func recorded(_ pointer: UnsafeMutableRawPointer, _ count: Int, advice: Int32) -> UnsafeMutableRawPointer {
+        _ = madvise(pointer, count, advice)
+        mappings.withLock { $0[UInt(bitPattern: pointer)] = count }
+        return pointer
     }
 
     /// Writes a byte into every 4 KiB page of `buffer`, so the kernel backs it now (a huge

@@ -4,9 +4,9 @@ import Glibc
 #endif
 
 /// What `shoot` learns of the file system while it names its photos, each thing asked once:
-/// `--count 3000` into a folder checked some 12,000 paths one at a time before the first photo
-/// (2.5 min over the vivid VM's shared folder). A folder's names are read in one pass; one
-/// instance serves the requests of one run, in order.
+/// `--count N` into a folder checked some four paths a photo before the first one, which a slow
+/// or network file system makes minutes. A folder's names are read in one pass; one instance
+/// serves the requests of one run, in order.
 final class DestinationChecks {
     private var kinds: [String: (exists: Bool, isDirectory: Bool)] = [:]
     private var accessErrors: [String: Int32] = [:]
