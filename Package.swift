@@ -75,7 +75,8 @@ let package = Package(
         // libcamera (libcamera-dev), the cameras of media-controller pipelines (Raspberry Pi,
         // Rockchip, i.MX, IPU), behind C: its API is C++. Linked by name, its headers found as
         // OpenCV's are (LibcameraHeaders/libcamera links to /usr/include/libcamera/libcamera).
-        // No product uses it yet: a client that only uses V4L2 must build without libcamera
+        // Only the photocap executables link it (through PhotoCaptureLibcamera): a client of the
+        // library products that only uses V4L2 builds without libcamera
         // (Docs.docc/LibcameraBackend.md); clibcamera-probe tests it in the vimc VM.
         .target(
             name: "CLibcamera",
@@ -100,6 +101,13 @@ let package = Package(
         .target(
             name: "PhotoCaptureV4L2",
             dependencies: ["PhotoCaptureCore", "Imaging", "ImageFiles", "V4L2", .product(name: "Logging", package: "swift-log")]
+        ),
+        // libcamera's cameras (media-controller pipelines) over the CLibcamera shim. Not in the
+        // umbrella nor in any library product yet, so an app that only uses V4L2 never needs
+        // libcamera; the CLI adds its cameras to discovery (PhotocapCommands' CameraDiscovery).
+        .target(
+            name: "PhotoCaptureLibcamera",
+            dependencies: ["PhotoCaptureCore", "Imaging", "ImageFiles", "CLibcamera"]
         ),
         // The umbrella: re-exports the core and the backends, and lists the backends' cameras in
         // discovery, so `import PhotoCapture` gives an app everything it gave before the split.
@@ -173,6 +181,8 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureTests", dependencies: ["PhotoCapture", "PhotoCaptureCore", "PhotoCaptureV4L2", "PhotoCaptureTesting", "Codecs", "Imaging", "V4L2", "V4L2Testing", "TestSupport"]),
+        // The libcamera backend's mappings (formats, listings, errors), without a camera.
+        .testTarget(name: "PhotoCaptureLibcameraTests", dependencies: ["PhotoCaptureLibcamera", "PhotoCaptureCore", "CLibcamera", "Imaging"]),
         .testTarget(name: "PhotoCaptureTestingTests", dependencies: ["PhotoCaptureTesting", "PhotoCapture", "Codecs", "Imaging", "TestSupport"]),
         .testTarget(name: "PhotoCaptureVisionTests", dependencies: ["PhotoCaptureVision", "PhotoCapture", "Imaging", "TestSupport"]),
         .testTarget(name: "photocapTests", dependencies: ["photocap", "photocap-vision", "PhotocapCommands", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],

@@ -14,6 +14,8 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         case frameFile
         /// A V4L2 camera (`/dev/videoN`).
         case v4l2
+        /// A libcamera camera (a media-controller pipeline: a Raspberry Pi camera module, vimc).
+        case libcamera
     }
 
     /// Where a camera faces, as V4L2_CID_CAMERA_ORIENTATION reports it (``position`` says it
@@ -80,7 +82,8 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A stable identifier: `synthetic`, `file:PATH`, or the V4L2 node path (`/dev/video0`).
+    /// A stable identifier: `synthetic`, `file:PATH`, the V4L2 node path (`/dev/video0`), or a
+    /// libcamera camera's id (`platform/vimc.0 Sensor B`).
     public let uniqueID: String
     /// A name for people.
     public let localizedName: String

@@ -170,10 +170,10 @@ public final class PhotoOutput: Sendable {
                                             hardwareCrop: first.framing.hardwareCropRect, discardingFirst: 0)
         }
         for item in resolved {
-            // The synthetic and frame-file cameras keep their pictures; a V4L2 camera needs its
+            // The synthetic and frame-file cameras keep their pictures; a V4L2 or libcamera camera needs its
             // buffers back, and a compressed or packed frame is first made into a copy of its own.
             let format = item.framePixelFormat
-            let freeToKeep = device.kind != .v4l2 && !format.isCompressed && !format.isCSI2Packed
+            let freeToKeep = device.kind != .v4l2 && device.kind != .libcamera && !format.isCompressed && !format.isCSI2Packed
             try encoders.prepare(for: item, framesAreFreeToKeep: freeToKeep)
         }
         state.withLock { $0.prepared = settingsArray }

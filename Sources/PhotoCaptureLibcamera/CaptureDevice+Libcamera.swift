@@ -1,0 +1,36 @@
+import ImageFiles
+import Imaging
+import PhotoCaptureCore
+
+extension CaptureDevice {
+    /// The libcamera camera `id` (as `photocap devices` lists it, e.g. `platform/vimc.0 Sensor B`).
+    ///
+    /// The sensor mounting is libcamera's Rotation property, mirrored for a camera whose
+    /// Location is front; the camera is acquired only while it streams.
+    public static func libcamera(id: String) throws(PhotoCaptureError) -> CaptureDevice {
+        do throws(LibcameraError) {
+            let manager = try LibcameraManager.shared()
+            guard let info = try manager.cameras().first(where: { $0.id == id }) else { throw LibcameraError.notFound(camera: id) }
+            return try makeLibcameraDevice(info, manager: manager)
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+    }
+
+    /// The device for a listed camera; fails when photocap can read none of its still formats.
+    static func makeLibcameraDevice(_ info: LibcameraCameraInfo, manager: LibcameraManager) throws(LibcameraError) -> CaptureDevice {
+        let (formats, unsupported) = info.deviceFormats
+        let stillFormats = formats.filter { format in info.stillFormats.contains { $0.name == format.pixelFormat.libcameraName } }
+        guard !stillFormats.isEmpty else {
+            throw .unsupportedFormat(camera: info.id, format: info.stillFormats.map(\.name).joined(separator: ", "))
+        }
+        let details = LibcameraDetails(
+            id: info.id, model: info.model, location: info.location, reportedSensorRotation: info.rotation,
+            pixelArray: info.pixelArray, unsupportedFormats: unsupported, hasRawStream: !info.rawFormats.isEmpty,
+            libcameraVersion: LibcameraManager.version)
+        // Only the still stream is streamed yet: a raw format is listed in the details, not offered.
+        return CaptureDevice(uniqueID: info.id, localizedName: info.model.isEmpty ? info.id : info.model, kind: .libcamera,
+                             formats: stillFormats, sensorMounting: info.sensorMounting, location: info.location,
+                             backendDetails: details, source: LibcameraFrameSource(info: info, manager: manager))
+    }
+}

@@ -1,0 +1,54 @@
+import CLibcamera
+import Glibc
+import Synchronization
+
+/// The process's libcamera camera manager: libcamera allows one at a time, so it is started
+/// on first use and kept for the life of the process (its threads watch for hot-plug).
+package final class LibcameraManager: Sendable {
+    /// The shim's manager; libcamera's manager is safe to call from any thread.
+    nonisolated(unsafe) let pointer: OpaquePointer
+
+    private init(pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    /// The manager, started by the first call; the same failure for every call when it could not.
+    package static func shared() throws(LibcameraError) -> LibcameraManager {
+        try started.withLock { state throws(LibcameraError) -> LibcameraManager in
+            if let state { return try state.get() }
+            // libcamera logs its INFO lines (its version, each configuration) to stderr, which is
+            // a CLI's output: errors only, unless the user asked for more.
+            setenv("LIBCAMERA_LOG_LEVELS", "*:ERROR", 0)
+            let result: Result<LibcameraManager, LibcameraError>
+            var message = LibcameraResult.messageBuffer()
+            if let pointer = pc_lc_manager_create(&message, message.count) {
+                result = .success(LibcameraManager(pointer: pointer))
+            } else {
+                result = .failure(.managerUnavailable(reason: LibcameraResult.message(message)))
+            }
+            state = result
+            return try result.get()
+        }
+    }
+
+    private static let started = Mutex<Result<LibcameraManager, LibcameraError>?>(nil)
+
+    /// libcamera's version as the shim was compiled against ("0.0.3").
+    package static var version: String { String(validatingCString: pc_lc_version()) ?? "" }
+
+    /// The cameras libcamera lists now, in its order.
+    package func cameras() throws(LibcameraError) -> [LibcameraCameraInfo] {
+        var message = LibcameraResult.messageBuffer()
+        var infos = [pc_lc_camera_info](repeating: pc_lc_camera_info(), count: 8)
+        var count = pc_lc_manager_cameras(pointer, &infos, Int32(infos.count), &message, message.count)
+        if count > Int32(infos.count) {
+            infos = [pc_lc_camera_info](repeating: pc_lc_camera_info(), count: Int(count))
+            count = pc_lc_manager_cameras(pointer, &infos, Int32(infos.count), &message, message.count)
+        }
+        guard count >= 0 else {
+            throw LibcameraError(result: count, call: .listCameras, camera: "", message: LibcameraResult.message(message))
+                ?? .callFailed(camera: "", call: .listCameras, reason: LibcameraResult.message(message))
+        }
+        return infos.prefix(min(Int(count), infos.count)).map(LibcameraCameraInfo.init)
+    }
+}
