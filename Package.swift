@@ -120,7 +120,7 @@ let package = Package(
             dependencies: [
                 // A thin caller of the public API; as the app, it chooses where the library's
                 // swift-log messages go.
-                "PhotoCapture", "PhotoCaptureTesting",
+                "PhotoCapture", "PhotoCaptureTesting", "PhotoCaptureLibcamera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

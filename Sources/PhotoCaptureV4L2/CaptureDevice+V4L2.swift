@@ -89,7 +89,8 @@ extension CaptureDevice {
         let details = V4L2Details(
             path: path, driver: capabilities.driver, busInfo: capabilities.busInfo, inputName: input?.name,
             reportedSensorRotation: rotation, location: location, isFlippedHorizontally: hflip,
-            isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates, cropBounds: cropBounds)
+            isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates, cropBounds: cropBounds,
+            isPipelineNode: capabilities.isMediaControllerCentric)
         return CaptureDevice(uniqueID: path, localizedName: capabilities.card, kind: .v4l2, formats: formats,
                              sensorMounting: mounting, location: location, cropBounds: cropBounds, backendDetails: details,
                              source: V4L2FrameSource(device: device))

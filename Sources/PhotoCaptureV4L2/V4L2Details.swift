@@ -27,6 +27,9 @@ public struct V4L2Details: Sendable, Equatable {
     /// (V4L2_SEL_TGT_CROP_BOUNDS), nil when it cannot crop it: the hardware crop of
     /// ``PhotoFraming`` is offered only when it is there.
     public let cropBounds: PixelRect?
+    /// The node is one stage of a media-controller pipeline (V4L2_CAP_IO_MC): streaming it
+    /// needs the pipeline configured first, which libcamera does for its camera.
+    public let isPipelineNode: Bool
 }
 
 extension CaptureDevice {

@@ -34,28 +34,39 @@ struct DevicesCommand: AsyncParsableCommand {
         /// The focus modes `shoot --focus` can use, and the manual lens range; empty without a lens.
         let focusModes: [String]
         let lensPosition: String?
+        /// A libcamera camera's sensor model, full pixel array and whether it has a raw stream.
+        let model: String?
+        let pixelArray: String?
+        let rawStream: Bool?
+        /// Where `sensorRotation` came from: `libcamera Rotation`, `V4L2_CID_CAMERA_SENSOR_ROTATION`,
+        /// or nil when nothing was reported (0°).
+        let sensorRotationSource: String?
     }
 
     func run() async throws {
-        let discovery = CaptureDevice.discovery()
+        let discovery = CameraDiscovery.discovery()
         let entries = discovery.devices.map { device in
             let details = device.v4l2Details
+            let libcamera = device.libcameraDetails
             let still = device.defaultStillFormat
             return Entry(
                 id: device.uniqueID, name: device.localizedName, kind: device.kind.rawValue, driver: details?.driver,
                 bus: details?.busInfo, input: details?.inputName, sensorRotation: device.sensorMounting.rotation,
-                sensorMirrored: device.sensorMounting.isMirrored, reportedSensorRotation: details?.reportedSensorRotation,
-                location: details?.location?.rawValue, flippedHorizontally: details?.isFlippedHorizontally,
+                sensorMirrored: device.sensorMounting.isMirrored, reportedSensorRotation: details?.reportedSensorRotation ?? libcamera?.reportedSensorRotation,
+                location: (details?.location ?? libcamera?.location)?.rawValue, flippedHorizontally: details?.isFlippedHorizontally,
                 flippedVertically: details?.isFlippedVertically,
                 defaultFormat: still.map { "\($0.pixelFormat.fourCC) \($0.sizes.largest)" },
                 frameRates: details?.frameRates, cropBounds: details?.cropBounds?.description,
                 formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.fourCC, sizes: $0.sizes.description) },
-                unsupportedFormats: details?.unsupportedFormats,
+                unsupportedFormats: details?.unsupportedFormats ?? libcamera?.unsupportedFormats,
                 controls: details == nil ? nil : ((try? device.controls()) ?? []).map(ControlEntry.init),
                 focusModes: device.focusCapabilities?.supportedFocusModes.map(\.rawValue) ?? [],
                 lensPosition: device.focusCapabilities?.lensPosition.map {
                     "\($0.control) \(Int64($0.minimum))...\(Int64($0.maximum)) step \(Int64($0.step))"
-                })
+                },
+                model: libcamera?.model, pixelArray: libcamera?.pixelArray?.description, rawStream: libcamera?.hasRawStream,
+                sensorRotationSource: libcamera?.reportedSensorRotation != nil ? "libcamera Rotation"
+                    : details?.reportedSensorRotation != nil ? "V4L2_CID_CAMERA_SENSOR_ROTATION" : nil)
         }
         if json {
             print(try jsonText(entries, pretty: true))
@@ -77,7 +88,11 @@ struct DevicesCommand: AsyncParsableCommand {
         if entry.flippedHorizontally == true { reported.append("input flipped horizontally") }
         if entry.flippedVertically == true { reported.append("input flipped vertically") }
         if entry.kind == "v4l2" { sensor += reported.isEmpty ? " (nothing reported by the driver)" : " (from \(reported.joined(separator: ", ")))" }
+        if entry.kind == "libcamera" { sensor += reported.isEmpty ? " (nothing reported by libcamera)" : " (from libcamera: \(reported.joined(separator: ", ")))" }
         lines.append(sensor)
+        if let model = entry.model {
+            lines.append("  model: \(model)" + (entry.pixelArray.map { ", pixel array \($0)" } ?? "") + (entry.rawStream == true ? ", raw stream" : ""))
+        }
         if let still = entry.defaultFormat {
             let rates = entry.frameRates.map { $0.isEmpty ? "" : " at " + $0.map { String(printf: "%g", $0) }.joined(separator: "/") + " fps" } ?? ""
             lines.append("  default still format: \(still)\(rates)")

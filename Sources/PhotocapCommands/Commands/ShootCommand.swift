@@ -31,7 +31,7 @@ package struct ShootCommand: AsyncParsableCommand {
               photocap shoot --faces --format heic --output people.heic   (faces in view as XMP face regions)
             """)
 
-    @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
+    @Option(help: "Camera: a device path, a libcamera camera id (as 'photocap devices' lists it), or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
     var device: String?
 
     @Option(help: "Video input of --device to select first (VIDIOC_S_INPUT), e.g. a capture card's HDMI input.")
@@ -399,7 +399,7 @@ package struct ShootCommand: AsyncParsableCommand {
         case "synthetic":
             camera = synthetic(override)
         case let path?:
-            camera = try CaptureDevice.v4l2(path: path, input: input)
+            camera = try CameraDiscovery.device(path, input: input)
         case nil:
             camera = defaultCamera { synthetic(override) }
         }

@@ -28,6 +28,9 @@ package struct V4L2Capabilities: Sendable, Equatable {
     package var canCaptureVideo: Bool { deviceCapabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
     /// Whether the node supports mmap streaming I/O.
     package var canStream: Bool { deviceCapabilities & UInt32(V4L2_CAP_STREAMING) != 0 }
+    /// Whether the node is one stage of a media-controller pipeline (V4L2_CAP_IO_MC), whose
+    /// formats are configured on its subdevices first (libcamera's job), not on the node alone.
+    package var isMediaControllerCentric: Bool { deviceCapabilities & UInt32(V4L2_CAP_IO_MC) != 0 }
 }
 
 /// A video input of a device (VIDIOC_ENUMINPUT).
