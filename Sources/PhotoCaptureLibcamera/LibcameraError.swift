@@ -19,6 +19,9 @@ public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
     case notStreaming(camera: String)
     /// A completed request's frame is smaller than its format needs.
     case shortFrame(camera: String, expected: Int, actual: Int)
+    /// The stream could not restart: `count` frames of the previous one still borrow its
+    /// buffers (a consumer keeps them past the wait for their release).
+    case framesHeld(camera: String, count: Int)
     /// A call into libcamera failed otherwise; `reason` is libcamera's message.
     case callFailed(camera: String, call: LibcameraCall, reason: String)
 
@@ -28,7 +31,7 @@ public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
         case .managerUnavailable: return ""
         case .notFound(let camera), .busy(let camera), .removed(let camera), .configurationRefused(let camera, _, _),
              .unsupportedFormat(let camera, _), .timeout(let camera, _), .notStreaming(let camera),
-             .shortFrame(let camera, _, _), .callFailed(let camera, _, _):
+             .shortFrame(let camera, _, _), .framesHeld(let camera, _), .callFailed(let camera, _, _):
             return camera
         }
     }
@@ -63,6 +66,8 @@ public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notStreaming(let camera): return "libcamera camera \"\(camera)\" is not streaming"
         case .shortFrame(let camera, let expected, let actual):
             return "libcamera camera \"\(camera)\" delivered \(actual) bytes for a frame of \(expected)"
+        case .framesHeld(let camera, let count):
+            return "libcamera camera \"\(camera)\" cannot restart: \(count) frame(s) of its previous stream are still in use"
         case .callFailed(let camera, let call, let reason):
             return "libcamera camera \"\(camera)\": \(call.rawValue) failed" + (reason.isEmpty ? "" : ": \(reason)")
         }

@@ -32,6 +32,9 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
     private var active: Active?
     private var generation: UInt64 = 0
     private var queued = 0
+    /// Frames out there borrowing the open camera's buffers: the camera is closed (its buffers
+    /// unmapped) only once none is, and not reconfigured while any is.
+    private var held = 0
     private var unreportedFaults = StreamFaults()
     private var lastSequence: UInt32?
     private let published = Mutex(StreamStatistics())
@@ -55,11 +58,24 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
 
     var devicePath: String? { info.id }
 
+    /// How long a restart waits for the frames of the previous stream to be released.
+    static let releaseWait: Duration = .seconds(2)
+
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {
-        let result: Result<Void, LibcameraError> = await onQueue { () throws(LibcameraError) in
-            try self.startOnQueue(format, size: size, discard: discardingFirst)
+        let deadline = ContinuousClock.now + Self.releaseWait
+        while true {
+            let result: Result<Void, LibcameraError> = await onQueue { () throws(LibcameraError) in
+                try self.startOnQueue(format, size: size, discard: discardingFirst)
+            }
+            do {
+                return try result.get()
+            } catch .framesHeld where ContinuousClock.now < deadline {
+                // The stream stopped queuing; the frames a consumer still holds come back soon.
+                try? await Task.sleep(for: .milliseconds(10))
+            } catch {
+                throw PhotoCaptureError(error)
+            }
         }
-        do { try result.get() } catch { throw PhotoCaptureError(error) }
     }
 
     func stopStreaming() async {
@@ -97,6 +113,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
             throw .configurationRefused(camera: info.id, requested: "\(format) \(size)", reason: "the still stream has no \(format)")
         }
         stopOnQueue()
+        guard held == 0 else { throw .framesHeld(camera: info.id, count: held) }
         let camera = try openOnQueue()
         var message = LibcameraResult.messageBuffer()
         var request = pc_lc_stream_request(fourcc: streamFormat.fourcc, width: UInt32(size.width), height: UInt32(size.height),
@@ -136,16 +153,17 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         return opened
     }
 
+    /// Stops queuing requests; closes the camera now, or when the last frame borrowing its
+    /// buffers is released.
     private func stopOnQueue() {
         guard active != nil || camera != nil else { return }
         if active != nil { published.withLock { $0.stops += 1; $0.isStreaming = false } }
         active = nil
         generation += 1
-        closeOnQueue()
+        if held == 0 { closeOnQueue() }
     }
 
-    /// Stops and releases the camera. Frames still held keep only their copy of nothing: their
-    /// release finds another generation and does not touch the camera.
+    /// Stops and releases the camera, freeing its buffers: only when no frame borrows them.
     private func closeOnQueue() {
         if let camera { pc_lc_camera_close(camera) }
         camera = nil
@@ -169,9 +187,14 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
     /// Hands a capture's buffers back and queues the next request, unless the stream it came
     /// from was stopped since.
     private func releaseOnQueue(slot: Int32, generation: UInt64) {
-        guard let camera, generation == self.generation else { return }
-        pc_lc_camera_release(camera, slot)
-        try? topUpOnQueue()
+        held -= 1
+        guard let camera else { return }
+        if generation == self.generation {
+            pc_lc_camera_release(camera, slot)
+            try? topUpOnQueue()
+        } else if active == nil, held == 0 {
+            closeOnQueue()
+        }
     }
 
     private struct FrameWait: Sendable {
@@ -256,6 +279,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         let storage: FrameStorage
         if list.count == 1, let data = list[0].data {
             let length = active.pixelFormat.isCompressed ? Int(list[0].length) : max(Int(list[0].length), Int(active.stream.frame_size))
+            held += 1
             storage = FrameStorage(borrowing: UnsafeRawBufferPointer(start: data, count: length), holder: .camera) { [self] _ in
                 queue.async { self.releaseOnQueue(slot: slot, generation: generation) }
             }
