@@ -117,8 +117,20 @@ void describe(Camera &camera, pc_lc_camera_info *out) {
     out->controls = control_bits(camera.controls());
     out->flips = -1;
     // The formats are the configuration's, which a camera generates without being acquired.
-    if (auto config = camera.generateConfiguration({StreamRole::StillCapture}); config && !config->empty())
+    if (auto config = camera.generateConfiguration({StreamRole::StillCapture}); config && !config->empty()) {
         fill_formats(config->at(0).formats(), out->still_formats, &out->still_format_count);
+        // A range's maximum as the pipeline delivers it, which validating finds (no acquire
+        // needed): vimc's scaler only triples, so its 4096x2160 is 4095x2160. A caller that asks
+        // for the maximum then gets that size, not an adjusted one.
+        StreamConfiguration &stream = config->at(0);
+        for (int32_t index = 0; index < out->still_format_count; index++) {
+            pc_lc_format &format = out->still_formats[index];
+            stream.pixelFormat = PixelFormat(format.fourcc, format.modifier);
+            stream.size = Size(format.max.width, format.max.height);
+            if (config->validate() != CameraConfiguration::Invalid && stream.pixelFormat.fourcc() == format.fourcc)
+                format.max = {stream.size.width, stream.size.height};
+        }
+    }
     if (auto config = camera.generateConfiguration({StreamRole::Raw}); config && !config->empty())
         fill_formats(config->at(0).formats(), out->raw_formats, &out->raw_format_count, true);
 }
