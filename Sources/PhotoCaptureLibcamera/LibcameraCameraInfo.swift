@@ -14,10 +14,16 @@ package struct LibcameraCameraInfo: Sendable, Equatable {
         package let maximum: PixelSize
         package let sizes: [PixelSize]
 
-        /// The sizes as a device lists them: the discrete ones when there are any, else the
-        /// range (libcamera adjusts a size inside it to the pipeline's steps: 1x1).
+        /// Whether `sizes` is libcamera's whole list: the shim keeps at most PC_LC_MAX_SIZES.
+        package var listsEverySize: Bool { !sizes.isEmpty && sizes.count < Int(PC_LC_MAX_SIZES) }
+
+        /// The sizes as a device lists them: the discrete ones when libcamera gave a short list
+        /// (a pipeline of fixed modes), else the range. For a range, libcamera's list is common
+        /// sizes inside it, cut off by the shim and not what the pipeline keeps (vimc turns
+        /// 960x640 into 960x636), while the range's maximum is one it keeps (the shim validates
+        /// it); other sizes in the range may be adjusted, which the frame source reports.
         package var frameSizes: CaptureDevice.FrameSizes {
-            sizes.isEmpty ? .stepwise(minimum: minimum, maximum: maximum, step: PixelSize(width: 1, height: 1)) : .discrete(sizes)
+            listsEverySize ? .discrete(sizes) : .stepwise(minimum: minimum, maximum: maximum, step: PixelSize(width: 1, height: 1))
         }
     }
 

@@ -60,6 +60,13 @@ import Testing
                                                step: PixelSize(width: 1, height: 1)))
         #expect(readable[1].sizes == .discrete([PixelSize(width: 640, height: 480), PixelSize(width: 1920, height: 1080)]))
         #expect(unsupported == ["NV16"])
+        // A list as long as the shim keeps is cut off: the range stands (vimc lists 16 common
+        // sizes up to 1024x600 for a range up to 4092x2160).
+        let common = (1...Int(PC_LC_MAX_SIZES)).map { (UInt32(16 * $0), UInt32(9 * $0)) }
+        let cutOff = LibcameraCameraInfo.StreamFormat(
+            name: "BGR888", fourcc: 0, minimum: PixelSize(width: 48, height: 48), maximum: PixelSize(width: 4092, height: 2160),
+            sizes: common.map { PixelSize(width: Int($0.0), height: Int($0.1)) })
+        #expect(cutOff.frameSizes.largest == PixelSize(width: 4092, height: 2160))
         #expect(info.streamFormat(for: .rgb24)?.isRaw == false)
         #expect(info.streamFormat(for: .sgrbg8)?.isRaw == true)
         #expect(info.streamFormat(for: .nv12) == nil)
