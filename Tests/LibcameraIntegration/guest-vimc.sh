@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs inside the VM (see run-vimc-vm.sh): loads the patched vimc with the sensor mounted at
-# VIMC_ROTATION degrees, then judges libcamera's view of it with libcamera's own `cam`, and, when
-# PROBE names the CLibcamera probe, the C shim against what `cam` got. Needs VIMC (vimc.ko) and
-# OUT (shared with the host). Prints PASS/FAIL per check and a summary line.
+# VIMC_ROTATION degrees (and its location VIMC_ORIENTATION: 0 front, 1 back, the default), then
+# judges libcamera's view of it with libcamera's own `cam`; when PROBE names the CLibcamera probe,
+# the C shim against what `cam` got; when PHOTOCAP names the built photocap, its `devices` and
+# `shoot` against `cam`'s frame turned by ImageMagick. Needs VIMC (vimc.ko) and OUT (shared with
+# the host). Prints PASS/FAIL per check and a summary line.
 set -uo pipefail
 rotation=${VIMC_ROTATION:-90}
 passed=0 failed=0
@@ -13,7 +15,7 @@ cd "$OUT"
 
 # The guest's own modules for what vimc needs, then ours, which depmod does not know.
 modprobe -a $(modinfo -F depends "$VIMC" | tr , ' ') || { echo "FAIL vimc: dependencies"; exit 1; }
-insmod "$VIMC" sensor_rotation="$rotation" sensor_orientation=0 || { echo "FAIL vimc: insmod"; exit 1; }
+insmod "$VIMC" sensor_rotation="$rotation" sensor_orientation="${VIMC_ORIENTATION:-1}" || { echo "FAIL vimc: insmod"; exit 1; }
 # libcamera finds media devices through udev: without udevd it lists no camera.
 pgrep -x systemd-udevd >/dev/null || pgrep -x udevd >/dev/null && pass "udevd runs" || fail "udevd runs" "not running"
 udevadm settle --timeout=60
@@ -72,6 +74,9 @@ if [[ -n ${PROBE:-} && -n $frame ]]; then
     else
         fail "shim captures the frame cam does" "cam $cam_stream, shim $probe_stream"
     fi
+fi
+if [[ -n ${PHOTOCAP:-} ]]; then
+    source "$OUT/guest-photocap.sh"
 fi
 echo "vimc scenarios: $passed passed, $failed failed"
 ((failed == 0))

@@ -6,7 +6,8 @@
 #
 # Usage: Tests/LibcameraIntegration/run-vimc-vm.sh [OUTDIR]   (default .build/vimc-vm)
 # VIMC_ROTATION (default 90) is the sensor's mounting, VIMC_SIZE (default 1920x1080) the size of the
-# frames captured; VIMC_PROBE=0 skips building the probe.
+# frames captured; VIMC_PROBE=0 skips building the probe, VIMC_PHOTOCAP=0 building photocap (whose
+# devices and shoot guest-photocap.sh judges).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/Tests/LibcameraIntegration
@@ -19,15 +20,21 @@ if [[ ${VIMC_PROBE:-1} == 1 ]]; then
     swift build --product clibcamera-probe >/dev/null
     probe=$(swift build --show-bin-path)/clibcamera-probe
 fi
+photocap=""
+if [[ ${VIMC_PHOTOCAP:-1} == 1 ]]; then
+    swift build --product photocap >/dev/null
+    photocap=$(swift build --show-bin-path)/photocap
+fi
 # One VM at a time per user: two TCG guests on this machine's cores would starve each other.
 exec 9>>"${TMPDIR:-/tmp}/photocap-vivid-vm.$(id -u).lock"
 flock 9
 rm -rf "$out"
 mkdir -p "$out"
 # A copy: bash reads a script as it runs, so editing the original must not change a running guest.
-cp "$here/guest-vimc.sh" "$out/"
+cp "$here/guest-vimc.sh" "$here/guest-photocap.sh" "$out/"
 cat >"$out/scenarios.sh" <<SCRIPT
 export VIMC=$(printf %q "$vimc") PROBE=$(printf %q "$probe") VIMC_ROTATION=$(printf %q "${VIMC_ROTATION:-90}")
+export PHOTOCAP=$(printf %q "$photocap") VIMC_ORIENTATION=$(printf %q "${VIMC_ORIENTATION:-1}")
 export VIMC_SIZE=$(printf %q "${VIMC_SIZE:-1920x1080}")
 exec bash "\$OUT/guest-vimc.sh"
 SCRIPT
