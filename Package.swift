@@ -21,6 +21,9 @@ let package = Package(
         .executable(name: "photocap-vision", targets: ["photocap-vision"]),
         .executable(name: "photocap-serve", targets: ["photocap-serve"]),
         .executable(name: "photocap-benchmark", targets: ["photocap-benchmark"]),
+        // The libcamera shim, which photocap and PhotoCapture load at run time from beside the
+        // executable (or the library path); built only where libcamera-dev is installed.
+        .library(name: "photocap-libcamera", type: .dynamic, targets: ["CLibcameraShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -73,15 +76,18 @@ let package = Package(
                              .linkedLibrary("opencv_core")]
         ),
         // libcamera (libcamera-dev), the cameras of media-controller pipelines (Raspberry Pi,
-        // Rockchip, i.MX, IPU), behind C: its API is C++. Linked by name, its headers found as
-        // OpenCV's are (LibcameraHeaders/libcamera links to /usr/include/libcamera/libcamera).
-        // Only the photocap executables link it (through PhotoCaptureLibcamera): a client of the
-        // library products that only uses V4L2 builds without libcamera
-        // (Docs.docc/LibcameraBackend.md); clibcamera-probe tests it in the vimc VM.
+        // Rockchip, i.MX, IPU), behind C: its API is C++. CLibcamera is the C interface and its
+        // loader (dlopen, as CHeif's); CLibcameraShim implements it over libcamera and is built
+        // as a shared library of its own, the photocap-libcamera product, so nothing else links
+        // libcamera: a client that only uses V4L2 builds and runs without it
+        // (Docs.docc/Cameras.md). Its headers are found as OpenCV's are
+        // (LibcameraHeaders links to /usr/include/libcamera).
+        .target(name: "CLibcamera", dependencies: ["CLibraryLoading"]),
         .target(
-            name: "CLibcamera",
+            name: "CLibcameraShim",
             exclude: ["LibcameraHeaders"],
-            cxxSettings: [.headerSearchPath("LibcameraHeaders"), .headerSearchPath("../COpenCVFaces")],
+            cxxSettings: [.headerSearchPath("LibcameraHeaders"),
+                          .headerSearchPath("../COpenCVFaces")],
             linkerSettings: [.linkedLibrary("camera"), .linkedLibrary("camera-base")]
         ),
 
@@ -102,16 +108,14 @@ let package = Package(
             name: "PhotoCaptureV4L2",
             dependencies: ["PhotoCaptureCore", "Imaging", "ImageFiles", "V4L2", .product(name: "Logging", package: "swift-log")]
         ),
-        // libcamera's cameras (media-controller pipelines) over the CLibcamera shim. Not in the
-        // umbrella nor in any library product yet, so an app that only uses V4L2 never needs
-        // libcamera; the CLI adds its cameras to discovery (PhotocapCommands' CameraDiscovery).
+        // libcamera's cameras (media-controller pipelines), through the shim loaded at run time.
         .target(
             name: "PhotoCaptureLibcamera",
             dependencies: ["PhotoCaptureCore", "Imaging", "ImageFiles", "CLibcamera"]
         ),
         // The umbrella: re-exports the core and the backends, and lists the backends' cameras in
         // discovery, so `import PhotoCapture` gives an app everything it gave before the split.
-        .target(name: "PhotoCapture", dependencies: ["PhotoCaptureCore", "PhotoCaptureV4L2", "Imaging", "ImageFiles"]),
+        .target(name: "PhotoCapture", dependencies: ["PhotoCaptureCore", "PhotoCaptureV4L2", "PhotoCaptureLibcamera", "Imaging", "ImageFiles"]),
         .target(name: "PhotoCaptureTesting", dependencies: ["PhotoCapture", "Imaging"]),
         .target(name: "PhotoCaptureVision", dependencies: ["PhotoCapture", "Imaging", "COpenCVFaces"]),
         // The CLI's commands, shared by its two executables.
@@ -120,7 +124,7 @@ let package = Package(
             dependencies: [
                 // A thin caller of the public API; as the app, it chooses where the library's
                 // swift-log messages go.
-                "PhotoCapture", "PhotoCaptureTesting", "PhotoCaptureLibcamera",
+                "PhotoCapture", "PhotoCaptureTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -175,7 +179,7 @@ let package = Package(
         // a test double, so no product contains it (as swift-nio keeps NIOEmbedded apart).
         .target(name: "V4L2Testing", dependencies: ["V4L2", "CV4L2"], path: "Tests/V4L2Testing"),
         // Lists libcamera's cameras and captures one frame through CLibcamera (run-vimc-vm.sh).
-        .executableTarget(name: "clibcamera-probe", dependencies: ["CLibcamera"], path: "Tests/CLibcameraProbe"),
+        .executableTarget(name: "clibcamera-probe", dependencies: ["CLibcamera", "CLibcameraShim"], path: "Tests/CLibcameraProbe"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImagingKernels", "TestSupport"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Imaging"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport"]),

@@ -6,11 +6,15 @@ extension CaptureDevice {
     /// The libcamera camera `id` (as `photocap devices` lists it, e.g. `platform/vimc.0 Sensor B`).
     ///
     /// The sensor mounting is libcamera's Rotation property, mirrored for a camera whose
-    /// Location is front; the camera is acquired only while it streams.
+    /// Location is front; the camera is acquired only while it streams. A camera another process
+    /// holds is not listed by libcamera here; while a media device is locked by another process,
+    /// an id libcamera does not list is ``PhotoCaptureError/Code/deviceBusy(device:)``.
     public static func libcamera(id: String) throws(PhotoCaptureError) -> CaptureDevice {
         do throws(LibcameraError) {
             let manager = try LibcameraManager.shared()
-            guard let info = try manager.cameras().first(where: { $0.id == id }) else { throw LibcameraError.notFound(camera: id) }
+            guard let info = try manager.cameras().first(where: { $0.id == id }) else {
+                throw MediaDeviceLocks.heldByAnotherProcess() ? LibcameraError.busy(camera: id) : LibcameraError.notFound(camera: id)
+            }
             return try makeLibcameraDevice(info, manager: manager)
         } catch {
             throw PhotoCaptureError(error)
@@ -27,7 +31,7 @@ extension CaptureDevice {
         let details = LibcameraDetails(
             id: info.id, model: info.model, location: info.location, reportedSensorRotation: info.rotation,
             pixelArray: info.pixelArray, unsupportedFormats: unsupported, hasRawStream: !info.rawFormats.isEmpty,
-            libcameraVersion: LibcameraManager.version)
+            libcameraVersion: manager.version)
         // Only the still stream is streamed yet: a raw format is listed in the details, not offered.
         return CaptureDevice(uniqueID: info.id, localizedName: info.model.isEmpty ? info.id : info.model, kind: .libcamera,
                              formats: stillFormats, sensorMounting: info.sensorMounting, location: info.location,

@@ -7,7 +7,8 @@ package struct LibcameraBackend: CameraBackend {
 
     /// The cameras libcamera lists, in its order. A machine where libcamera's manager does not
     /// start (no pipeline handler matches, no permission) has no libcamera cameras: that is no
-    /// problem to report, as a machine without `/dev/video*` nodes is not.
+    /// problem to report, as a machine without `/dev/video*` nodes is not. A shim that could
+    /// not be loaded is: it is why libcamera's cameras, if any, are not listed.
     package func discovery() -> DeviceDiscovery {
         let manager: LibcameraManager
         let cameras: [LibcameraCameraInfo]
@@ -15,7 +16,8 @@ package struct LibcameraBackend: CameraBackend {
             manager = try LibcameraManager.shared()
             cameras = try manager.cameras()
         } catch {
-            return DeviceDiscovery(devices: [], problems: [])
+            guard case .shimUnavailable = error else { return DeviceDiscovery(devices: [], problems: []) }
+            return DeviceDiscovery(devices: [], problems: [], backendProblems: [PhotoCaptureError(error)])
         }
         var devices: [CaptureDevice] = []
         var problems: [PhotoCaptureError] = []

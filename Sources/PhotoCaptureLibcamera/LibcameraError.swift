@@ -1,6 +1,10 @@
 /// An error of the libcamera backend, naming the camera (libcamera's id) and what failed, with
 /// libcamera's own message where it gave one.
 public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// photocap's libcamera shim (`libphotocap-libcamera.so`, the photocap-libcamera product)
+    /// could not be loaded: it is not installed beside the executable nor on the library path,
+    /// libcamera itself is missing, or it belongs to another photocap. `reason` says which.
+    case shimUnavailable(reason: String)
     /// libcamera's camera manager could not start.
     case managerUnavailable(reason: String)
     /// No camera has that id (or it was unplugged before it was opened).
@@ -28,7 +32,7 @@ public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The camera the error is about; empty for the manager.
     public var camera: String {
         switch self {
-        case .managerUnavailable: return ""
+        case .shimUnavailable, .managerUnavailable: return ""
         case .notFound(let camera), .busy(let camera), .removed(let camera), .configurationRefused(let camera, _, _),
              .unsupportedFormat(let camera, _), .timeout(let camera, _), .notStreaming(let camera),
              .shortFrame(let camera, _, _), .framesHeld(let camera, _), .callFailed(let camera, _, _):
@@ -53,6 +57,7 @@ public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A line for people.
     public var description: String {
         switch self {
+        case .shimUnavailable(let reason): return "photocap's libcamera support is not loaded: \(reason)"
         case .managerUnavailable(let reason): return "libcamera's camera manager did not start: \(reason)"
         case .notFound(let camera): return "libcamera has no camera \"\(camera)\""
         case .busy(let camera): return "libcamera camera \"\(camera)\" is in use by another process"

@@ -53,7 +53,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
     }
 
     deinit {
-        if let camera { pc_lc_camera_close(camera) }
+        if let camera { manager.shim.camera_close(camera) }
     }
 
     var devicePath: String? { info.id }
@@ -119,7 +119,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         var request = pc_lc_stream_request(fourcc: streamFormat.fourcc, width: UInt32(size.width), height: UInt32(size.height),
                                            buffer_count: Self.bufferCount)
         var configuration = pc_lc_configuration()
-        let result = pc_lc_camera_configure(camera, &request, nil, Int32(PC_LC_TRANSFORM_IDENTITY), &configuration, &message, message.count)
+        let result = manager.shim.camera_configure(camera, &request, nil, Int32(PC_LC_TRANSFORM_IDENTITY), &configuration, &message, message.count)
         if let error = LibcameraError(result: result, call: .configure, camera: info.id, message: LibcameraResult.message(message),
                                       requested: "\(format) \(size)") {
             closeOnQueue()
@@ -145,7 +145,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         if let camera { return camera }
         var message = LibcameraResult.messageBuffer()
         var result = Int32(PC_LC_OK)
-        guard let opened = pc_lc_camera_open(manager.pointer, info.id, nil, &result, &message, message.count) else {
+        guard let opened = manager.shim.camera_open(manager.pointer, info.id, nil, &result, &message, message.count) else {
             throw LibcameraError(result: result, call: .open, camera: info.id, message: LibcameraResult.message(message))
                 ?? .callFailed(camera: info.id, call: .open, reason: LibcameraResult.message(message))
         }
@@ -165,7 +165,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
 
     /// Stops and releases the camera, freeing its buffers: only when no frame borrows them.
     private func closeOnQueue() {
-        if let camera { pc_lc_camera_close(camera) }
+        if let camera { manager.shim.camera_close(camera) }
         camera = nil
         queued = 0
     }
@@ -175,7 +175,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         guard let camera, active != nil else { return }
         var message = LibcameraResult.messageBuffer()
         while queued < Self.queuedRequests {
-            let result = pc_lc_camera_queue(camera, nil, 0, nil, &message, message.count)
+            let result = manager.shim.camera_queue(camera, nil, 0, nil, &message, message.count)
             if result == LibcameraResult.noBuffer { return }
             if let error = LibcameraError(result: result, call: .queue, camera: info.id, message: LibcameraResult.message(message)) {
                 throw error
@@ -190,7 +190,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         held -= 1
         guard let camera else { return }
         if generation == self.generation {
-            pc_lc_camera_release(camera, slot)
+            manager.shim.camera_release(camera, slot)
             try? topUpOnQueue()
         } else if active == nil, held == 0 {
             closeOnQueue()
@@ -216,7 +216,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         let slice = min(UInt64(Self.waitSlice.nanoseconds), wait.deadline - now)
         var message = LibcameraResult.messageBuffer()
         var capture = pc_lc_capture()
-        let result = pc_lc_camera_wait(camera, Int32(max(1, slice / 1_000_000)), &capture, &message, message.count)
+        let result = manager.shim.camera_wait(camera, Int32(max(1, slice / 1_000_000)), &capture, &message, message.count)
         if result == LibcameraResult.timeout {
             let next = wait
             return queue.async { self.poll(next, cancelled: cancelled, continuation: continuation) }
@@ -227,7 +227,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         queued -= 1
         let slot = capture.slot
         func skip() {
-            pc_lc_camera_release(camera, slot)
+            manager.shim.camera_release(camera, slot)
             do { try topUpOnQueue() } catch { return continuation.resume(returning: .failure(error)) }
             let next = wait
             queue.async { self.poll(next, cancelled: cancelled, continuation: continuation) }
@@ -292,7 +292,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
                     offset += Int(plane.length)
                 }
             }
-            pc_lc_camera_release(camera, slot)
+            manager.shim.camera_release(camera, slot)
         }
         do {
             return try Frame(format: active.pixelFormat, size: active.size,

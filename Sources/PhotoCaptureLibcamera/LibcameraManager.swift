@@ -7,9 +7,12 @@ import Synchronization
 package final class LibcameraManager: Sendable {
     /// The shim's manager; libcamera's manager is safe to call from any thread.
     nonisolated(unsafe) let pointer: OpaquePointer
+    /// The shim's functions (loaded once, never unloaded; plain C function pointers).
+    nonisolated(unsafe) let shim: pc_lc_functions
 
-    private init(pointer: OpaquePointer) {
+    private init(pointer: OpaquePointer, shim: pc_lc_functions) {
         self.pointer = pointer
+        self.shim = shim
     }
 
     /// The manager, started by the first call; the same failure for every call when it could not.
@@ -21,10 +24,14 @@ package final class LibcameraManager: Sendable {
             setenv("LIBCAMERA_LOG_LEVELS", "*:ERROR", 0)
             let result: Result<LibcameraManager, LibcameraError>
             var message = LibcameraResult.messageBuffer()
-            if let pointer = pc_lc_manager_create(&message, message.count) {
-                result = .success(LibcameraManager(pointer: pointer))
+            if let shim = pc_lc_load(&message, message.count)?.pointee {
+                if let pointer = shim.manager_create(&message, message.count) {
+                    result = .success(LibcameraManager(pointer: pointer, shim: shim))
+                } else {
+                    result = .failure(.managerUnavailable(reason: LibcameraResult.message(message)))
+                }
             } else {
-                result = .failure(.managerUnavailable(reason: LibcameraResult.message(message)))
+                result = .failure(.shimUnavailable(reason: LibcameraResult.message(message)))
             }
             state = result
             return try result.get()
@@ -34,16 +41,16 @@ package final class LibcameraManager: Sendable {
     private static let started = Mutex<Result<LibcameraManager, LibcameraError>?>(nil)
 
     /// libcamera's version as the shim was compiled against ("0.0.3").
-    package static var version: String { String(validatingCString: pc_lc_version()) ?? "" }
+    package var version: String { shim.version().flatMap { String(validatingCString: $0) } ?? "" }
 
     /// The cameras libcamera lists now, in its order.
     package func cameras() throws(LibcameraError) -> [LibcameraCameraInfo] {
         var message = LibcameraResult.messageBuffer()
         var infos = [pc_lc_camera_info](repeating: pc_lc_camera_info(), count: 8)
-        var count = pc_lc_manager_cameras(pointer, &infos, Int32(infos.count), &message, message.count)
+        var count = shim.manager_cameras(pointer, &infos, Int32(infos.count), &message, message.count)
         if count > Int32(infos.count) {
             infos = [pc_lc_camera_info](repeating: pc_lc_camera_info(), count: Int(count))
-            count = pc_lc_manager_cameras(pointer, &infos, Int32(infos.count), &message, message.count)
+            count = shim.manager_cameras(pointer, &infos, Int32(infos.count), &message, message.count)
         }
         guard count >= 0 else {
             throw LibcameraError(result: count, call: .listCameras, camera: "", message: LibcameraResult.message(message))

@@ -12,7 +12,7 @@ extension PhotoCaptureError {
         case .timeout(_, let milliseconds): self.init(Code.frameTimeout(milliseconds: milliseconds, device: camera, frame: .next))
         case .notStreaming: self.init(Code.sessionNotRunning)
         case .callFailed(_, let call, _): self.init(Code.deviceCallFailed(DeviceError(device: camera, call: call.rawValue, underlying: error)))
-        case .managerUnavailable, .configurationRefused, .unsupportedFormat, .shortFrame, .framesHeld:
+        case .shimUnavailable, .managerUnavailable, .configurationRefused, .unsupportedFormat, .shortFrame, .framesHeld:
             self.init(Code.deviceFailure(DeviceError(device: camera, underlying: error)))
         }
     }

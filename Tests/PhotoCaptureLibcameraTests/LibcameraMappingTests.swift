@@ -7,6 +7,15 @@ import Testing
 /// What the libcamera backend makes of libcamera's listings, names and result codes: the parts
 /// that need no camera. (The camera itself is proven in the vimc VM, Tests/LibcameraIntegration.)
 @Suite struct LibcameraMappingTests {
+    /// The shim is built beside the test bundle (the photocap-libcamera product), loads, and
+    /// has this photocap's C interface.
+    @Test func theShimLoadsFromBesideTheExecutable() throws {
+        var reason = [CChar](repeating: 0, count: 512)
+        let functions = try #require(pc_lc_load(&reason, reason.count), "\(String(cString: reason))")
+        #expect(functions.pointee.abi_version() == PC_LC_ABI_VERSION)
+        #expect(String(cString: try #require(functions.pointee.version())).split(separator: ".").count == 3)
+    }
+
     /// libcamera's RGB names are DRM's, which name a little-endian word: BGR888 is R, G, B in
     /// memory, photocap's rgb24. A swap here turns every photo's red into blue.
     @Test func rgbNamesAreMemoryOrderReversed() {

@@ -10,13 +10,15 @@ import TestSupport
 /// _FoundationICU ~2.7 ms; FoundationXML with libxml2 and the system ICU ~1.5 ms; libheif with
 /// x265, libde265, dav1d and aom ~2.5 ms; libtiff with libwebp, libzstd, liblzma, libLerc and
 /// libjbig ~0.5 ms; LibRaw with libgomp and liblcms2 ~0.4 ms; OpenCV's objdetect with dnn,
-/// protobuf, LAPACK and GL ~7 ms).
+/// protobuf, LAPACK and GL ~7 ms; libcamera with the 29 libraries it needs ~16 ms, and a
+/// photocap linking it would not start where libcamera is not installed).
 @Suite struct StartupLibrariesTests {
     /// Library names (prefixes) the command must not load at start-up.
     static let unwanted = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
                            "libFoundationXML.so", "libxml2.so", "libicu", "libheif.so", "libx265.so", "libde265.so",
                            "libtiff.so", "libwebp.so", "libLerc.so", "libjbig.so", "libraw_r.so", "libgomp.so",
-                           "liblcms2.so", "libopencv_", "libprotobuf.so"]
+                           "liblcms2.so", "libopencv_", "libprotobuf.so", "libcamera.so", "libcamera-base.so",
+                           "libphotocap-libcamera.so"]
 
     /// The libraries ldd lists for `executable`: every one the loader maps at start-up, those of
     /// the libraries included.
@@ -85,6 +87,38 @@ import TestSupport
             #expect(alone.stderr == expected)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photocap"])
+    }
+
+    /// libcamera's cameras come through photocap's shim, loaded from beside the executable:
+    /// with it there, `devices` lists without a word about it; without it (a photocap copied
+    /// alone), or with a file there that is no library, `devices` still lists the other cameras
+    /// and says why libcamera's are not listed.
+    @Test func theLibcameraShimIsLoadedFromBesideTheCommandOrItsAbsenceExplained() throws {
+        let shim = URL(fileURLWithPath: TestPaths.photocap).deletingLastPathComponent().appendingPathComponent("libphotocap-libcamera.so")
+        #expect(FileManager.default.fileExists(atPath: shim.path), "the photocap-libcamera product is built beside photocap")
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_LIBRARY_PATH"] = nil
+        let beside = try ExternalTool.run(TestPaths.photocap, ["devices"], environment: environment)
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(!beside.stderr.contains("libcamera"), "\(beside.stderr)")
+        #expect(beside.text.contains("synthetic: photocap synthetic camera"))
+
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lone = folder.appendingPathComponent("photocap").path
+        let copy = try ExternalTool.run("cp", [TestPaths.photocap, lone])
+        #expect(copy.status == 0, "\(copy.stderr)")
+        let alone = try ExternalTool.run(lone, ["devices"], environment: environment)
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.text == beside.text)
+        #expect(alone.stderr == "photocap: camera failure: photocap's libcamera support is not loaded: "
+            + "libphotocap-libcamera.so: cannot open shared object file: No such file or directory\n")
+
+        try Data("not a library\n".utf8).write(to: folder.appendingPathComponent("libphotocap-libcamera.so"))
+        let broken = try ExternalTool.run(lone, ["devices"], environment: environment)
+        #expect(broken.status == 0, "\(broken.stderr)")
+        #expect(broken.stderr == "photocap: camera failure: photocap's libcamera support is not loaded: "
+            + "\(folder.path)/libphotocap-libcamera.so: file too short\n")
     }
 
     /// Without FoundationInternationalization, Foundation's `TimeZone.current` is always GMT:

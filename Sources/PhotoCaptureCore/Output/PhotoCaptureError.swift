@@ -103,6 +103,13 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case noSuchDevice(device: String)
         /// The node is not a video capture device (a metadata or output node, say).
         case notACaptureDevice(device: String)
+        /// The node is one stage of a media-controller pipeline (V4L2_CAP_IO_MC): it streams only
+        /// once the pipeline is configured, which libcamera does for its camera. `libcameraCameras`
+        /// are the ids of the cameras libcamera lists (empty when it lists none or is not loaded).
+        case pipelineNode(device: String, libcameraCameras: [String])
+        /// Camera devices exist but none can be used, each for the reason in `problems`: no
+        /// synthetic picture is taken in place of a photo then.
+        case noUsableCamera(problems: [PhotoCaptureError])
         /// A call to the camera failed; the error names the device, the call (e.g. the ioctl
         /// `VIDIOC_STREAMON`) and the errno.
         case deviceCallFailed(DeviceError)
@@ -218,6 +225,12 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
             return "permission denied opening \(device) (is the user in the 'video' group?)"
         case .noSuchDevice(let device): return "no camera at \(device)"
         case .notACaptureDevice(let device): return "\(device) is not a video capture device"
+        case .pipelineNode(let device, let cameras):
+            let what = "\(device) is one stage of a media-controller pipeline, which streams only once it is configured"
+            return cameras.isEmpty ? what + ": photocap configures such a pipeline through libcamera, which lists no camera here"
+                : what + ": use libcamera's camera, " + cameras.map { "--device '\($0)'" }.joined(separator: " or ")
+        case .noUsableCamera(let problems):
+            return "no camera of this machine can be used: " + problems.map(\.description).joined(separator: "; ")
         case .deviceCallFailed(let error): return error.description
         case .corruptFrames(let device, let count): return "\(device) delivered \(count) corrupt frames in a row"
         case .frameUndecodable(let device, let error): return "\(device) delivered a frame that cannot be decoded: \(error)"

@@ -44,7 +44,7 @@ struct DevicesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let discovery = CameraDiscovery.discovery()
+        let discovery = CaptureDevice.discovery()
         let entries = discovery.devices.map { device in
             let details = device.v4l2Details
             let libcamera = device.libcameraDetails
@@ -74,6 +74,7 @@ struct DevicesCommand: AsyncParsableCommand {
             for entry in entries { print(describe(entry)) }
         }
         for problem in discovery.problems { note("skipped: \(problem)") }
+        for problem in discovery.backendProblems { note("\(problem)") }
     }
 
     private func describe(_ entry: Entry) -> String {

@@ -45,7 +45,7 @@ package struct ServeCommand: AsyncParsableCommand {
 
     // The camera options of `shoot`, passed to it as written so they are checked by the same
     // code, in the same words.
-    @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
+    @Option(help: "Camera: a device path, a libcamera camera id (as 'photocap devices' lists it), or 'synthetic' for the built-in synthetic camera. Default: the first camera; the synthetic one only on a machine without any.")
     var device: String?
 
     @Option(help: "Video input of --device to select first (VIDIOC_S_INPUT).")

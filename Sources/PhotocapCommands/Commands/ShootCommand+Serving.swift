@@ -3,7 +3,7 @@ import PhotoCapture
 // What `photocap serve` takes from `shoot`: the camera it opens and the settings of each photo,
 // made by the same code as on the command line.
 extension ShootCommand {
-    /// The camera the options name (the first camera, else the synthetic one, by default).
+    /// The camera the options name (by default the first camera; the synthetic one only when there is none).
     package func openServedCamera() throws(PhotoCaptureError) -> CaptureDevice { try openCamera() }
 
     /// A photo's settings from the options; `--xmp` (a file on the server) is not used.

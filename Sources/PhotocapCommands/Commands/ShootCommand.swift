@@ -31,7 +31,7 @@ package struct ShootCommand: AsyncParsableCommand {
               photocap shoot --faces --format heic --output people.heic   (faces in view as XMP face regions)
             """)
 
-    @Option(help: "Camera: a device path, a libcamera camera id (as 'photocap devices' lists it), or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
+    @Option(help: "Camera: a device path, a libcamera camera id (as 'photocap devices' lists it), or 'synthetic' for the built-in synthetic camera. Default: the first camera; the synthetic one only on a machine without any.")
     var device: String?
 
     @Option(help: "Video input of --device to select first (VIDIOC_S_INPUT), e.g. a capture card's HDMI input.")
@@ -399,9 +399,9 @@ package struct ShootCommand: AsyncParsableCommand {
         case "synthetic":
             camera = synthetic(override)
         case let path?:
-            camera = try CameraDiscovery.device(path, input: input)
+            camera = try namedCamera(path, input: input)
         case nil:
-            camera = defaultCamera { synthetic(override) }
+            camera = try defaultCamera { synthetic(override) }
         }
         guard camera.kind != .synthetic else { return camera }
         // Flags override what the device reports; --mirror alone keeps its rotation.

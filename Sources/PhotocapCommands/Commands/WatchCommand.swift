@@ -24,7 +24,7 @@ package struct WatchCommand: AsyncParsableCommand {
               photocap watch --frame-file clip.y4m --faces --json     (a recorded clip; ends at its last frame)
             """)
 
-    @Option(help: "Camera: a device path, or 'synthetic' for the built-in synthetic camera. Default: the first camera, else the synthetic camera.")
+    @Option(help: "Camera: a device path, a libcamera camera id (as 'photocap devices' lists it), or 'synthetic' for the built-in synthetic camera. Default: the first camera; the synthetic one only on a machine without any.")
     package var device: String?
 
     @OptionGroup package var frameFile: FrameFileOptions

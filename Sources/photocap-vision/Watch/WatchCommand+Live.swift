@@ -105,13 +105,13 @@ extension WatchCommand {
     }
 
     /// The camera watched: `--frame-file` (replayed at a sensor's pace, so the report reads like
-    /// a camera's), `--device`, or the first camera found, else the synthetic one.
+    /// a camera's), `--device`, or the first camera found (the synthetic one only when there is none).
     private func openCamera() throws -> CaptureDevice {
         if let replay = try frameFile.camera(mounting: .upright, framesPerSecond: 30) { return replay }
         switch device {
         case "synthetic": return CaptureDevice.synthetic()
-        case let path?: return try CaptureDevice.v4l2(path: path)
-        case nil: return defaultCamera { CaptureDevice.synthetic() }
+        case let path?: return try namedCamera(path)
+        case nil: return try defaultCamera { CaptureDevice.synthetic() }
         }
     }
 

@@ -2,7 +2,7 @@
 // thread (requestCompleted, disconnected); those callbacks only queue and signal, so a caller's
 // thread never runs inside libcamera's and every wait is bounded.
 
-#include "libcamera_shim.h"
+#include "CLibcameraShim.h"
 
 #include <libcamera/camera.h>
 #include <libcamera/camera_manager.h>
@@ -17,7 +17,9 @@
 #include <libcamera/orientation.h>
 #endif
 
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -191,6 +193,34 @@ struct pc_lc_manager {
     CameraManager manager;
 };
 
+namespace {
+
+/// The media-controller nodes of this machine (/dev/media*), each with its device number.
+std::vector<std::pair<std::string, dev_t>> media_nodes() {
+    std::vector<std::pair<std::string, dev_t>> nodes;
+    DIR *folder = opendir("/dev");
+    if (!folder) return nodes;
+    while (dirent *entry = readdir(folder)) {
+        if (std::strncmp(entry->d_name, "media", 5) != 0) continue;
+        std::string path = std::string("/dev/") + entry->d_name;
+        struct stat status;
+        if (stat(path.c_str(), &status) == 0 && S_ISCHR(status.st_mode)) nodes.emplace_back(path, status.st_rdev);
+    }
+    closedir(folder);
+    return nodes;
+}
+
+/// What a camera abandoned on removal still owns: libcamera may still reach its requests and
+/// buffers, so they are never freed.
+struct Abandoned {
+    std::shared_ptr<Camera> camera;
+    std::unique_ptr<CameraConfiguration> config;
+    std::unique_ptr<FrameBufferAllocator> allocator;
+    std::vector<std::unique_ptr<Request>> requests;
+};
+
+} // namespace
+
 struct pc_lc_camera {
     std::shared_ptr<Camera> camera;
     std::unique_ptr<CameraConfiguration> config;
@@ -207,13 +237,33 @@ struct pc_lc_camera {
     std::vector<uint64_t> cookies;  // per request slot, the caller's
     std::deque<Request *> completed;
     bool removed = false;
+    bool abandoned = false;
+    // Removal seen before libcamera sees it: the media nodes there when streaming started, and
+    // when a request last completed (a stream that still delivers is not the one removed).
+    std::vector<std::pair<std::string, dev_t>> nodes;
+    std::chrono::steady_clock::time_point last_completion;
 
     void requestCompleted(Request *request) {
         {
             std::lock_guard<std::mutex> guard(lock);
             completed.push_back(request);
+            last_completion = std::chrono::steady_clock::now();
         }
         changed.notify_all();
+    }
+
+    /// Whether the camera looks unplugged though libcamera has not said so yet: nothing completed
+    /// for a second and a media node present at the start is gone. libcamera learns of a removal
+    /// from udev, later; stopping before it has aborts the process in libcamera 0.0.3 (the
+    /// failed STREAMOFF leaves requests queued, and PipelineHandler::stop asserts there are none).
+    /// Called with `lock` held.
+    bool looks_removed() const {
+        if (std::chrono::steady_clock::now() - last_completion < std::chrono::seconds(1)) return false;
+        for (const auto &[path, device] : nodes) {
+            struct stat status;
+            if (stat(path.c_str(), &status) != 0 || status.st_rdev != device) return true;
+        }
+        return false;
     }
 
     void disconnected() {
@@ -225,7 +275,18 @@ struct pc_lc_camera {
     }
 
     void stop() {
-        if (started) camera->stop();  // completes (cancels) every queued request first
+        bool gone;
+        {
+            std::lock_guard<std::mutex> guard(lock);
+            gone = removed || looks_removed();
+        }
+        if (started && gone) {
+            // Left running, and what libcamera may still touch kept for the process's life.
+            new Abandoned{camera, std::move(config), std::move(allocator), std::move(requests)};
+            abandoned = true;
+        } else if (started) {
+            camera->stop();  // completes (cancels) every queued request first
+        }
         started = false;
         std::lock_guard<std::mutex> guard(lock);
         completed.clear();
@@ -316,7 +377,7 @@ void pc_lc_camera_close(pc_lc_camera *camera) {
         camera->camera->requestCompleted.disconnect(camera);
         camera->camera->disconnected.disconnect(camera);
         camera->config.reset();
-        camera->camera->release();
+        if (!camera->abandoned) camera->camera->release();
     } catch (...) {
         // Closing must not throw into C; what is left is freed below either way.
     }
@@ -327,6 +388,10 @@ int32_t pc_lc_camera_configure(pc_lc_camera *camera, const pc_lc_stream_request 
                                int32_t transform, pc_lc_configuration *out, char *error, size_t error_capacity) {
     return guarded<int32_t>(
         [&]() -> int32_t {
+            if (camera->abandoned) {
+                write_error(error, error_capacity, "the camera was removed");
+                return PC_LC_REMOVED;
+            }
             {
                 std::lock_guard<std::mutex> guard(camera->lock);
                 if (camera->removed) return PC_LC_REMOVED;
@@ -400,6 +465,8 @@ int32_t pc_lc_camera_configure(pc_lc_camera *camera, const pc_lc_stream_request 
             }
             camera->started = true;
             std::lock_guard<std::mutex> guard(camera->lock);
+            camera->nodes = media_nodes();
+            camera->last_completion = std::chrono::steady_clock::now();
             camera->free.assign(camera->requests.size(), true);
             camera->cookies.assign(camera->requests.size(), 0);
             return PC_LC_OK;
@@ -480,8 +547,11 @@ int32_t pc_lc_camera_wait(pc_lc_camera *camera, int32_t timeout_ms, pc_lc_captur
             {
                 std::unique_lock<std::mutex> guard(camera->lock);
                 auto ready = [&] { return !camera->completed.empty() || camera->removed; };
-                if (!camera->changed.wait_for(guard, std::chrono::milliseconds(std::max(timeout_ms, 0)), ready))
-                    return PC_LC_TIMEOUT;
+                if (!camera->changed.wait_for(guard, std::chrono::milliseconds(std::max(timeout_ms, 0)), ready)) {
+                    if (!camera->looks_removed()) return PC_LC_TIMEOUT;
+                    camera->removed = true;
+                    return PC_LC_REMOVED;
+                }
                 if (camera->completed.empty()) return PC_LC_REMOVED;
                 request = camera->completed.front();
                 camera->completed.pop_front();
