@@ -7,7 +7,7 @@
 # Usage: Tests/LibcameraIntegration/run-vimc-vm.sh [OUTDIR]   (default .build/vimc-vm)
 # VIMC_ROTATION (default 90) is the sensor's mounting, VIMC_SIZE (default 1920x1080) the size of the
 # frames captured; VIMC_PROBE=0 skips building the probe, VIMC_PHOTOCAP=0 building photocap (whose
-# devices and shoot guest-photocap.sh judges).
+# devices and shoot guest-photocap.sh judges; PHOTOCAP_BINARIES names a built one instead).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/Tests/LibcameraIntegration
@@ -22,8 +22,16 @@ if [[ ${VIMC_PROBE:-1} == 1 ]]; then
 fi
 photocap=""
 if [[ ${VIMC_PHOTOCAP:-1} == 1 ]]; then
-    swift build --product photocap >/dev/null
-    photocap=$(swift build --show-bin-path)/photocap
+    # The binaries people run: PHOTOCAP_BINARIES (.ci/test's release build) when set; the shim
+    # is loaded from beside photocap.
+    if [[ -n ${PHOTOCAP_BINARIES:-} ]]; then
+        photocap=$(cd "$PHOTOCAP_BINARIES" && pwd)/photocap
+    else
+        swift build --product photocap >/dev/null
+        swift build --product photocap-libcamera >/dev/null
+        photocap=$(swift build --show-bin-path)/photocap
+    fi
+    [[ -f $(dirname "$photocap")/libphotocap-libcamera.so ]] || { echo "no libphotocap-libcamera.so beside $photocap" >&2; exit 1; }
 fi
 # One VM at a time per user: two TCG guests on this machine's cores would starve each other.
 exec 9>>"${TMPDIR:-/tmp}/photocap-vivid-vm.$(id -u).lock"
