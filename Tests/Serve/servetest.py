@@ -13,7 +13,7 @@ import urllib.parse
 class Server:
     """A `photocap serve` process on a free loopback port, stopped by SIGINT."""
 
-    def __init__(self, photocap, folder, arguments=(), token=None, listen="127.0.0.1:0"):
+    def __init__(self, photocap, folder, arguments=(), token=None, listen="127.0.0.1:0", environment=None):
         self.folder = folder
         # A small frame keeps a debug build usable; the release build in CI is fast at any size.
         size = [] if any(a in arguments for a in ("--size", "--frame-file")) else ["--size", os.environ.get("SERVE_FRAME_SIZE", "1280x960")]
@@ -21,7 +21,8 @@ class Server:
         if token:
             command += ["--token", token]
         self.token = token
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env={**os.environ, **(environment or {})})
         deadline = time.monotonic() + 30
         line = ""
         while time.monotonic() < deadline:
