@@ -242,6 +242,9 @@ struct pc_lc_camera {
     // when a request last completed (a stream that still delivers is not the one removed).
     std::vector<std::pair<std::string, dev_t>> nodes;
     std::chrono::steady_clock::time_point last_completion;
+    /// When looks_removed() last looked at the nodes: a wait in short slices would otherwise
+    /// stat them every slice once the camera is silent.
+    mutable std::chrono::steady_clock::time_point last_node_check;
 
     void requestCompleted(Request *request) {
         {
@@ -256,9 +259,13 @@ struct pc_lc_camera {
     /// for a second and a media node present at the start is gone. libcamera learns of a removal
     /// from udev, later; stopping before it has aborts the process in libcamera 0.0.3 (the
     /// failed STREAMOFF leaves requests queued, and PipelineHandler::stop asserts there are none).
-    /// Called with `lock` held.
-    bool looks_removed() const {
-        if (std::chrono::steady_clock::now() - last_completion < std::chrono::seconds(1)) return false;
+    /// Called with `lock` held; `throttled` (a wait's slices) looks at most every 250 ms, stop()
+    /// always looks.
+    bool looks_removed(bool throttled = false) const {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_completion < std::chrono::seconds(1)) return false;
+        if (throttled && now - last_node_check < std::chrono::milliseconds(250)) return false;
+        last_node_check = now;
         for (const auto &[path, device] : nodes) {
             struct stat status;
             if (stat(path.c_str(), &status) != 0 || status.st_rdev != device) return true;
@@ -548,7 +555,7 @@ int32_t pc_lc_camera_wait(pc_lc_camera *camera, int32_t timeout_ms, pc_lc_captur
                 std::unique_lock<std::mutex> guard(camera->lock);
                 auto ready = [&] { return !camera->completed.empty() || camera->removed; };
                 if (!camera->changed.wait_for(guard, std::chrono::milliseconds(std::max(timeout_ms, 0)), ready)) {
-                    if (!camera->looks_removed()) return PC_LC_TIMEOUT;
+                    if (!camera->looks_removed(true)) return PC_LC_TIMEOUT;
                     camera->removed = true;
                     return PC_LC_REMOVED;
                 }

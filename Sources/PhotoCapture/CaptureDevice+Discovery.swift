@@ -29,11 +29,16 @@ extension CaptureDevice {
         let v4l2 = V4L2Backend(folder: folder).discovery()
         // libcamera's cameras are this machine's: a folder of other nodes has none of them.
         let libcamera = folder == "/dev" ? LibcameraBackend().discovery() : DeviceDiscovery(devices: [], problems: [])
-        let stages = v4l2.devices.filter { $0.v4l2Details?.isPipelineNode == true }.map { device in
-            PhotoCaptureError(.pipelineNode(device: device.uniqueID, libcameraCameras: libcamera.devices.map(\.uniqueID)))
+        var cameras: [CaptureDevice] = [], stages: [PhotoCaptureError] = []
+        for device in v4l2.devices {
+            if device.v4l2Details?.isPipelineNode == true {
+                stages.append(PhotoCaptureError(.pipelineNode(device: device.uniqueID,
+                                                              libcameraCameras: libcamera.devices.map(\.uniqueID))))
+            } else {
+                cameras.append(device)
+            }
         }
-        return DeviceDiscovery(devices: v4l2.devices.filter { $0.v4l2Details?.isPipelineNode != true } + libcamera.devices
-                                   + [CaptureDevice.synthetic()],
+        return DeviceDiscovery(devices: cameras + libcamera.devices + [CaptureDevice.synthetic()],
                                problems: v4l2.problems + stages + libcamera.problems,
                                backendProblems: v4l2.backendProblems + libcamera.backendProblems)
     }

@@ -8,7 +8,7 @@ package final class LibcameraManager: Sendable {
     /// The shim's manager; libcamera's manager is safe to call from any thread.
     nonisolated(unsafe) let pointer: OpaquePointer
     /// The shim's functions (loaded once, never unloaded; plain C function pointers).
-    nonisolated(unsafe) let shim: pc_lc_functions
+    let shim: pc_lc_functions
 
     private init(pointer: OpaquePointer, shim: pc_lc_functions) {
         self.pointer = pointer

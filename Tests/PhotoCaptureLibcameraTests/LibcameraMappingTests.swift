@@ -10,8 +10,8 @@ import Testing
     /// The shim is built beside the test bundle (the photocap-libcamera product), loads, and
     /// has this photocap's C interface.
     @Test func theShimLoadsFromBesideTheExecutable() throws {
-        var reason = [CChar](repeating: 0, count: 512)
-        let functions = try #require(pc_lc_load(&reason, reason.count), "\(String(cString: reason))")
+        var reason = LibcameraResult.messageBuffer()
+        let functions = try #require(pc_lc_load(&reason, reason.count), "\(LibcameraResult.message(reason))")
         #expect(functions.pointee.abi_version() == PC_LC_ABI_VERSION)
         #expect(String(cString: try #require(functions.pointee.version())).split(separator: ".").count == 3)
     }

@@ -19,7 +19,9 @@ import Testing
         // Another process takes libcamera's lock (lockf, a POSIX record lock) and holds it.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", "import fcntl, sys, time\nf = open(sys.argv[1], 'r+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(30)", node.path]
+        // One write(2) of the line: print() may write "held" and "\n" apart, and the read below
+        // then sees half of it.
+        holder.arguments = ["-c", "import fcntl, os, sys, time\nf = open(sys.argv[1], 'r+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nos.write(1, b'held\\n')\ntime.sleep(30)", node.path]
         let output = Pipe()
         holder.standardOutput = output
         try holder.run()
