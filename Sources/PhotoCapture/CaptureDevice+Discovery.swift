@@ -29,11 +29,11 @@ extension CaptureDevice {
         let v4l2 = V4L2Backend(folder: folder).discovery()
         // libcamera's cameras are this machine's: a folder of other nodes has none of them.
         let libcamera = folder == "/dev" ? LibcameraBackend().discovery() : DeviceDiscovery(devices: [], problems: [])
+        let libcameraIDs = libcamera.devices.map(\.uniqueID)
         var cameras: [CaptureDevice] = [], stages: [PhotoCaptureError] = []
         for device in v4l2.devices {
             if device.v4l2Details?.isPipelineNode == true {
-                stages.append(PhotoCaptureError(.pipelineNode(device: device.uniqueID,
-                                                              libcameraCameras: libcamera.devices.map(\.uniqueID))))
+                stages.append(PhotoCaptureError(.pipelineNode(device: device.uniqueID, libcameraCameras: libcameraIDs)))
             } else {
                 cameras.append(device)
             }

@@ -103,12 +103,9 @@ def test_soak_8_viewers_and_a_photo_a_second():
     seconds = int(os.environ.get("SERVE_SOAK_SECONDS", "60"))
     with tempfile.TemporaryDirectory() as folder:
         # Two malloc arenas: glibc makes one per thread that allocates while the others are
-        # taken, up to 16 on 2 cores, each keeping what it freed, so the number of threads that
-        # happen to encode at once (the load on the machine decides it) showed as steps of 6-20
-        # MB late in the run: 131 -> 150 MB in a CI run that had no leak, where 300 photos on a
-        # quiet machine held at 140 MB from the 150th on. With two arenas the plateau comes in
-        # the first ten photos (123 -> 130 MB, then flat to the 60th, with three busy loops
-        # beside it), and what still grows is what the server keeps.
+        # taken, each keeping what it freed, so how many threads happen to encode at once (the
+        # machine's load decides) shows as steps late in a run without a leak. With two, the
+        # plateau comes within the first photos and what still grows is what the server keeps.
         server = Server(PHOTOCAP, folder, ["--device", "synthetic"],
                         environment={"GLIBC_TUNABLES": "glibc.malloc.arena_max=2"})
         readers = [EventReader(server) for _ in range(8)]
