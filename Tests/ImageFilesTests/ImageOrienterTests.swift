@@ -77,4 +77,28 @@ import TestSupport
         #expect(ImageOrienter.Warning.dropped(.xmpPicture(.depthMap), because: .notTurnable(ImageFileError(.qualityOutOfRange(0)))).description
                 == "its depth map (GDepth:Data) cannot be turned (quality 0 is out of range (1...100)): it is dropped, with the rest of its description")
     }
+
+    /// A JPEG whose XMP packet names tiff:Orientation but is not well-formed XML (an unescaped
+    /// `&`): never edited as text; kept byte for byte, and a typed warning says its orientation
+    /// may still be the old one, on both JPEG routes.
+    @Test(arguments: [false, true]) func aMalformedXMPPacketIsKeptWithAWarning(lossless: Bool) throws {
+        let folder = try TemporaryDirectory("orienter-malformed-xmp")
+        let packet = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+             tiff:Orientation="6" dc:source="Tom & Jerry"/></rdf:RDF></x:xmpmeta>
+            """
+        let jpeg = [UInt8](try Data(contentsOf: Self.hopper.appendingPathComponent("hopper_orientation_6.jpg")))
+        let tagged = Array(jpeg.prefix(2)) + (try JPEGFile.xmpSegment(packet)) + Array(jpeg.dropFirst(2))
+        let path = try folder.write(tagged, named: "malformed.jpg")
+        let result = try ImageOrienter(lossless: lossless).upright(fileAt: path)
+        let error = try #require(XMPOrientation.unreadable(Array(packet.utf8)))
+        #expect(result.outcome == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: 128, height: 128),
+                                          warnings: [.xmpOrientationKept(because: error)]))
+        let data = [UInt8](try #require(result.data))
+        #expect(try JPEGFile.xmpPacket(in: data).map(Array.init) == Array(packet.utf8))
+        #expect(try ImageFileInfo(data: data).orientation == .up)
+        #expect(ImageOrienter.Warning.xmpOrientationKept(because: error).description
+                == "its XMP packet names tiff:Orientation but cannot be read (\(error)): it is kept as it was and may still give the old orientation")
+    }
 }
