@@ -56,6 +56,18 @@ import TestSupport
                 == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: 128, height: 128)))
     }
 
+    /// recurser's Landscape_6 is stored 1200x1800 4:2:0: orientation 6 needs the height
+    /// aligned to 16. The refusal comes typed, as the codec layer made it, and prints as before.
+    @Test func anInexactLosslessTurnIsRefusedWithTheTypedRefusal() throws {
+        let path = TestPaths.testImages.appendingPathComponent("third-party/recurser-exif-orientation-examples/Landscape_6.jpg").path
+        let refusal = LosslessTurnRefusal(orientation: Orientation(exifValue: 6), size: PixelSize(width: 1200, height: 1800),
+                                          mcu: PixelSize(width: 16, height: 16))
+        let error = #expect(throws: ImageFileError.self) { try ImageOrienter(lossless: true).upright(fileAt: path) }
+        #expect(error?.code == .losslessNotExact(refusal))
+        #expect(error?.underlyingError as? LosslessTurnRefusal == refusal)
+        #expect(error?.description == "lossless orientation 6 is not exact for 1200x1800 with a 16x16 MCU (it needs the height 1800 a multiple of 16)")
+    }
+
     @Test func warningsNameWhatWasDroppedAndWhy() throws {
         // A cut JPEG, accepted: the warning is typed, its byte the cut.
         let folder = try TemporaryDirectory("orienter-warnings")

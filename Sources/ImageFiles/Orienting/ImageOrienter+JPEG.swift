@@ -142,14 +142,14 @@ extension ImageOrienter {
         }
     }
 
-    /// tjTransform where exact (else ``ImageFileError/Code/losslessNotExact(orientation:size:mcu:)``);
+    /// tjTransform where exact (else ``ImageFileError/Code/losslessNotExact(_:)``);
     /// EXIF and XMP rewritten.
     func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [Warning]) {
         let refusal = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.refusal(of: data, applying: orientation)
         }
         if let refusal {
-            throw ImageFileError(.losslessNotExact(orientation: refusal.orientation, size: refusal.size, mcu: refusal.mcu))
+            throw ImageFileError(.losslessNotExact(refusal))
         }
         let transformed = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.transform(data, applying: orientation)
