@@ -444,19 +444,31 @@ static int set_properties_of(xml_node *element, const char *property_namespace, 
     return 0;
 }
 
+/// Parses `size` bytes for an edit, without libxml2's limit on the size of a text, into
+/// `*document` (NULL when libxml2 made none; the caller frees it) and returns its rdf:RDF, NULL
+/// when the document is not well-formed or has none. `*status` is -1 when libxml2 is not
+/// loaded or out of memory, else 0.
+static xml_node *parse_for_edit(const char *bytes, int size, const char *rdf_namespace, void **document, int *status) {
+    *document = NULL;
+    *status = -1;
+    if (pc_xml_load(NULL, 0) != 0) return NULL;
+    pc_xml_document_check check;
+    memset(&check, 0, sizeof check);
+    int out_of_memory = 0;
+    *document = parse_with(bytes, size, XML_PARSE_HUGE, &check, &out_of_memory);
+    *status = out_of_memory ? -1 : 0;
+    xml_node *root = *document != NULL && check.error_code == 0 ? xml.root_element(*document) : NULL;
+    return root != NULL ? rdf_element(root, rdf_namespace) : NULL;
+}
+
 int pc_xml_set_properties(const char *bytes, int size, const char *rdf_namespace, const char *property_namespace,
                           const char *const *names, const char *const *values, int count, int remove_others,
                           char **edited, int *edited_size) {
     *edited = NULL;
     *edited_size = 0;
-    if (pc_xml_load(NULL, 0) != 0) return -1;
-    pc_xml_document_check check;
-    memset(&check, 0, sizeof check);
-    int out_of_memory = 0;
-    void *document = parse_with(bytes, size, XML_PARSE_HUGE, &check, &out_of_memory);
-    int status = out_of_memory ? -1 : 0;
-    xml_node *root = document != NULL && check.error_code == 0 ? xml.root_element(document) : NULL;
-    xml_node *rdf = root != NULL ? rdf_element(root, rdf_namespace) : NULL;
+    void *document;
+    int status;
+    xml_node *rdf = parse_for_edit(bytes, size, rdf_namespace, &document, &status);
     int changed = 0;
     for (xml_node *child = rdf != NULL ? xml.first_element_child(rdf) : NULL; child != NULL && status == 0;
          child = xml.next_element_sibling(child)) {
@@ -472,4 +484,46 @@ void pc_xml_release(pc_xml_document_check *check) {
     free(check->root_namespace);
     check->root_name = NULL;
     check->root_namespace = NULL;
+}
+
+/// Whether `description` holds no property: no attribute but `rdf:about`, no child element.
+static int holds_nothing(xml_node *description, const char *rdf_namespace) {
+    for (xml_attribute *attribute = description->properties; attribute != NULL; attribute = attribute->next) {
+        if (!is_namespace(attribute->ns, rdf_namespace) || attribute->name == NULL || strcmp(attribute->name, "about") != 0) return 0;
+    }
+    return xml.first_element_child(description) == NULL;
+}
+
+/// Unlinks and frees `node`, with the text before it when that is only white space (its line).
+static void remove_with_indent(xml_node *node) {
+    xml_node *before = node->prev;
+    if (before != NULL && before->type == XML_TEXT_NODE && before->content != NULL &&
+        strspn(before->content, " \t\r\n") == strlen(before->content)) {
+        xml.unlink_node(before);
+        xml.free_node(before);
+    }
+    xml.unlink_node(node);
+    xml.free_node(node);
+}
+
+int pc_xml_remove_namespace(const char *bytes, int size, const char *rdf_namespace, const char *property_namespace,
+                            char **edited, int *edited_size) {
+    *edited = NULL;
+    *edited_size = 0;
+    void *document;
+    int status;
+    xml_node *rdf = parse_for_edit(bytes, size, rdf_namespace, &document, &status);
+    int changed = 0;
+    xml_node *child = rdf != NULL ? xml.first_element_child(rdf) : NULL;
+    while (child != NULL && status == 0) {
+        xml_node *next = xml.next_element_sibling(child);
+        int removed = 0;
+        status = set_properties_of(child, property_namespace, NULL, NULL, 0, 1, &removed);
+        if (status == 0 && removed > 0 && holds_nothing(child, rdf_namespace)) remove_with_indent(child);
+        changed += removed;
+        child = next;
+    }
+    if (status == 0 && changed > 0) status = serialise(document, edited, edited_size);
+    if (document != NULL) xml.free_document(document);
+    return status;
 }

@@ -53,11 +53,11 @@ public struct DisplayedImage: Sendable {
         self.appliedOrientation = appliedOrientation
     }
 
-    /// The bytes of `path`, with a reason people understand when it cannot be read: read as
+    /// The bytes of `path`, with the file layer's typed reason when it cannot be read: read as
     /// every command reads a file, so a FIFO or /dev/zero is named as such (Foundation's read
     /// called either "Permission denied") and never waited on or read for ever.
     static func contents(of path: String) throws(GoldenImageError) -> [UInt8] {
-        do { return try InputFile.read(path) } catch { throw GoldenImageError(.unreadable(reason: error.reason), path: path) }
+        do { return try InputFile.read(path) } catch { throw GoldenImageError(.unreadable(error), path: path) }
     }
 
     private static func decode(_ data: [UInt8]) throws(CodecError) -> DisplayedImage {

@@ -5,8 +5,9 @@ import PhotoCapture
 public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public enum Code: Sendable, Equatable {
-        /// The file does not exist or cannot be read.
-        case unreadable(reason: String)
+        /// The file does not exist or cannot be read; the file layer's error says why, typed
+        /// so that a caller can match the cause (``GoldenImageError/underlyingError`` returns it).
+        case unreadable(FileReadError)
         /// The file is of a format read here but damaged, or of no format read here.
         case undecodable(CodecError)
         /// A golden, displayed picture or difference image could not be written.
@@ -37,10 +38,21 @@ public struct GoldenImageError: Error, Sendable, Equatable, CustomStringConverti
         self.path = path
     }
 
+    /// The error of the layer below that caused this one, typed: the file layer's, the codec
+    /// layer's or photocap's; nil when the cause is this layer's own.
+    public var underlyingError: (any Error & Sendable)? {
+        switch code {
+        case .unreadable(let error): return error
+        case .undecodable(let error), .unencodable(let error): return error
+        case .writeFailed(let error): return error
+        case .unwritable, .recordingNeedsPNG, .mismatch, .inconsistentOrientation: return nil
+        }
+    }
+
     /// One line for people: the file, then the cause.
     public var description: String {
         switch code {
-        case .unreadable(let reason): "\(path): \(reason)"
+        case .unreadable(let error): "\(path): \(error.reason)"
         case .undecodable(let error): "\(path): \(error)"
         case .unwritable(let reason): "cannot write \(path): \(reason)"
         case .unencodable(let error): "cannot write \(path): \(error)"

@@ -56,6 +56,18 @@ import TestSupport
                 == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: 128, height: 128)))
     }
 
+    /// recurser's Landscape_6 is stored 1200x1800 4:2:0: orientation 6 needs the height
+    /// aligned to 16. The refusal comes typed, as the codec layer made it, and prints as before.
+    @Test func anInexactLosslessTurnIsRefusedWithTheTypedRefusal() throws {
+        let path = TestPaths.testImages.appendingPathComponent("third-party/recurser-exif-orientation-examples/Landscape_6.jpg").path
+        let refusal = LosslessTurnRefusal(orientation: Orientation(exifValue: 6), size: PixelSize(width: 1200, height: 1800),
+                                          mcu: PixelSize(width: 16, height: 16))
+        let error = #expect(throws: ImageFileError.self) { try ImageOrienter(lossless: true).upright(fileAt: path) }
+        #expect(error?.code == .losslessNotExact(refusal))
+        #expect(error?.underlyingError as? LosslessTurnRefusal == refusal)
+        #expect(error?.description == "lossless orientation 6 is not exact for 1200x1800 with a 16x16 MCU (it needs the height 1800 a multiple of 16)")
+    }
+
     @Test func warningsNameWhatWasDroppedAndWhy() throws {
         // A cut JPEG, accepted: the warning is typed, its byte the cut.
         let folder = try TemporaryDirectory("orienter-warnings")
@@ -76,5 +88,29 @@ import TestSupport
                 + "(RAW files are never re-oriented: their Orientation tag is the correction): it is dropped, with the index and its other images")
         #expect(ImageOrienter.Warning.dropped(.xmpPicture(.depthMap), because: .notTurnable(ImageFileError(.qualityOutOfRange(0)))).description
                 == "its depth map (GDepth:Data) cannot be turned (quality 0 is out of range (1...100)): it is dropped, with the rest of its description")
+    }
+
+    /// A JPEG whose XMP packet names tiff:Orientation but is not well-formed XML (an unescaped
+    /// `&`): never edited as text; kept byte for byte, and a typed warning says its orientation
+    /// may still be the old one, on both JPEG routes.
+    @Test(arguments: [false, true]) func aMalformedXMPPacketIsKeptWithAWarning(lossless: Bool) throws {
+        let folder = try TemporaryDirectory("orienter-malformed-xmp")
+        let packet = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+             tiff:Orientation="6" dc:source="Tom & Jerry"/></rdf:RDF></x:xmpmeta>
+            """
+        let jpeg = [UInt8](try Data(contentsOf: Self.hopper.appendingPathComponent("hopper_orientation_6.jpg")))
+        let tagged = Array(jpeg.prefix(2)) + (try JPEGFile.xmpSegment(packet)) + Array(jpeg.dropFirst(2))
+        let path = try folder.write(tagged, named: "malformed.jpg")
+        let result = try ImageOrienter(lossless: lossless).upright(fileAt: path)
+        let error = try #require(XMPOrientation.unreadable(Array(packet.utf8)))
+        #expect(result.outcome == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: 128, height: 128),
+                                          warnings: [.xmpOrientationKept(because: error)]))
+        let data = [UInt8](try #require(result.data))
+        #expect(try JPEGFile.xmpPacket(in: data).map(Array.init) == Array(packet.utf8))
+        #expect(try ImageFileInfo(data: data).orientation == .up)
+        #expect(ImageOrienter.Warning.xmpOrientationKept(because: error).description
+                == "its XMP packet names tiff:Orientation but cannot be read (\(error)): it is kept as it was and may still give the old orientation")
     }
 }

@@ -51,8 +51,15 @@ import TestSupport
         }
         let text = try folder.write(Array("hello".utf8), named: "text.jpg")
         #expect(throws: GoldenImageError.self) { try DisplayedImage(fileAt: text) }
-        #expect { try DisplayedImage(fileAt: folder.url.appendingPathComponent("absent.png").path) } throws: {
-            ($0 as? GoldenImageError)?.code == .unreadable(reason: "no such file")
+        // The cause stays typed, and the sentence is the file layer's reason after the path.
+        let absent = folder.url.appendingPathComponent("absent.png").path
+        #expect { try DisplayedImage(fileAt: absent) } throws: { error in
+            guard let error = error as? GoldenImageError else { return false }
+            return error.code == .unreadable(.noSuchFile(path: absent)) && error.description == "\(absent): no such file"
+                && error.underlyingError as? FileReadError == .noSuchFile(path: absent)
+        }
+        #expect { try DisplayedImage(fileAt: folder.url.path) } throws: {
+            ($0 as? GoldenImageError)?.code == .unreadable(.directory(path: folder.url.path))
         }
     }
 

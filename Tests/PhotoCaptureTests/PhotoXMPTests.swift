@@ -74,6 +74,29 @@ import TestSupport
         #expect(!untagged.keys.contains { $0.hasPrefix("XMP") }, "\(untagged)")
     }
 
+    /// A DNG whose packet ExifTool re-serialised (on any edit: its own layout, photocap's
+    /// properties as elements in a description of their own): developed, the photo still gets
+    /// none of photocap's record, found by its namespace, not its text, and keeps the app's
+    /// properties and the tool's.
+    @Test func aDNGRewrittenByExifToolDevelopsWithoutTheRecord() async throws {
+        let shot = try await capture { settings in
+            settings.format = .dng
+            settings.rotationAngle = 90
+            settings.metadata.xmp = Self.bareRDF
+        }
+        let file = try folder.write([UInt8](try #require(shot.fileDataRepresentation())), named: "rewritten.dng")
+        try ExternalTool.run("exiftool", ["-overwrite_original", "-XMP-dc:Title=x", file]).checked()
+        let packet = try ExternalTool.run("exiftool", ["-b", "-XMP", file]).checked().text
+        #expect(packet.contains("<photocap:DeviceRotation>90</photocap:DeviceRotation>"), "\(packet)")
+        let developed = try RawDevelopment.developPhoto(fromDNG: try Data(contentsOf: URL(fileURLWithPath: file)),
+                                                        settings: PhotoSettings(format: .jpeg))
+        let photo = try tags(try #require(developed.fileDataRepresentation()), "from-rewritten.jpg")
+        #expect(!photo.keys.contains { $0.hasPrefix("XMP-photocap") }, "\(photo)")
+        #expect(photo["XMP-dc:Rights"] as? String == "CC BY 4.0", "\(photo)")
+        #expect(photo["XMP-dc:Title"] as? String == "x", "\(photo)")
+        #expect(photo["XMP-tiff:Orientation"] as? Int == photo["IFD0:Orientation"] as? Int, "\(photo)")
+    }
+
     /// A DNG whose XMP another tool made larger than photocap writes still develops, without
     /// the packet (exiftool writes the large description).
     @Test func aDNGWithAnOversizedPacketDevelopsWithoutIt() async throws {

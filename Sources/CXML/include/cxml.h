@@ -80,5 +80,15 @@ int pc_xml_set_properties(const char *bytes, int size, const char *rdf_namespace
                           const char *const *names, const char *const *values, int count, int remove_others,
                           char **edited, int *edited_size);
 
+/// Parses `size` bytes (an XMP packet) as pc_xml_set_properties does and removes from every
+/// element of its rdf:RDF the properties in `property_namespace` — attributes or child elements
+/// — and then each element left holding nothing (no attribute but rdf:about, no child element):
+/// a description of that namespace alone goes whole, however a tool re-serialised it. When one
+/// changed, serialises the packet as pc_xml_append_description does into `*edited` and returns
+/// 1; returns 0 when none changed (or the packet is not well-formed), -1 when libxml2 is not
+/// loaded or out of memory.
+int pc_xml_remove_namespace(const char *bytes, int size, const char *rdf_namespace, const char *property_namespace,
+                            char **edited, int *edited_size);
+
 /// Frees the strings in `check`.
 void pc_xml_release(pc_xml_document_check *check);

@@ -4,6 +4,8 @@ import Imaging
 package enum JPEGFile {
     /// The largest APP1 payload ("Exif\0\0" + block): 65535 minus the 2 length bytes.
     static let maximumAPP1Payload = 65533
+    /// The namespace header that starts a standard XMP APP1 segment's payload, before the packet.
+    static let xmpAPP1Header = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     /// The largest TIFF-structured EXIF block one APP1 segment holds.
     package static let maximumEXIFBlock = maximumAPP1Payload - EXIFData.app1Header.count
 
@@ -28,8 +30,8 @@ package enum JPEGFile {
         guard bytes.count <= maximumXMPPacket else {
             throw .invalidArgument("an XMP packet of \(bytes.count) bytes does not fit in one APP1 segment (at most \(maximumXMPPacket))")
         }
-        let length = XMPOrientation.app1Header.count + bytes.count + 2
-        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + XMPOrientation.app1Header + bytes
+        let length = xmpAPP1Header.count + bytes.count + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + xmpAPP1Header + bytes
     }
 
     /// Inserts an APP1 EXIF segment ("Exif\0\0" + `tiffBlock`) right after SOI and the JFIF
@@ -171,7 +173,7 @@ package enum JPEGFile {
         guard let xmp = try headerSegments(of: jpeg).list.first(where: { $0.isXMP(in: jpeg) }),
               let edited = edit(xmp.xmpPacket(in: jpeg))
         else { return jpeg }
-        let payload = XMPOrientation.app1Header + edited
+        let payload = xmpAPP1Header + edited
         guard payload.count <= maximumAPP1Payload else {
             throw .invalidArgument("the edited XMP packet no longer fits one APP1 segment")
         }
@@ -273,12 +275,12 @@ package enum JPEGFile {
         }
 
         func isXMP(in jpeg: [UInt8]) -> Bool {
-            marker == 0xE1 && payloadStarts(with: XMPOrientation.app1Header, in: jpeg)
+            marker == 0xE1 && payloadStarts(with: JPEGFile.xmpAPP1Header, in: jpeg)
         }
 
         /// The packet of a standard XMP segment (``isXMP(in:)``): its payload after the header.
         func xmpPacket(in jpeg: [UInt8]) -> ArraySlice<UInt8> {
-            jpeg[(payloadStart + XMPOrientation.app1Header.count)..<range.upperBound]
+            jpeg[(payloadStart + JPEGFile.xmpAPP1Header.count)..<range.upperBound]
         }
 
         /// Metadata about the picture that survives re-encoding (see

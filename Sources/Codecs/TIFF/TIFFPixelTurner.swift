@@ -16,8 +16,11 @@ import Imaging
 /// Refused with a specific reason: tiles, separate colour planes, JPEG compression, YCbCr,
 /// and georeferenced files (GeoTIFF tie points refer to raster positions a turn would move).
 package enum TIFFPixelTurner {
-    /// The upright file and its size; nil when the file's Orientation is already 1 (or absent).
-    package static func upright(_ data: [UInt8]) throws(CodecError) -> (bytes: [UInt8], size: PixelSize, orientation: Orientation)? {
+    /// The upright file and its size, and why its XMP packet was kept with its old
+    /// `tiff:Orientation` (``XMPOrientation/unreadable(_:)``) when it was; nil when the file's
+    /// Orientation is already 1 (or absent).
+    package static func upright(_ data: [UInt8]) throws(CodecError)
+        -> (bytes: [UInt8], size: PixelSize, orientation: Orientation, xmpKept: CodecError?)? {
         guard let header = TIFFHeader(data) else {
             throw .corruptFile(format: "TIFF", reason: "no classic TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }
@@ -36,8 +39,13 @@ package enum TIFFPixelTurner {
         try editor.setIntegers(Tag.height, [size.height])
         try editor.setIntegers(Tag.orientation, [1])
         if orientation.swapsDimensions { try editor.swapValues(Tag.xResolution, Tag.yResolution) }
-        if let xmp = editor.entry(Tag.xmp), let upright = editor.valueBytes(Tag.xmp).flatMap({ XMPOrientation.upright(bytes: $0) }) {
-            try editor.setValues(Tag.xmp, type: xmp.type, count: upright.count, upright)
+        var xmpKept: CodecError?
+        if let xmp = editor.entry(Tag.xmp), let packet = editor.valueBytes(Tag.xmp) {
+            if let upright = XMPOrientation.upright(bytes: packet) {
+                try editor.setValues(Tag.xmp, type: xmp.type, count: upright.count, upright)
+            } else {
+                xmpKept = XMPOrientation.unreadable(packet)
+            }
         }
         var bytes = editor.bytes
         // The EXIF directory's PixelX/YDimension, edited in place like a JPEG's.
@@ -46,7 +54,7 @@ package enum TIFFPixelTurner {
             bytes = exif.block
         }
         try checkDirectoryChain(bytes, "the turned file would not be readable")
-        return (bytes, size, orientation)
+        return (bytes, size, orientation, xmpKept)
     }
 
     /// Refuses a file in which libtiff cannot read every directory of the chain (a next-IFD

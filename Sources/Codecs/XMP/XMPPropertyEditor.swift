@@ -32,4 +32,21 @@ package enum XMPPropertyEditor {
         guard status == 1, let edited else { return nil }
         return Array(UnsafeRawBufferPointer(start: edited, count: Int(editedSize)))
     }
+
+    /// `packet` without the properties in `namespace` — attributes or elements, on every
+    /// description — and without the descriptions that then hold nothing: a namespace's own
+    /// description goes whole, however a tool re-serialised it. nil when nothing changed (no
+    /// such property, a packet that is not well-formed, libxml2 not loadable).
+    package static func removing(namespace: String, from packet: [UInt8]) -> [UInt8]? {
+        var edited: UnsafeMutablePointer<CChar>?
+        var editedSize: Int32 = 0
+        defer { free(edited) }
+        let status = packet.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                pc_xml_remove_namespace(text.baseAddress, Int32(text.count), XMPPacketReader.rdfNamespace, namespace, &edited, &editedSize)
+            }
+        }
+        guard status == 1, let edited else { return nil }
+        return Array(UnsafeRawBufferPointer(start: edited, count: Int(editedSize)))
+    }
 }

@@ -33,9 +33,9 @@ public struct ImageFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case qualityOutOfRange(Int)
         /// A lossless turn was asked of a file that is not a JPEG.
         case losslessRequiresJPEG(ImageFileFormat)
-        /// The lossless turn of a JPEG of `size` with an iMCU of `mcu` is not exact for
-        /// `orientation` (the partial blocks at the edges would be lost).
-        case losslessNotExact(orientation: Orientation, size: PixelSize, mcu: PixelSize)
+        /// The lossless turn of the JPEG is not exact (the partial blocks at the edges would be
+        /// lost); the codec layer's refusal says for which orientation, size and iMCU, typed.
+        case losslessNotExact(LosslessTurnRefusal)
 
         // Writing.
         /// The target file exists and overwriting was not requested.
@@ -62,6 +62,7 @@ public struct ImageFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable(let error): error
         case .damaged(let error): error
         case .imaging(let error): error
+        case .losslessNotExact(let refusal): refusal
         default: nil
         }
     }
@@ -76,8 +77,7 @@ public struct ImageFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case .qualityOutOfRange(let quality): "quality \(quality) is out of range (1...100)"
         case .losslessRequiresJPEG(let format):
             "a lossless turn applies to JPEG files only; this is \(format.rawValue.uppercased())"
-        case .losslessNotExact(let orientation, let size, let mcu):
-            JPEGLosslessTransform.NotExact(orientation: orientation, size: size, mcu: mcu).description
+        case .losslessNotExact(let refusal): refusal.description
         case .fileExists(let path): "\(path) already exists (pass overwrite to replace it)"
         case .writeFailed(let path, let call, let errno, let attribute):
             "cannot write \(path): \(call) failed: " + (attribute.map { "extended attribute \($0): " } ?? "") + errno.message

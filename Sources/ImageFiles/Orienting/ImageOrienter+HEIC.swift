@@ -55,9 +55,12 @@ extension ImageOrienter {
             try decodedThumbnail.map { (decoded) throws(ImagingError) in try RGBImage(size: decoded.size, pixels: decoded.rgb).planarImage() }
         }
         var carried = try ImageFileError.damaged { () throws(CodecError) in try HEIFCarriedProperties(primaryImageOf: data) }
+        var xmpKept: [Warning] = []
         for index in carried.metadata.indices where carried.metadata[index].isXMP {
             if let upright = XMPOrientation.upright(bytes: carried.metadata[index].bytes) {
                 carried.metadata[index].bytes = upright
+            } else if let error = XMPOrientation.unreadable(carried.metadata[index].bytes) {
+                xmpKept.append(.xmpOrientationKept(because: error))
             }
         }
         let size = image.size
@@ -82,7 +85,7 @@ extension ImageOrienter {
         let (bytes, dropped) = try ImageFileError.damaged { () throws(CodecError) in
             try HEIFAuxiliaryWriter.carrying(auxiliaryImagesOf: data, turnedBy: orientation, into: encoded, encoder: encoder, quality: quality)
         }
-        return (bytes, size, warnings + dropped.map { .dropped(.auxiliaryImage(kind: $0.kind), because: Warning.Reason($0.reason)) })
+        return (bytes, size, xmpKept + warnings + dropped.map { .dropped(.auxiliaryImage(kind: $0.kind), because: Warning.Reason($0.reason)) })
     }
 
     /// The alpha image of `data` turned by `orientation` for the re-encoded picture of `size`

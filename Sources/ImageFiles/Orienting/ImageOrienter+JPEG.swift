@@ -40,7 +40,14 @@ extension ImageOrienter {
         let described = try withXMPPictures(carried, turnedBy: orientation)
         let (bytes, dropped) = try withCompanions(described.bytes, of: data, turnedBy: orientation)
         let warnings: [Warning] = truncated ? [.truncated(atByte: data.count)] : []
-        return (bytes, size, warnings + described.warnings + dropped)
+        return (bytes, size, try warnings + Self.xmpKeptWarnings(carried) + described.warnings + dropped)
+    }
+
+    /// A warning when the XMP packet of `jpeg`, turned upright, still has its old
+    /// `tiff:Orientation` because libxml2 cannot read it (`XMPOrientation.unreadable(_:)`).
+    static func xmpKeptWarnings(_ jpeg: [UInt8]) throws(ImageFileError) -> [Warning] {
+        let packet = try ImageFileError.damaged { () throws(CodecError) in try JPEGFile.xmpPacket(in: jpeg) }
+        return packet.flatMap { XMPOrientation.unreadable($0) }.map { [.xmpOrientationKept(because: $0)] } ?? []
     }
 
     /// `jpeg` with the pictures its XMP carries (``XMPCompanionPictures``: an Android portrait's
@@ -135,14 +142,14 @@ extension ImageOrienter {
         }
     }
 
-    /// tjTransform where exact (else ``ImageFileError/Code/losslessNotExact(orientation:size:mcu:)``);
+    /// tjTransform where exact (else ``ImageFileError/Code/losslessNotExact(_:)``);
     /// EXIF and XMP rewritten.
     func losslessJPEG(_ data: [UInt8], _ orientation: Orientation) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [Warning]) {
         let refusal = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.refusal(of: data, applying: orientation)
         }
         if let refusal {
-            throw ImageFileError(.losslessNotExact(orientation: refusal.orientation, size: refusal.size, mcu: refusal.mcu))
+            throw ImageFileError(.losslessNotExact(refusal))
         }
         let transformed = try ImageFileError.damaged { () throws(CodecError) in
             try JPEGLosslessTransform.transform(data, applying: orientation)
@@ -153,7 +160,7 @@ extension ImageOrienter {
         let primary = try ImageFileError.damaged { () throws(CodecError) in try JPEGFile.withUprightXMP(withEXIF) }
         let described = try withXMPPictures(primary, turnedBy: orientation)
         let (bytes, warnings) = try withCompanions(described.bytes, of: data, turnedBy: orientation)
-        return (bytes, size, described.warnings + warnings)
+        return (bytes, size, try Self.xmpKeptWarnings(primary) + described.warnings + warnings)
     }
 
     /// `jpeg` with the EXIF block of `original` edited for upright pixels of `size`

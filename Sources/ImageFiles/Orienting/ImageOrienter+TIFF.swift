@@ -10,6 +10,6 @@ extension ImageOrienter {
         guard let turned = try ImageFileError.damaged({ () throws(CodecError) in try TIFFPixelTurner.upright(data) }) else {
             throw ImageFileError(.damaged(.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")))
         }
-        return (turned.bytes, turned.size, [])
+        return (turned.bytes, turned.size, turned.xmpKept.map { [.xmpOrientationKept(because: $0)] } ?? [])
     }
 }

@@ -11,6 +11,10 @@ extension ImageOrienter {
         /// The JPEG is cut short at byte `atByte`: the part of the picture its data does not
         /// reach comes out grey (``ImageOrienter/acceptsTruncatedJPEG``).
         case truncated(atByte: Int)
+        /// The file's XMP packet names `tiff:Orientation` but libxml2 cannot read it (`error`
+        /// says why): it is kept as it was, everything in it, and may still give the old
+        /// orientation, which viewers reading XMP would apply again.
+        case xmpOrientationKept(because: CodecError)
 
         /// A part of an image file that turns with its picture.
         public enum Part: Sendable, Hashable {
@@ -60,6 +64,8 @@ extension ImageOrienter {
             switch self {
             case .truncated(let byte):
                 return "the file is cut short at byte \(byte): the part of the picture its data does not reach comes out grey"
+            case .xmpOrientationKept(let error):
+                return "its XMP packet names tiff:Orientation but cannot be read (\(error)): it is kept as it was and may still give the old orientation"
             case .dropped(let part, .unreadable(let error)):
                 return "\(part.name) cannot be read (\(error)): it is dropped\(part.droppedWith)"
             case .dropped(let part, .notTurnable(let error)):

@@ -56,7 +56,7 @@ public enum RawDevelopment {
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
         // Another tool's packet may be malformed or too large for photocap to write: left out
         // then, never a reason to refuse the development.
-        let carriedXMP = RawOrientationRecord.appPacket(in: info.xmp, without: written).flatMap { (packet) -> String? in
+        let carriedXMP = RawOrientationRecord.appPacket(in: info.xmp).flatMap { (packet) -> String? in
             (try? PhotoMetadata.validateXMP(packet)).map { packet }
         }
         request.metadata = settings.metadata.filling(from: info.suppliedMetadata, xmp: carriedXMP)

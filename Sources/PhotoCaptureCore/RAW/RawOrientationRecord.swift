@@ -30,11 +30,13 @@ struct RawOrientationRecord: Equatable {
     /// The Orientation a DNG of this capture carries.
     var orientation: Orientation { OrientationPlan.raw(mounting: mounting, rotationAngle: rotationAngle).writtenOrientation }
 
-    /// The record as an `rdf:Description` element, written from the typed values: the text a
-    /// DNG's packet holds, found again by ``appPacket(in:without:)``.
+    /// The record as an `rdf:Description` element, written from the typed values; found again
+    /// by its namespace (``init(xmp:)``, ``appPacket(in:)``), never by this text. It declares
+    /// `rdf` too, so that it stands alone as an XML document and libxml2 can add it to any
+    /// packet's `rdf:RDF`.
     var description: String {
         """
-          <rdf:Description rdf:about="" xmlns:photocap="\(Self.namespace)"
+          <rdf:Description rdf:about="" xmlns:rdf="\(XMPPacketReader.rdfNamespace)" xmlns:photocap="\(Self.namespace)"
            photocap:SensorRotation="\(mounting.rotation)"
            photocap:SensorMirrored="\(mounting.isMirrored ? "True" : "False")"
            photocap:DeviceRotation="\(rotationAngle)"/>
@@ -44,21 +46,26 @@ struct RawOrientationRecord: Equatable {
     /// An XMP packet with the record.
     var xmp: String { XMPPacketWrapper.packet(around: description) }
 
-    /// The app's packet (``PhotoMetadata/xmp``, already checked) with the record added as one
-    /// more description at the end of its `rdf:RDF`; the record alone when there is none (or its
-    /// `rdf:RDF` is an empty element).
+    /// The app's packet (``PhotoMetadata/xmp``, already checked) with the record added by
+    /// libxml2 as one more description at the end of its `rdf:RDF`; the record alone when there
+    /// is none. Should libxml2 fail on a packet it accepted before, the app's packet stays
+    /// without the record, as ``PhotoMetadata`` keeps it without regions: the app's properties
+    /// are its own, while a DNG without a record is still developed upright from its
+    /// Orientation tag (``init(assuming:)``), only its split into mounting and hold assumed.
     func xmp(adding appPacket: String?) -> String {
-        guard let appPacket, let end = appPacket.ranges(of: "</rdf:RDF>").last else { return xmp }
-        return appPacket[..<end.lowerBound] + description + "\n" + appPacket[end.lowerBound...]
+        guard let appPacket else { return xmp }
+        return XMPPacketMerger.appending(description, to: appPacket) ?? appPacket
     }
 
-    /// A DNG's XMP without photocap's `record` (the one read from it, if any): what an app (or
-    /// another tool) put there, carried into a photo developed from it; nil when nothing else is
-    /// left. The record's description is taken out as ``description`` writes it; an `rdf:RDF`
-    /// left without elements means nothing else is there.
-    static func appPacket(in dngXMP: String?, without record: RawOrientationRecord?) -> String? {
+    /// A DNG's XMP without photocap's record: what an app (or another tool) put there, carried
+    /// into a photo developed from it; nil when nothing else is left (an `rdf:RDF` without
+    /// elements). Every property in ``namespace`` is removed by libxml2, attribute or element,
+    /// and the descriptions left empty with them, so a packet another tool re-serialised (as
+    /// ExifTool does on any edit) loses the record too; a packet without one stays as it is.
+    static func appPacket(in dngXMP: String?) -> String? {
         guard let dngXMP else { return nil }
-        let rest = record.map { dngXMP.replacing($0.description + "\n", with: "") } ?? dngXMP
+        let rest = XMPPropertyEditor.removing(namespace: namespace, from: Array(dngXMP.utf8))
+            .map { String(decoding: $0, as: UTF8.self) } ?? dngXMP
         return XMPPacketReader.rdfElementCount(of: rest) == 0 ? nil : rest
     }
 
