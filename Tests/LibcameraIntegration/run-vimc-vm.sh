@@ -46,9 +46,15 @@ export PHOTOCAP=$(printf %q "$photocap") VIMC_ORIENTATION=$(printf %q "${VIMC_OR
 export VIMC_SIZE=$(printf %q "${VIMC_SIZE:-1920x1080}")
 exec bash "\$OUT/guest-vimc.sh"
 SCRIPT
+# What the scenarios start again and again, kept in the guest's memory (vivid-vm.sh says why).
+in_memory=()
+if [[ -n $photocap ]]; then
+    while IFS= read -r path; do in_memory+=(--in-memory "$path"); done < <(
+        bash "$repo/Tests/V4L2Integration/in-memory-paths.sh" "$photocap" "$(dirname "$photocap")/libphotocap-libcamera.so")
+fi
 rc=0
 bash "$repo/Tests/V4L2Integration/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 2G --cpus 2 --timeout 1500 \
-    --package udev --package libcamera-tools --package libcamera-ipa || rc=$?
+    --package udev --package libcamera-tools --package libcamera-ipa ${in_memory[@]+"${in_memory[@]}"} || rc=$?
 summary=$(grep -E "^vimc scenarios: " "$out/guest.log" 2>/dev/null | tail -1 || true)
 echo "${summary:-vimc scenarios: 0 passed, 1 failed (the VM did not report)}"
 exit "$rc"

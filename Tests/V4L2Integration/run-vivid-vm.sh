@@ -33,8 +33,12 @@ export BIN=$(printf %q "$bin") PHOTOCAP_BINARIES=$(printf %q "$cli")
 export VIVID_CLI=$(printf %q "${VIVID_CLI:-1}") VIVID_FILTER=$(printf %q "${VIVID_FILTER:-Vivid}")
 exec bash $(printf %q "$out/scripts/guest-scenarios.sh")
 SCRIPT
+# What the scenarios start again and again, kept in the guest's memory (vivid-vm.sh says why).
+in_memory=()
+while IFS= read -r path; do in_memory+=(--in-memory "$path"); done < <(
+    bash "$here/in-memory-paths.sh" "$cli/photocap" $(ls "$cli/photocap-vision" "$cli/libphotocap-libcamera.so" 2>/dev/null))
 rc=0
-bash "$here/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 3G --cpus 2 --timeout 2400 || rc=$?
+bash "$here/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 3G --cpus 2 --timeout 2400 "${in_memory[@]}" || rc=$?
 summary=$(grep -E "^vivid scenarios: " "$out/guest.log" 2>/dev/null | tail -1 || true)
 echo "${summary:-vivid scenarios: 0 passed, 1 failed (the VM did not report)}"
 exit "$rc"
