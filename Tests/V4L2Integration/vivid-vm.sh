@@ -20,9 +20,7 @@
 # --in-memory PATH (a file or folder the guest script runs many times) is copied into the
 # guest's memory before the script starts and mounted over its own path: the guest reads the
 # host's files over 9p without a cache, a round trip per read under TCG, so a program started
-# often pays for its pages at every start (measured in the vimc VM: the release photocap's
-# `shoot` 7.9 s from 9p, 4.4 s from memory; `exiftool -ver` 6.9 s, 2.9 s with Perl's modules in
-# memory).
+# often pays for its pages at every start (the Performance article has the figures).
 #
 # Environment:
 #   PHOTOCAP_VM_CACHE  kernel cache dir (default /var/cache/photocap-vm)
@@ -238,7 +236,7 @@ mkdir -p "$META"
 cp "$GUEST_SCRIPT" "$META/guest-script"
 chmod +x "$META/guest-script"
 # One archive, read by the guest in one sequential pass: Perl's module folders alone hold
-# thousands of files, and copying them one by one over 9p took 91 s.
+# thousands of files, each a round trip when copied one by one.
 : >"$META/in-memory"
 for path in ${IN_MEMORY[@]+"${IN_MEMORY[@]}"}; do
     [[ -e $path ]] || die "--in-memory: no such file or folder: $path"
@@ -262,7 +260,7 @@ done
     printf 'export HOME=%q\n' "${HOME:-/root}"
     printf 'export CI=%q LANG=C.UTF-8\n' "${CI:-}"
     # libcamera links lttng-ust, whose start reads the ELF notes of every loaded library in
-    # small reads: over 9p under TCG that was 5-7 s of each `cam -l` (1.6-2 s without).
+    # small reads, each a round trip over 9p.
     echo 'export LTTNG_UST_WITHOUT_BADDR_STATEDUMP=1'
     cat <<'EOF'
 : >"$OUT/.vivid-vm/started"
