@@ -3,8 +3,8 @@
 # VIMC_ROTATION degrees (and its location VIMC_ORIENTATION: 0 front, 1 back, the default), then
 # judges libcamera's view of it with libcamera's own `cam`; when PROBE names the CLibcamera probe,
 # the C shim against what `cam` got; when PHOTOCAP names the built photocap, its `devices` and
-# `shoot` against `cam`'s frame turned by ImageMagick. Needs VIMC (vimc.ko) and OUT (shared with
-# the host). Prints PASS/FAIL per check and a summary line.
+# `shoot` (listing the photos for the host to judge against `cam`'s frame). Needs VIMC (vimc.ko)
+# and OUT (shared with the host). Prints PASS/FAIL per check and a "vimc guest:" summary line.
 set -uo pipefail
 rotation=${VIMC_ROTATION:-90}
 passed=0 failed=0
@@ -78,5 +78,5 @@ fi
 if [[ -n ${PHOTOCAP:-} ]]; then
     source "$OUT/guest-photocap.sh"
 fi
-echo "vimc scenarios: $passed passed, $failed failed"
+echo "vimc guest: $passed passed, $failed failed"
 ((failed == 0))

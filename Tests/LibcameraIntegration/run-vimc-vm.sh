@@ -2,7 +2,8 @@
 # The libcamera integration run: builds the patched vimc for the VM's kernel (build-vimc.sh)
 # and the CLibcamera probe, boots the VM of vivid-vm.sh with udev, libcamera's tools and IPA
 # modules on the host (the guest then runs udevd, which libcamera finds cameras through, and has
-# `cam`; vimc's pipeline refuses to run without its IPA), and runs guest-vimc.sh inside.
+# `cam`; vimc's pipeline refuses to run without its IPA), runs guest-vimc.sh inside, and then
+# judges the photos it took on the host (judge-photos.sh).
 #
 # Usage: Tests/LibcameraIntegration/run-vimc-vm.sh [OUTDIR]   (default .build/vimc-vm)
 # VIMC_ROTATION (default 90) is the sensor's mounting, VIMC_SIZE (default 1920x1080) the size of the
@@ -55,6 +56,15 @@ fi
 rc=0
 bash "$repo/Tests/V4L2Integration/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 2G --cpus 2 --timeout 1500 \
     --package udev --package libcamera-tools --package libcamera-ipa ${in_memory[@]+"${in_memory[@]}"} || rc=$?
-summary=$(grep -E "^vimc scenarios: " "$out/guest.log" 2>/dev/null | tail -1 || true)
-echo "${summary:-vimc scenarios: 0 passed, 1 failed (the VM did not report)}"
+guest=$(grep -E "^vimc guest: " "$out/guest.log" 2>/dev/null | tail -1 || true)
+guest=${guest:-vimc guest: 0 passed, 1 failed (the VM did not report)}
+passed=$(sed -E 's/^vimc guest: ([0-9]+) passed.*/\1/' <<<"$guest") failed=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$guest")
+# The photos the guest took, judged here (judge-photos.sh says why).
+if [[ -n $photocap ]]; then
+    judged=$(bash "$here/judge-photos.sh" "$out") || rc=1
+    echo "$judged"
+    line=$(tail -1 <<<"$judged")
+    passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line"))) failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+fi
+echo "vimc scenarios: $passed passed, $failed failed"
 exit "$rc"
