@@ -1,6 +1,7 @@
 // OpenCV's cascade classifiers. Every call into OpenCV is guarded (error_message.h).
 #include "opencv_faces.h"
 #include "error_message.h"
+#include "luma_detection.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/objdetect.hpp>
@@ -35,24 +36,15 @@ extern "C" void pc_faces_destroy(pc_faces *faces) {
 extern "C" int32_t pc_faces_detect(pc_faces *faces, const uint8_t *luma, int32_t width, int32_t height, int32_t stride,
                                    double scale_factor, int32_t min_neighbors, int32_t min_size,
                                    pc_face_rect *out, int32_t capacity, char *error, size_t error_capacity) {
-    if (faces == nullptr || luma == nullptr || width <= 0 || height <= 0 || stride < width) {
-        write_error(error, error_capacity, "invalid picture or handle");
-        return -1;
-    }
-    return guarded(
-        [&] {
-            // Wraps the caller's pixels without copying them.
-            const cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(luma), static_cast<size_t>(stride));
-            std::vector<cv::Rect> found;
-            faces->classifier.detectMultiScale(picture, found, scale_factor, min_neighbors, 0,
-                                               cv::Size(min_size, min_size));
-            const size_t written = std::min(found.size(), static_cast<size_t>(capacity > 0 ? capacity : 0));
-            for (size_t index = 0; index < written; index++) {
-                out[index] = pc_face_rect{found[index].x, found[index].y, found[index].width, found[index].height};
-            }
-            return static_cast<int32_t>(found.size());
-        },
-        int32_t(-1), "detecting faces", error, error_capacity);
+    return detect_in_luma(faces, luma, width, height, stride, error, error_capacity, [&](const cv::Mat &picture) {
+        std::vector<cv::Rect> found;
+        faces->classifier.detectMultiScale(picture, found, scale_factor, min_neighbors, 0, cv::Size(min_size, min_size));
+        const size_t written = std::min(found.size(), static_cast<size_t>(capacity > 0 ? capacity : 0));
+        for (size_t index = 0; index < written; index++) {
+            out[index] = pc_face_rect{found[index].x, found[index].y, found[index].width, found[index].height};
+        }
+        return found.size();
+    });
 }
 
 extern "C" void pc_faces_set_threads(int32_t count) {

@@ -4,6 +4,7 @@
 // into OpenCV is guarded (error_message.h).
 #include "opencv_faces.h"
 #include "error_message.h"
+#include "luma_detection.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
@@ -126,27 +127,19 @@ extern "C" void pc_yunet_destroy(pc_yunet *yunet) {
 extern "C" int32_t pc_yunet_detect(pc_yunet *yunet, const uint8_t *luma, int32_t width, int32_t height, int32_t stride,
                                    float score_threshold, float nms_threshold,
                                    pc_face_detection *out, int32_t capacity, char *error, size_t error_capacity) {
-    if (yunet == nullptr || luma == nullptr || width <= 0 || height <= 0 || stride < width) {
-        write_error(error, error_capacity, "invalid picture or handle");
-        return -1;
-    }
-    return guarded(
-        [&] {
-            // Wraps the caller's pixels without copying them.
-            const cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(luma), static_cast<size_t>(stride));
-            cv::Size padded;
-            const std::vector<pc_face_detection> faces = decode(run(yunet->net, picture, padded), padded, score_threshold);
-            std::vector<cv::Rect2d> boxes;
-            std::vector<float> scores;
-            for (const pc_face_detection &face : faces) {
-                boxes.emplace_back(face.x, face.y, face.width, face.height);
-                scores.push_back(face.score);
-            }
-            std::vector<int> kept;
-            cv::dnn::NMSBoxes(boxes, scores, score_threshold, nms_threshold, kept, 1.0f, 5000);
-            const size_t written = std::min(kept.size(), static_cast<size_t>(capacity > 0 ? capacity : 0));
-            for (size_t index = 0; index < written; index++) out[index] = faces[kept[index]];
-            return static_cast<int32_t>(kept.size());
-        },
-        int32_t(-1), "detecting faces", error, error_capacity);
+    return detect_in_luma(yunet, luma, width, height, stride, error, error_capacity, [&](const cv::Mat &picture) {
+        cv::Size padded;
+        const std::vector<pc_face_detection> faces = decode(run(yunet->net, picture, padded), padded, score_threshold);
+        std::vector<cv::Rect2d> boxes;
+        std::vector<float> scores;
+        for (const pc_face_detection &face : faces) {
+            boxes.emplace_back(face.x, face.y, face.width, face.height);
+            scores.push_back(face.score);
+        }
+        std::vector<int> kept;
+        cv::dnn::NMSBoxes(boxes, scores, score_threshold, nms_threshold, kept, 1.0f, 5000);
+        const size_t written = std::min(kept.size(), static_cast<size_t>(capacity > 0 ? capacity : 0));
+        for (size_t index = 0; index < written; index++) out[index] = faces[kept[index]];
+        return kept.size();
+    });
 }

@@ -255,10 +255,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
             wait.faults.carry(unreportedFaults)
             unreportedFaults = StreamFaults()
             delivery.faults = wait.faults
-            let delivered = Self.now()
-            delivery.requestToExposureNanoseconds = start - min(start, wait.instant)
-            delivery.exposureStartOffsetNanoseconds = Int64(bitPattern: start &- wait.instant)
-            delivery.requestToDeliveryNanoseconds = delivered - min(delivered, wait.instant)
+            delivery.measureDelays(from: wait.instant, exposureStart: start, delivered: Self.now())
             published.withLock { $0.framesDelivered += 1 }
             try topUpOnQueue()
             continuation.resume(returning: .success(DeliveredFrame(frame: frame, delivery: delivery)))

@@ -23,13 +23,21 @@ package enum PhotoServer {
         -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: access)
-        let store = coordinator.store
 
         router.get("/") { _, _ in text(PageDocument.html, type: "text/html; charset=utf-8") }
         router.get("/openapi.json") { _, _ in text(OpenAPIDocument.json, type: "application/json") }
         router.get("/api/status") { _, _ in
             json(try jsonText(await coordinator.status))
         }
+        addPhotoRoutes(to: router, coordinator: coordinator, limits: limits)
+        addCameraRoutes(to: router, coordinator: coordinator, limits: limits)
+        return router
+    }
+
+    /// The shutter and the gallery: taking a photo, listing, fetching, showing and deleting the
+    /// photos taken.
+    private static func addPhotoRoutes(to router: Router<BasicRequestContext>, coordinator: CaptureCoordinator, limits: Limits) {
+        let store = coordinator.store
         router.get("/api/photos") { _, _ in
             json("{\"photos\":[" + store.all.map(\.json).joined(separator: ",") + "]}")
         }
@@ -81,6 +89,11 @@ package enum PhotoServer {
             guard store.delete(id) else { throw ServerError(.notFound, "no photo '\(id)'") }
             return Response(status: .noContent)
         }
+    }
+
+    /// What the camera sees now: the viewfinder's newest frame, the faces and framing found in
+    /// it, the auto-framing switch and the event stream.
+    private static func addCameraRoutes(to router: Router<BasicRequestContext>, coordinator: CaptureCoordinator, limits: Limits) {
         router.get("/api/viewfinder") { _, _ in
             guard let (sequence, fieldOfView, png) = try coordinator.viewfinder.newestPNG() else {
                 throw ServerError(.serviceUnavailable, "no frame yet")
@@ -122,7 +135,6 @@ package enum PhotoServer {
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
         }
-        return router
     }
 
     /// The request's body, at most `limits.maxBodyBytes` (a 413 beyond).

@@ -21,11 +21,17 @@ import TestSupport
         return try JPEGFile.insertingEXIF(EXIFBuilder.tiffBlock(for: EXIFMetadata(orientation: orientation), thumbnailJPEG: thumbnailJPEG), into: encoded)
     }
 
+    /// The upright quadrants picture written as the golden `name` in `folder`; its path.
+    static func writeGolden(named name: String, in folder: TemporaryDirectory) throws -> String {
+        let goldenPath = folder.url.appendingPathComponent(name).path
+        try DisplayedImageTests.quadrants(size).writePNG(to: goldenPath, overwrite: false)
+        return goldenPath
+    }
+
     @Test("a right file matches and writes nothing; the sentence gives the figures")
     func match() throws {
         let folder = try TemporaryDirectory("golden-match")
-        let goldenPath = folder.url.appendingPathComponent("upright.png").path
-        try DisplayedImageTests.quadrants(Self.size).writePNG(to: goldenPath, overwrite: false)
+        let goldenPath = try Self.writeGolden(named: "upright.png", in: folder)
         // Stored turned right, saying "turn left to show": shows upright.
         let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
         // JPEG's 4:2:0 chroma at the quadrants' edges: mean 2.4 at this small size.
@@ -39,8 +45,7 @@ import TestSupport
     @Test("a broken orientation fails with a sentence naming it, and leaves the picture and a difference image in the artifacts folder, not beside the golden")
     func brokenOrientation() throws {
         let folder = try TemporaryDirectory("golden-broken")
-        let goldenPath = folder.url.appendingPathComponent("broken-orientation-upright.png").path
-        try DisplayedImageTests.quadrants(Self.size).writePNG(to: goldenPath, overwrite: false)
+        let goldenPath = try Self.writeGolden(named: "broken-orientation-upright.png", in: folder)
         let file = try folder.write(Self.jpeg(stored: .left, says: .up), named: "photo.jpg")
         let golden = GoldenImage(goldenPath, recording: false)
         #expect(golden.artifactsFolder == GoldenImage.defaultArtifactsFolder)
@@ -112,8 +117,7 @@ import TestSupport
     func verify() throws {
         let folder = try TemporaryDirectory("golden-verify")
         let artifacts = folder.url.appendingPathComponent("artifacts").path
-        let goldenPath = folder.url.appendingPathComponent("upright.png").path
-        try DisplayedImageTests.quadrants(Self.size).writePNG(to: goldenPath, overwrite: false)
+        let goldenPath = try Self.writeGolden(named: "upright.png", in: folder)
         let golden = GoldenImage(goldenPath, tolerance: GoldenTolerance(meanAbsoluteDifference: 4), artifactsFolder: artifacts, recording: false)
         let right = try folder.write(Self.jpeg(stored: .left, says: .right), named: "right.jpg")
         #expect(try golden.verify(fileAt: right).isMatch)

@@ -35,13 +35,22 @@ final class PortedPhotoCaptureProcessor: PhotoCaptureDelegate {
 /// A delegate ported from iOS receives AVFoundation's two callbacks, in order, for a photo and
 /// for a failure.
 @Suite struct PortedDelegateTests {
+    /// A ported delegate's calls for a capture of `settings` on `output`: the session stopped
+    /// once the capture ended, or with `stoppingFirst` at once, before the frame comes.
+    private static func calls(capturing settings: PhotoSettings, session: CaptureSession, output: PhotoOutput,
+                              stoppingFirst: Bool = false) async throws -> [String] {
+        let delegate = PortedPhotoCaptureProcessor()
+        try output.capturePhoto(with: settings, delegate: delegate)
+        if stoppingFirst { await session.stopRunning() }
+        let calls = try await delegate.callsAfterCapture()
+        if !stoppingFirst { await session.stopRunning() }
+        return calls
+    }
+
     @Test func aPortedDelegateReceivesItsPhotoThenTheEnd() async throws {
         let (session, output) = try await SettingsResolutionTests.output()
-        let delegate = PortedPhotoCaptureProcessor()
         let settings = PhotoSettings(format: .jpeg)
-        try output.capturePhoto(with: settings, delegate: delegate)
-        let calls = try await delegate.callsAfterCapture()
-        await session.stopRunning()
+        let calls = try await Self.calls(capturing: settings, session: session, output: output)
         let id = settings.uniqueID
         #expect(calls == ["didFinishProcessingPhoto \(id)", "didFinishCapture \(id)"])
     }
@@ -50,11 +59,8 @@ final class PortedPhotoCaptureProcessor: PhotoCaptureDelegate {
     @Test func aPortedDelegateReceivesAFailedPhotoThenTheEnd() async throws {
         let (folder, session, output) = try await DelegateTests.undecodableFrameOutput()
         defer { withExtendedLifetime(folder) {} }  // the frame file lives as long as the test
-        let delegate = PortedPhotoCaptureProcessor()
         let settings = PhotoSettings(format: .uncompressed)
-        try output.capturePhoto(with: settings, delegate: delegate)
-        let calls = try await delegate.callsAfterCapture()
-        await session.stopRunning()
+        let calls = try await Self.calls(capturing: settings, session: session, output: output)
         let id = settings.uniqueID
         #expect(calls == ["didFinishProcessingPhoto error \(id)", "didFinishCapture error \(id)"])
     }
@@ -63,11 +69,8 @@ final class PortedPhotoCaptureProcessor: PhotoCaptureDelegate {
     /// before the end, as AVFoundation does, so iOS code that waits in the photo callback ends.
     @Test func aPortedDelegateHearsOfAPhotoThatWasNeverCaptured() async throws {
         let (session, output) = try await SettingsResolutionTests.output(framesPerSecond: 2)
-        let delegate = PortedPhotoCaptureProcessor()
         let settings = PhotoSettings()
-        try output.capturePhoto(with: settings, delegate: delegate)
-        await session.stopRunning()
-        let calls = try await delegate.callsAfterCapture()
+        let calls = try await Self.calls(capturing: settings, session: session, output: output, stoppingFirst: true)
         let id = settings.uniqueID
         #expect(calls == ["didFinishProcessingPhoto error \(id)", "didFinishCapture error \(id)"])
     }

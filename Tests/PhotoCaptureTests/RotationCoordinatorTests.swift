@@ -179,14 +179,21 @@ import TestSupport
         #expect(await Self.eventually { coordinator.videoRotationAngleForHorizonLevelCapture == 270 }, "changes follow the claim")
     }
 
+    /// A coordinator on `bus` that finds no angle there (no accelerometer, or no proxy): made
+    /// at once, and its stream starts with the reading there is, none.
+    private static func angleless(on bus: SensorProxyMock,
+                                  sourceLocation: SourceLocation = #_sourceLocation) async -> RotationCoordinator {
+        let start = ContinuousClock.now
+        let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(bus.address))
+        #expect(ContinuousClock.now - start < .seconds(2), sourceLocation: sourceLocation)
+        #expect(await updates(of: coordinator, count: 1) == [nil], sourceLocation: sourceLocation)
+        #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil, sourceLocation: sourceLocation)
+        return coordinator
+    }
+
     @Test func noAccelerometerGivesNoAngle() async throws {
         let proxy = try SensorProxyMock(hasAccelerometer: false)
-        let start = ContinuousClock.now
-        let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(proxy.address))
-        #expect(ContinuousClock.now - start < .seconds(2))
-        // The stream starts with the reading there is: none.
-        #expect(await Self.updates(of: coordinator, count: 1) == [nil])
-        #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
+        let coordinator = await Self.angleless(on: proxy)
         #expect(coordinator.videoRotationAngleForHorizonLevelPreview == nil)
         #expect(coordinator.sourceError == .noAccelerometer)
         #expect(try proxy.accelerometerOwners() == [], "nothing to claim")
@@ -194,11 +201,7 @@ import TestSupport
 
     @Test func noProxyGivesNoAngle() async throws {
         let bus = try SensorProxyMock(hasAccelerometer: nil)
-        let start = ContinuousClock.now
-        let coordinator = RotationCoordinator(device: .synthetic(), bus: .address(bus.address))
-        #expect(ContinuousClock.now - start < .seconds(2))
-        #expect(await Self.updates(of: coordinator, count: 1) == [nil])
-        #expect(coordinator.videoRotationAngleForHorizonLevelCapture == nil)
+        let coordinator = await Self.angleless(on: bus)
         guard case .proxyUnavailable(let error) = coordinator.sourceError else {
             Issue.record("expected proxyUnavailable, got \(String(describing: coordinator.sourceError))")
             return

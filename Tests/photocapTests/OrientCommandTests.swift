@@ -42,27 +42,24 @@ import TestSupport
         var testDescription: String { file }
     }
 
+    /// One test set's files, each named with the orientation it says, against `reference`.
+    static func series(_ orientations: ClosedRange<Int>, file: (Int) -> String, reference: String,
+                       comparison: Comparison) -> [Case] {
+        orientations.map { Case(file: file($0), orientation: $0, reference: reference, comparison: comparison) }
+    }
+
     static let goldenCases: [Case] = {
-        var cases: [Case] = []
-        for kind in ["Landscape", "Portrait"] {
-            for n in 0...8 {
-                cases.append(Case(file: "recurser-exif-orientation-examples/\(kind)_\(n).jpg", orientation: n,
-                                  reference: "recurser-exif-orientation-examples/\(kind)_1.jpg", comparison: .maskedCentre))
-            }
+        let recurser = ["Landscape", "Portrait"].flatMap { kind in
+            series(0...8, file: { "recurser-exif-orientation-examples/\(kind)_\($0).jpg" },
+                   reference: "recurser-exif-orientation-examples/\(kind)_1.jpg", comparison: .maskedCentre)
         }
-        for n in 1...8 {
-            cases.append(Case(file: "rasteiner-exif-orientation-test-images/test_\(n).jpg", orientation: n,
-                              reference: "rasteiner-exif-orientation-test-images/test_1.jpg", comparison: .quadrants))
-        }
-        for n in 2...8 {
-            cases.append(Case(file: "pillow-hopper-orientation/hopper_orientation_\(n).jpg", orientation: n,
-                              reference: "pillow-hopper-orientation/hopper.jpg", comparison: .plain))
-        }
-        for n in 1...8 {
-            cases.append(Case(file: "pillow-tiff-orientation/g4_orientation_\(n).tif", orientation: n,
-                              reference: "pillow-tiff-orientation/g4_orientation_1.tif", comparison: .exact))
-        }
-        return cases
+        let rasteiner = series(1...8, file: { "rasteiner-exif-orientation-test-images/test_\($0).jpg" },
+                               reference: "rasteiner-exif-orientation-test-images/test_1.jpg", comparison: .quadrants)
+        let hopper = series(2...8, file: { "pillow-hopper-orientation/hopper_orientation_\($0).jpg" },
+                            reference: "pillow-hopper-orientation/hopper.jpg", comparison: .plain)
+        let tiff = series(1...8, file: { "pillow-tiff-orientation/g4_orientation_\($0).tif" },
+                          reference: "pillow-tiff-orientation/g4_orientation_1.tif", comparison: .exact)
+        return recurser + rasteiner + hopper + tiff
     }()
 
     // MARK: Helpers

@@ -42,18 +42,9 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line for people.
     public var description: String {
         switch self {
-        case .turboJPEG(let function, let message):
-            return "TurboJPEG \(function) failed: \(message)"
-        case .libjpeg(let function, let message):
-            return "libjpeg \(function) failed: \(message)"
-        case .heif(let function, let message):
-            return "libheif \(function) failed: \(message)"
-        case .exif(let function, let message):
-            return "libexif \(function) failed: \(message)"
-        case .tiff(let function, let message):
-            return "libtiff \(function) failed: \(message)"
-        case .libRaw(let function, let message):
-            return "LibRaw \(function) failed: \(message)"
+        case .turboJPEG(let function, let message), .libjpeg(let function, let message), .heif(let function, let message),
+             .exif(let function, let message), .tiff(let function, let message), .libRaw(let function, let message):
+            return "\(library) \(function) failed: \(message)"
         case .corruptFile(let format, let reason):
             return "corrupt \(format) file: \(reason)"
         case .unsupportedFormat(let reason):
@@ -76,6 +67,20 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the \(format) file is truncated at byte \(bytes) (its data goes on past the end)"
         case .file(let error):
             return error.description
+        }
+    }
+
+    /// The library whose call failed, as its own documentation names it; empty for the errors
+    /// that are not a library call's. One sentence then serves every failed call.
+    private var library: String {
+        switch self {
+        case .turboJPEG: "TurboJPEG"
+        case .libjpeg: "libjpeg"
+        case .heif: "libheif"
+        case .exif: "libexif"
+        case .tiff: "libtiff"
+        case .libRaw: "LibRaw"
+        default: ""
         }
     }
 }

@@ -82,4 +82,13 @@ public struct FrameDelivery: Sendable, Equatable {
 
     /// No skips, no restarts.
     public init() {}
+
+    /// Sets the three delays of a frame whose exposure started at `exposureStart` and that was
+    /// in hand at `delivered`, counted from `request` (monotonic nanoseconds), so that every
+    /// backend clamps and signs them alike.
+    package mutating func measureDelays(from request: UInt64, exposureStart: UInt64, delivered: UInt64) {
+        requestToExposureNanoseconds = exposureStart - min(exposureStart, request)
+        exposureStartOffsetNanoseconds = Int64(bitPattern: exposureStart &- request)
+        requestToDeliveryNanoseconds = delivered - min(delivered, request)
+    }
 }

@@ -37,10 +37,7 @@ extension FrameDelivery {
     /// delays counted from `request`.
     func afterChange(of frame: Frame, request: UInt64) -> FrameDelivery {
         var delivery = self
-        let (exposure, now) = (frame.timestampNanoseconds, MonotonicClock.now())
-        delivery.requestToExposureNanoseconds = exposure - min(exposure, request)
-        delivery.requestToDeliveryNanoseconds = now - min(now, request)
-        delivery.exposureStartOffsetNanoseconds = Int64(bitPattern: exposure &- request)
+        delivery.measureDelays(from: request, exposureStart: frame.timestampNanoseconds, delivered: MonotonicClock.now())
         delivery.frameSelection = .firstFrameAfterChange
         return delivery
     }

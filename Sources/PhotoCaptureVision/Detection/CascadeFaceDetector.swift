@@ -59,20 +59,14 @@ public final class CascadeFaceDetector: FaceDetecting {
 
     /// The faces in `picture`, normalised to it; cascades give no confidence and no landmarks.
     public func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace] {
-        let capacity = 256
-        var found = [pc_face_rect](repeating: pc_face_rect(), count: capacity)
-        var message = [CChar](repeating: 0, count: 256)
-        let count = handle.withLock { handle in
-            picture.pixels.withUnsafeBufferPointer { luma in
-                pc_faces_detect(handle.pointer, luma.baseAddress, Int32(picture.size.width), Int32(picture.size.height),
-                                Int32(picture.size.width), scaleFactor, Int32(minimumNeighbours), Int32(minimumFaceSize),
-                                &found, Int32(capacity), &message, message.count)
+        let found = try picture.detections(empty: pc_face_rect(), messageCapacity: 256) {
+            luma, width, height, stride, results, capacity, message, messageCapacity in
+            handle.withLock { handle in
+                pc_faces_detect(handle.pointer, luma, width, height, stride, scaleFactor, Int32(minimumNeighbours),
+                                Int32(minimumFaceSize), results, capacity, message, messageCapacity)
             }
         }
-        guard count >= 0 else {
-            throw .detectionFailed(message: String(cMessage: message))
-        }
-        return found.prefix(Int(min(count, Int32(capacity)))).map { face in
+        return found.map { face in
             DetectedFace(bounds: NormalizedRect(PixelRect(x: Int(face.x), y: Int(face.y),
                                                           size: PixelSize(width: Int(face.width), height: Int(face.height))),
                                                 in: picture.size))

@@ -76,24 +76,18 @@ public final class YuNetFaceDetector: FaceDetecting {
     /// tracker's overlaps, the framing's head-and-shoulders room, the scripted scenes' faces)
     /// the same whichever runs.
     public func detectFaces(in picture: LumaPicture) throws(FaceDetectionError) -> [DetectedFace] {
-        let capacity = 256
-        var found = [pc_face_detection](repeating: pc_face_detection(), count: capacity)
-        var message = [CChar](repeating: 0, count: 512)
-        let count = handle.withLock { handle in
-            picture.pixels.withUnsafeBufferPointer { luma in
-                pc_yunet_detect(handle.pointer, luma.baseAddress, Int32(picture.size.width), Int32(picture.size.height),
-                                Int32(picture.size.width), Float(minimumConfidence), Float(maximumOverlap),
-                                &found, Int32(capacity), &message, message.count)
+        let found = try picture.detections(empty: pc_face_detection(), messageCapacity: 512) {
+            luma, width, height, stride, results, capacity, message, messageCapacity in
+            handle.withLock { handle in
+                pc_yunet_detect(handle.pointer, luma, width, height, stride, Float(minimumConfidence), Float(maximumOverlap),
+                                results, capacity, message, messageCapacity)
             }
-        }
-        guard count >= 0 else {
-            throw .detectionFailed(message: String(cMessage: message))
         }
         let (width, height) = (Double(picture.size.width), Double(picture.size.height))
         func normalised(_ point: pc_point) -> NormalizedPoint {
             NormalizedPoint(x: Double(point.x) / width, y: Double(point.y) / height)
         }
-        return found.prefix(Int(min(count, Int32(capacity)))).map { face in
+        return found.map { face in
             let points = face.landmarks
             return DetectedFace(
                 bounds: NormalizedRect(x: Double(face.x) / width, y: Double(face.y) / height,

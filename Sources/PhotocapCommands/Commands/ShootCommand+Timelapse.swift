@@ -34,13 +34,7 @@ extension ShootCommand {
         var missed = 0
         var gaps: [(slot: Int, seconds: Double)] = []
         var current = first.uniqueID
-        // Interrupted mid-bracket or while focusing, the camera's controls go back before the
-        // process exits, as for a single shot.
-        func handleInterrupts(on camera: CaptureDevice) -> ControlInterruptHandler? {
-            bracket.members.isEmpty && focus.mode == nil
-                ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, focus: focus.mode != nil, changes: nil)
-        }
-        var interruptHandler = handleInterrupts(on: camera)
+        var interruptHandler = makeInterruptHandler(on: camera)
         defer { interruptHandler?.cancel() }
         do throws(PhotoCaptureError) {
             try await session.startRunning(discardingFirst: skip)
@@ -72,21 +66,11 @@ extension ShootCommand {
                 } catch {
                     guard case .deviceDisconnected = error.code, camera.kind == .v4l2 else { throw error }
                     // Unplugged: wait for it to come back, then carry on from the next due slot.
-                    let lost = clock.now
-                    await session.stopRunning()
-                    try await awaitReturn(of: &camera, session: &session, output: &output, firstRequest: settings.uniqueID)
-                    // The returned camera is another device: its controls are the ones to restore.
-                    interruptHandler?.cancel()
-                    interruptHandler = handleInterrupts(on: camera)
-                    try await session.startRunning(discardingFirst: skip)
-                    try await output.setPreparedPhotoSettingsArray([settings])
-                    let seconds = (clock.now - lost).seconds
+                    let seconds = try await resumeAfterUnplug(camera: &camera, session: &session, output: &output,
+                                                              interruptHandler: &interruptHandler, preparing: settings)
                     gaps.append((slot, seconds))
-                    note("\(camera.uniqueID) is back after \(String(printf: "%.1f", seconds)) s")
                 }
-                // The next slot still ahead; the ones that passed are missed, not made up.
-                let elapsed = clock.now - start
-                let next = max(slot + 1, Int((elapsed / interval).rounded(.up)))
+                let next = Self.nextSlot(after: slot, elapsed: clock.now - start, interval: interval)
                 missed += next - slot - 1
                 slot = next
             }
@@ -96,6 +80,38 @@ extension ShootCommand {
             throw error.attributed(to: current)
         }
         noteSummary(jitters: jitters, missed: missed, gaps: gaps)
+    }
+
+    /// Interrupted mid-bracket or while focusing, the camera's controls go back before the
+    /// process exits, as for a single shot; nil when the timelapse changes neither.
+    private func makeInterruptHandler(on camera: CaptureDevice) -> ControlInterruptHandler? {
+        bracket.members.isEmpty && focus.mode == nil
+            ? nil : ControlInterruptHandler(camera: camera, bracket: !bracket.members.isEmpty, focus: focus.mode != nil, changes: nil)
+    }
+
+    /// After `camera` was unplugged: waits for it to return, then starts the stream again with
+    /// `settings` prepared, so the timelapse carries on as before; returns the seconds it was
+    /// away. Apart from the schedule's loop, which only decides that the error is an unplug.
+    private func resumeAfterUnplug(camera: inout CaptureDevice, session: inout CaptureSession, output: inout PhotoOutput,
+                                   interruptHandler: inout ControlInterruptHandler?,
+                                   preparing settings: PhotoSettings) async throws(PhotoCaptureError) -> Double {
+        let lost = ContinuousClock.now
+        await session.stopRunning()
+        try await awaitReturn(of: &camera, session: &session, output: &output, firstRequest: settings.uniqueID)
+        // The returned camera is another device: its controls are the ones to restore.
+        interruptHandler?.cancel()
+        interruptHandler = makeInterruptHandler(on: camera)
+        try await session.startRunning(discardingFirst: skip)
+        try await output.setPreparedPhotoSettingsArray([settings])
+        let seconds = (ContinuousClock.now - lost).seconds
+        note("\(camera.uniqueID) is back after \(String(printf: "%.1f", seconds)) s")
+        return seconds
+    }
+
+    /// The next slot still ahead once `elapsed` has passed since the start: the ones that passed
+    /// are missed, not made up, so lateness never accumulates.
+    private static func nextSlot(after slot: Int, elapsed: Duration, interval: Duration) -> Int {
+        max(slot + 1, Int((elapsed / interval).rounded(.up)))
     }
 
     /// The timelapse's line on standard error: photos, jitter, missed slots and the camera's gaps.

@@ -29,17 +29,7 @@ extension WatchCommand {
 
     /// The live session, reported on once a second until `--duration` or Ctrl-C.
     func watch() async throws {
-        let camera = try openCamera()
-        let session = CaptureSession()
-        let photos = PhotoOutput()
-        let video = VideoDataOutput()
-        try session.addInput(camera)
-        try session.addOutput(photos)
-        try session.addOutput(video)
-        // With auto-framing the photos' preview is the framed picture; the overlay shows the
-        // whole picture with the applied crop drawn on it.
-        let whole = overlay && autoFraming && previewFile != nil ? WholePicture(size: previewSize) : nil
-        if let whole { try session.addOutput(whole.output) }
+        let (camera, session, photos, video, whole) = try openSession()
         let monitor = camera.sceneMonitor
         // The video data output keeps the newest frame and drops the rest: this watcher only counts.
         let frames = video.frames()
@@ -81,14 +71,7 @@ extension WatchCommand {
             let now = Date()
             let rate = Double(statistics.framesStreamed - last.framesStreamed) / now.timeIntervalSince(lastTime)
             (last, lastTime) = (statistics, now)
-            var preview: String?
-            if let previewFile {
-                if let whole, let picture = whole.latest() {
-                    preview = try writePreview(previewFile, picture: picture, camera: camera, analysis: analysis)
-                } else if whole == nil {
-                    preview = try await refreshPreview(previewFile, from: photos, camera: camera, analysis: overlay ? analysis : nil)
-                }
-            }
+            let preview = try await currentPreview(whole: whole, photos: photos, camera: camera, analysis: analysis)
             try printReport(Report(
                 second: second, framesPerSecond: (rate * 10).rounded() / 10, framesStreamed: statistics.framesStreamed,
                 dropped: ["video": video.droppedFrameCount, "allConsumers": statistics.consumerDrops],
@@ -102,6 +85,35 @@ extension WatchCommand {
         drain.cancel()
         if interrupted.happened { throw ExitCode(130) }
         if let failed { throw failed }
+    }
+
+    /// The camera watched in a session with the outputs the watch reads: photos (for previews),
+    /// video frames (counted), and with auto-framing under an overlay the whole picture, since
+    /// then the photos' preview is the framed picture and the overlay draws the crop on the whole.
+    private func openSession() throws
+        -> (camera: CaptureDevice, session: CaptureSession, photos: PhotoOutput, video: VideoDataOutput, whole: WholePicture?) {
+        let camera = try openCamera()
+        let session = CaptureSession()
+        let photos = PhotoOutput()
+        let video = VideoDataOutput()
+        try session.addInput(camera)
+        try session.addOutput(photos)
+        try session.addOutput(video)
+        let whole = overlay && autoFraming && previewFile != nil ? WholePicture(size: previewSize) : nil
+        if let whole { try session.addOutput(whole.output) }
+        return (camera, session, photos, video, whole)
+    }
+
+    /// This second's `--preview-file`: the whole picture with the overlay when there is one (nil
+    /// until its first frame), else a photo taken now; nil without `--preview-file`.
+    private func currentPreview(whole: WholePicture?, photos: PhotoOutput, camera: CaptureDevice,
+                                analysis: Analysis) async throws -> String? {
+        guard let previewFile else { return nil }
+        guard let whole else {
+            return try await refreshPreview(previewFile, from: photos, camera: camera, analysis: overlay ? analysis : nil)
+        }
+        guard let picture = whole.latest() else { return nil }
+        return try writePreview(previewFile, picture: picture, camera: camera, analysis: analysis)
     }
 
     /// The camera watched: `--frame-file` (replayed at a sensor's pace, so the report reads like
