@@ -13,10 +13,17 @@ passed=0 failed=0
 # Each line ends with the script's clock, which shows where the stage's time goes.
 pass() { echo "PASS $1 [${SECONDS} s]"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1: $2 [${SECONDS} s]"; failed=$((failed + 1)); }
-# Waits up to $2 tenths of a second for process $1 to end; kills it and fails when it does not.
-ended() {
-    for _ in $(seq "$2"); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+# Waits up to TENTHS tenths of a second for process PID to end and sets rc to its status; when it
+# does not end, kills it and fails NAME with "photocap still running WHEN" (and LOG's text).
+ended() {  # PID TENTHS NAME WHEN [LOG]
+    for _ in $(seq "$2"); do
+        kill -0 "$1" 2>/dev/null && { sleep 0.1; continue; }
+        wait "$1"
+        rc=$?
+        return 0
+    done
     kill -9 "$1"
+    fail "$3" "photocap still running $4${5:+ $(cat "$5")}"
     return 1
 }
 
@@ -157,11 +164,7 @@ shooter=$!
 for _ in $(seq 300); do (($(wc -l <burst.json) >= 3)) && break; sleep 0.1; done
 v4l2-ctl -d $DEV -c disconnect=1
 
-if ! ended $shooter 300; then
-    fail "disconnect mid-burst" "photocap still running 30 s after the disconnect"
-else
-    wait $shooter
-    rc=$?
+if ended $shooter 300 "disconnect mid-burst" "30 s after the disconnect"; then
     delivered=$(wc -l <burst.json)
     files=$(ls burst | wc -l)
     leftovers=$(only_complete_jpegs burst)

@@ -42,11 +42,7 @@ shooter=$!
 for _ in $(seq 200); do [[ $(ctl gain_automatic) == 0 ]] && break; sleep 0.1; done
 during=$(ctl gain_automatic)
 kill -INT $shooter
-if ! ended $shooter 100; then
-    fail "bracket: SIGINT restores controls" "photocap still running 10 s after SIGINT"
-else
-    wait $shooter
-    rc=$?
+if ended $shooter 100 "bracket: SIGINT restores controls" "10 s after SIGINT"; then
     if ((rc == 130)) && [[ $during == 0 && $(ctl gain_automatic) == 1 ]] &&
         grep -q "interrupted: $DEV's exposure controls restored" bracket-sigint.err; then
         pass "bracket: SIGINT mid-bracket restores automatic gain, exit 130"
@@ -63,11 +59,7 @@ mkdir -p bracket-gone
 shooter=$!
 for _ in $(seq 300); do [[ $(ctl gain 2>/dev/null) == 80 ]] && break; sleep 0.1; done
 v4l2-ctl -d $DEV -c disconnect=1
-if ! ended $shooter 150; then
-    fail "bracket: disconnect mid-bracket" "photocap still running 15 s after the disconnect"
-else
-    wait $shooter
-    rc=$?
+if ended $shooter 150 "bracket: disconnect mid-bracket" "15 s after the disconnect"; then
     leftovers=$(only_complete_jpegs bracket-gone)
     if ((rc == 1)) && grep -Eq "request [0-9]+: $DEV was disconnected" bracket-gone.err && [[ -z $leftovers ]] &&
         (($(ls bracket-gone | wc -l) < 4)); then

@@ -60,11 +60,7 @@ shooter=$!
 for _ in $(seq 1200); do [[ -n $(ls -A controls/sigint) ]] && break; sleep 0.1; done
 during=$(cctl brightness)
 kill -INT $shooter
-if ! ended $shooter 100; then
-    fail "shoot --control: SIGINT restores" "photocap still running 10 s after SIGINT"
-else
-    wait $shooter
-    rc=$?
+if ended $shooter 100 "shoot --control: SIGINT restores" "10 s after SIGINT"; then
     if ((rc == 130)) && [[ $during == 200 && $(cctl brightness) == 100 ]] &&
         grep -q "interrupted: $DEV's --control values restored" controls/sigint.err; then
         pass "shoot --control: SIGINT mid-run restores the control, exit 130"

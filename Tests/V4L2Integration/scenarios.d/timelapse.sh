@@ -14,11 +14,7 @@ v4l2-ctl -d $DEV -c disconnect=1
 for _ in $(seq 50); do modprobe -r vivid 2>/dev/null && break; sleep 0.2; done
 sleep 1
 load_vivid
-if ! ended $shooter 600; then
-    fail "timelapse: reconnect" "photocap still running 60 s after the camera came back $(cat lapse.err)"
-else
-    wait $shooter
-    rc=$?
+if ended $shooter 600 "timelapse: reconnect" "60 s after the camera came back" lapse.err; then
     photos=$(wc -l <lapse.json)
     latest=$(readlink lapse/latest.jpg)
     last=$(python3 -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[1])][-1]["path"].split("/")[-1])' lapse.json 2>/dev/null)
