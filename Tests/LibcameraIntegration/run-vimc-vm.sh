@@ -56,15 +56,17 @@ fi
 rc=0
 bash "$repo/Tests/V4L2Integration/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 2G --cpus 2 --timeout 1500 \
     --package udev --package libcamera-tools --package libcamera-ipa ${in_memory[@]+"${in_memory[@]}"} || rc=$?
-guest=$(grep -E "^vimc guest: " "$out/guest.log" 2>/dev/null | tail -1 || true)
-guest=${guest:-vimc guest: 0 passed, 1 failed (the VM did not report)}
-passed=$(sed -E 's/^vimc guest: ([0-9]+) passed.*/\1/' <<<"$guest") failed=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$guest")
+# The two numbers of a summary line "...: N passed, N failed"; nothing when it is not one.
+counts() { sed -nE 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' <<<"$1"; }
+# A guest or a judge that did not report counts as one failure.
+read -r passed failed < <(counts "$(grep -E "^vimc guest: " "$out/guest.log" 2>/dev/null | tail -1)") || true
+passed=${passed:-0} failed=${failed:-1}
 # The photos the guest took, judged here (judge-photos.sh says why).
 if [[ -n $photocap ]]; then
     judged=$(bash "$here/judge-photos.sh" "$out") || rc=1
     echo "$judged"
-    line=$(tail -1 <<<"$judged")
-    passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line"))) failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+    read -r judged_passed judged_failed < <(counts "$(tail -1 <<<"$judged")") || true
+    passed=$((passed + ${judged_passed:-0})) failed=$((failed + ${judged_failed:-1}))
 fi
 echo "vimc scenarios: $passed passed, $failed failed"
 exit "$rc"
