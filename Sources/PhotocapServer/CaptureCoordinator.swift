@@ -150,7 +150,7 @@ package actor CaptureCoordinator {
         [
             "device": camera.localizedName,
             "sensorRotation": "\(camera.sensorMounting.rotation)",
-            "rotation": rotation.map { "\($0.videoRotationAngleForHorizonLevelCapture ?? 0)" } ?? (serve.cameraArguments.rotationArgument ?? "0"),
+            "rotation": rotation.map { "\($0.videoRotationAngleForHorizonLevelCapture ?? 0)" } ?? serve.camera.rotationDescription,
             "rotationSource": rotation == nil ? "fixed" : "accelerometer",
             "lighting": camera.sceneMonitor.lighting.rawValue,
             "flashScene": "\(camera.sceneMonitor.isFlashScene)",
@@ -158,13 +158,5 @@ package actor CaptureCoordinator {
             "waiting": "\(waiting.count)",
             "viewfinderRate": "\(serve.viewfinderRate)",
         ]
-    }
-}
-
-extension [String] {
-    /// The value after `--rotation`, if given.
-    fileprivate var rotationArgument: String? {
-        guard let index = firstIndex(of: "--rotation"), index + 1 < count else { return nil }
-        return self[index + 1]
     }
 }

@@ -43,65 +43,22 @@ package struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("viewfinder-rate"), help: "Viewfinder frames per second a page asks for, at most (a slow viewer gets fewer: frames are dropped, not queued).")
     package var viewfinderRate = 10
 
-    // The camera options of `shoot`, passed to it as written so they are checked by the same
-    // code, in the same words.
-    @Option(help: "Camera: a device path, a libcamera camera id (as 'photocap devices' lists it), or 'synthetic' for the built-in synthetic camera. Default: the first camera; the synthetic one only on a machine without any.")
-    var device: String?
-
-    @Option(help: "Video input of --device to select first (VIDIOC_S_INPUT).")
-    var input: String?
-
-    @Option(help: "Frames to discard after the camera starts.")
-    var skip: String?
-
-    @Option(help: "Largest frame size to capture, WIDTHxHEIGHT (sensor orientation). Default: the largest.")
-    var size: String?
-
-    @Option(name: .customLong("pixel-format"), help: "Camera pixel format to capture in (YUYV, NV12, RGB3, ...).")
-    var pixelFormat: String?
-
-    @Option(name: .customLong("sensor-rotation"), help: "Sensor mounting, counter-clockwise degrees; on the synthetic camera, how the simulated sensor is mounted.")
-    var sensorRotation: String?
-
-    @Flag(help: "The sensor delivers mirrored images (front camera).")
-    var mirror = false
-
-    @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270), or 'auto' for the accelerometer's. Default: 0.")
-    var rotation: String?
-
-    @Option(name: .customLong("frame-file"), help: "Replay a raw frame from this file, or play a .y4m clip, instead of using a camera.")
-    var frameFile: String?
-
-    @Option(name: .customLong("frame-format"), help: "Pixel format of --frame-file: yuyv, nv12, i420, rgb24, ...")
-    var frameFormat: String?
-
-    @Option(name: .customLong("frame-size"), help: "Size of --frame-file, WIDTHxHEIGHT.")
-    var frameSize: String?
-
-    @Flag(name: .customLong("loop"), help: "Play a .y4m --frame-file again from its start instead of ending at its last frame.")
-    var loop = false
-
-    @Option(name: .customLong("frame-timeout"), help: "Milliseconds to wait for a frame before a photo request fails.")
-    var frameTimeout: String?
+    // The camera options of `shoot`, given to it as they were parsed, so they are checked by
+    // the same code, in the same words.
+    @OptionGroup(title: "Camera")
+    package var camera: CameraOptions
 
     /// A server with the defaults (ArgumentParser fills in the options).
     package init() {}
-
-    /// The camera options as `shoot` takes them.
-    package var cameraArguments: [String] {
-        let valued: [(String, String?)] = [
-            ("--device", device), ("--input", input), ("--skip", skip), ("--size", size), ("--pixel-format", pixelFormat),
-            ("--sensor-rotation", sensorRotation), ("--rotation", rotation), ("--frame-file", frameFile),
-            ("--frame-format", frameFormat), ("--frame-size", frameSize), ("--frame-timeout", frameTimeout),
-        ]
-        return valued.flatMap { name, value in value.map { [name, $0] } ?? [] } + (mirror ? ["--mirror"] : []) + (loop ? ["--loop"] : [])
-    }
 
     /// `shoot` with the camera options and `request` (a photo's settings, as `shoot`'s options),
     /// checked as `photocap shoot` checks them; a refusal is thrown as `shoot` words it.
     package func shootCommand(adding request: [String] = []) throws(SettingsRefusal) -> ShootCommand {
         do {
-            return try ShootCommand.parse(cameraArguments + request)
+            var shoot = try ShootCommand.parse(request)
+            shoot.cameraOptions = camera
+            try shoot.validate()
+            return shoot
         } catch {
             throw SettingsRefusal(ShootCommand.message(for: error))
         }

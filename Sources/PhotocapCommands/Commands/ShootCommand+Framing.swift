@@ -5,7 +5,7 @@ extension ShootCommand {
     /// `--aspect`, `--zoom` and `--input` checks, before anything opens a camera.
     func validateFraming() throws {
         if !(zoom >= 1 && zoom <= 8) { throw ValidationError("--zoom must be from 1 to 8, got \(zoom)") }
-        if input != nil && (device == nil || device == "synthetic" || frameFile.isGiven) {
+        if cameraOptions.input != nil && (cameraOptions.device == nil || cameraOptions.device == "synthetic" || cameraOptions.frameFile.isGiven) {
             throw ValidationError("--input selects an input of a V4L2 --device")
         }
     }

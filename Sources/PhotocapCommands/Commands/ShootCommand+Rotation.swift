@@ -6,7 +6,7 @@ extension ShootCommand {
     /// has its first reading (it connects in the background, each step bounded); when it has
     /// none, a note says why and the photos are taken at 0. Nil for a fixed angle.
     func rotationCoordinator(for camera: CaptureDevice) async -> RotationCoordinator? {
-        guard rotation == .auto else { return nil }
+        guard cameraOptions.rotation == .auto else { return nil }
         let coordinator = RotationCoordinator(device: camera)
         var updates = coordinator.updates().makeAsyncIterator()
         _ = await updates.next()

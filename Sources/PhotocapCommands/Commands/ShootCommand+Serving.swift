@@ -13,20 +13,20 @@ extension ShootCommand {
     package var rawPlusFormat: PhotoFormat? { rawPlus }
 
     /// `--raw-plus` without `--pixel-format`: the camera's best RAW format is chosen.
-    package var choosesRawFormat: Bool { rawPlus != nil && pixelFormat == nil }
+    package var choosesRawFormat: Bool { rawPlus != nil && cameraOptions.pixelFormat == nil }
 
     /// How much of the orientation correction goes into the pixels (`--compensation`,
     /// `--no-compensation`, `--upright`).
     package var orientationCompensation: OrientationCompensation { encoding.compensation.orientationCompensation }
 
     /// `--frame-timeout`, for the output.
-    package var frameTimeoutDuration: Duration? { frameTimeout.map { .milliseconds($0) } }
+    package var frameTimeoutDuration: Duration? { cameraOptions.frameTimeout.map { .milliseconds($0) } }
 
     /// `--skip`: frames discarded when the camera starts.
-    package var framesToSkip: Int { skip }
+    package var framesToSkip: Int { cameraOptions.skip }
 
     /// Whether `--rotation auto` asks for the accelerometer's rotation.
-    package var followsAccelerometer: Bool { rotation == .auto }
+    package var followsAccelerometer: Bool { cameraOptions.rotation == .auto }
 
     /// A coordinator following the accelerometer for `camera` with `--rotation auto`; nil for a
     /// fixed rotation.

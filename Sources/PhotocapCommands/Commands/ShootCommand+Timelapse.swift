@@ -37,7 +37,7 @@ extension ShootCommand {
         var interruptHandler = makeInterruptHandler(on: camera)
         defer { interruptHandler?.cancel() }
         do throws(PhotoCaptureError) {
-            try await session.startRunning(discardingFirst: skip)
+            try await session.startRunning(discardingFirst: cameraOptions.skip)
             // The stream switched to the photos' format before the first slot, so every photo,
             // the first too, is the frame under way when its slot comes (zero shutter lag).
             try await output.setPreparedPhotoSettingsArray([first])
@@ -101,7 +101,7 @@ extension ShootCommand {
         // The returned camera is another device: its controls are the ones to restore.
         interruptHandler?.cancel()
         interruptHandler = makeInterruptHandler(on: camera)
-        try await session.startRunning(discardingFirst: skip)
+        try await session.startRunning(discardingFirst: cameraOptions.skip)
         try await output.setPreparedPhotoSettingsArray([settings])
         let seconds = (ContinuousClock.now - lost).seconds
         note("\(camera.uniqueID) is back after \(String(printf: "%.1f", seconds)) s")
@@ -160,7 +160,7 @@ extension ShootCommand {
                 candidate.kind == .v4l2 && (busInfo.map { candidate.v4l2Details?.busInfo == $0 } ?? (candidate.uniqueID == name))
             }
             guard let found else { continue }
-            let device = sensorRotation.map { found.overridingSensorMounting(SensorMounting(rotation: $0.degrees, isMirrored: mirror)) } ?? found
+            let device = cameraOptions.sensorRotation.map { found.overridingSensorMounting(SensorMounting(rotation: $0.degrees, isMirrored: cameraOptions.mirror)) } ?? found
             let session = CaptureSession()
             let output = PhotoOutput()
             output.maxPhotoQualityPrioritization = max(qualityPrioritization, .balanced)
@@ -168,7 +168,7 @@ extension ShootCommand {
             try session.addOutput(output)
             try await applyFraming(to: device)
             output.orientationCompensation = encoding.compensation.orientationCompensation
-            output.frameTimeout = frameTimeout.map { .milliseconds($0) }
+            output.frameTimeout = cameraOptions.frameTimeout.map { .milliseconds($0) }
             return (device, session, output)
         }
         throw PhotoCaptureError(.deviceDisconnected(device: name), uniqueID: firstRequest)

@@ -31,14 +31,8 @@ package struct ShootCommand: AsyncParsableCommand {
               photocap shoot --faces --format heic --output people.heic   (faces in view as XMP face regions)
             """)
 
-    @Option(help: "Camera: a device path, a libcamera camera id (as 'photocap devices' lists it), or 'synthetic' for the built-in synthetic camera. Default: the first camera; the synthetic one only on a machine without any.")
-    var device: String?
-
-    @Option(help: "Video input of --device to select first (VIDIOC_S_INPUT), e.g. a capture card's HDMI input.")
-    var input: Int?
-
-    @Option(help: "Frames to discard after the camera starts, so auto exposure settles on a cold start.")
-    var skip: Int = 0
+    @OptionGroup(title: "Camera")
+    var cameraOptions: CameraOptions
 
     @Option(name: .customLong("control"), help: ArgumentHelp(
         "Set a camera control for this shot (repeatable), as 'photocap controls' names it; put back afterwards, also on failure and Ctrl-C.",
@@ -53,28 +47,11 @@ package struct ShootCommand: AsyncParsableCommand {
         valueName: "format"))
     var rawPlus: PhotoFormat?
 
-    @Option(help: "Largest frame size to capture, WIDTHxHEIGHT (sensor orientation). Default: the largest.")
-    var size: PixelSize?
-
-    @Option(name: .customLong("pixel-format"), help: "Camera pixel format to capture in (YUYV, NV12, RGB3, ...); for RAW photos a Bayer format (RGGB, RG10, BA12, ...). Default: the device's choice.")
-    var pixelFormat: FramePixelFormat?
-
     @Option(help: "Also write a preview fitting WIDTHxHEIGHT as NAME.preview.jpg.")
     var preview: PixelSize?
 
     @Option(help: "Embed a thumbnail fitting WIDTHxHEIGHT (JPEG: EXIF IFD1; HEIC: thumbnail item).")
     var thumbnail: PixelSize?
-
-    @Option(name: .customLong("sensor-rotation"), help: "Sensor mounting, counter-clockwise degrees (V4L2_CID_CAMERA_SENSOR_ROTATION). Overrides the device; on the synthetic camera it sets how the simulated sensor is mounted.",
-            transform: { try QuarterTurn(parsing: $0, for: "--sensor-rotation") })
-    var sensorRotation: QuarterTurn?
-
-    @Flag(help: "The sensor delivers mirrored images (front camera). Overrides the device like --sensor-rotation.")
-    var mirror = false
-
-    @Option(help: "Device rotation: clockwise degrees that make the compensated image upright (0, 90, 180, 270), or 'auto' for the accelerometer's (iio-sensor-proxy). Default: 0.",
-            transform: { try DeviceRotation(parsing: $0) })
-    var rotation: DeviceRotation = .fixed(.zero)
 
     @Option(help: "Aspect ratio of the upright photo: 1:1, 3:4, 4:3, 9:16 or 16:9 (a centred crop; the driver's where it can).")
     var aspect: AspectRatio?
@@ -82,17 +59,11 @@ package struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Zoom: a centred crop this many times narrower, after --aspect (1 to 8).")
     var zoom: Double = 1
 
-    @OptionGroup var frameFile: FrameFileOptions
-
     @Option(name: .customLong("count"), help: "Photos to take, one after another on one running session; files get -001, -002... suffixes. Default: 1.")
     var countOption: Int?
 
     /// `--count`, 1 by default.
     var count: Int { countOption ?? 1 }
-
-    @Option(name: .customLong("frame-timeout"),
-            help: "Milliseconds to wait for a frame before the request fails (default: ten frame intervals, at least 5000, of a real camera; no limit for a synthetic or file camera).")
-    var frameTimeout: Int?
 
     @Option(name: .customLong("quality-prioritization"), help: ArgumentHelp(
         "speed: one frame; balanced: in a dark scene, merged with the frames before it; quality: merged with up to six frames around it, for less noise. Default: balanced.",
@@ -148,8 +119,6 @@ package struct ShootCommand: AsyncParsableCommand {
         }
         if count < 1 || count > 100_000 { throw ValidationError("--count must be from 1 to 100000, got \(count)") }
         try timelapse.validate(countGiven: countOption != nil)
-        if let frameTimeout, frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
-        if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
         for control in controls where !control.contains("=") || control.hasPrefix("=") {
             throw ValidationError("--control takes NAME=VALUE, got '\(control)'")
         }
@@ -168,7 +137,6 @@ package struct ShootCommand: AsyncParsableCommand {
         try validateFraming()
         if smartFraming, aspect != nil || zoom != 1 { throw ValidationError("--smart-framing chooses the aspect ratio and zoom; leave out --aspect and --zoom") }
         if !(framingTimeout > 0 && framingTimeout <= 60) { throw ValidationError("--framing-timeout must be from 0 to 60 seconds, got \(framingTimeout)") }
-        try frameFile.validate(device: device)
     }
 
     package func run() async throws {
@@ -210,7 +178,7 @@ package struct ShootCommand: AsyncParsableCommand {
         do {
             defer { restore(changes) }
             // A camera that fails to start fails the first request: say which one.
-            try await session.startRunning(discardingFirst: skip)
+            try await session.startRunning(discardingFirst: cameraOptions.skip)
             let framingReport = smartFraming ? try await vision?.applySmartFraming(self, session, camera) : nil
             // The faces in view under the framing the photos are taken with.
             let regions = try await vision?.trackFaces(self, session) ?? []
@@ -289,7 +257,7 @@ package struct ShootCommand: AsyncParsableCommand {
         try session.addInput(camera)
         try session.addOutput(output)
         var rawFormat: FramePixelFormat?
-        if rawPlus != nil, pixelFormat == nil {
+        if rawPlus != nil, cameraOptions.pixelFormat == nil {
             // RAW + processed: the camera's best RAW format, as an app would pick it.
             guard let best = output.availableRawPhotoPixelFormatTypes.first else {
                 throw PhotoCaptureError(.rawUnavailable(device: camera.localizedName, available: camera.formats.map(\.pixelFormat)),
@@ -299,7 +267,7 @@ package struct ShootCommand: AsyncParsableCommand {
         }
         try await applyFraming(to: camera)
         output.orientationCompensation = encoding.compensation.orientationCompensation
-        output.frameTimeout = frameTimeout.map { .milliseconds($0) }
+        output.frameTimeout = cameraOptions.frameTimeout.map { .milliseconds($0) }
         return (camera, session, output, rawFormat)
     }
 
@@ -313,15 +281,15 @@ package struct ShootCommand: AsyncParsableCommand {
         var settings = PhotoSettings(format: rawPlus ?? format ?? .jpeg)
         encoding.apply(to: &settings)
         metadata.apply(to: &settings, xmp: xmp)
-        settings.maxPhotoDimensions = size
+        settings.maxPhotoDimensions = cameraOptions.size
         if settings.isRawPhotoRequested || rawPlus != nil {
-            settings.rawPixelFormat = pixelFormat
+            settings.rawPixelFormat = cameraOptions.pixelFormat
         } else {
-            settings.framePixelFormat = pixelFormat
+            settings.framePixelFormat = cameraOptions.pixelFormat
         }
         settings.previewDimensions = preview
         settings.embeddedThumbnailDimensions = thumbnail
-        settings.rotationAngle = rotation.degrees ?? 0
+        settings.rotationAngle = cameraOptions.rotation.degrees ?? 0
         settings.bracketedSettings = bracket.members
         settings.focus = focus.request
         settings.photoQualityPrioritization = qualityPrioritization
@@ -389,24 +357,24 @@ package struct ShootCommand: AsyncParsableCommand {
     }
 
     func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
-        let override = sensorRotation.map { SensorMounting(rotation: $0.degrees, isMirrored: mirror) }
+        let override = cameraOptions.sensorRotation.map { SensorMounting(rotation: $0.degrees, isMirrored: cameraOptions.mirror) }
         // A file's frame is there at once: no sensor cadence to wait for.
-        if let replay = try frameFile.camera(mounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror), framesPerSecond: 1000) {
+        if let replay = try cameraOptions.frameFile.camera(mounting: override ?? SensorMounting(rotation: 0, isMirrored: cameraOptions.mirror), framesPerSecond: 1000) {
             return replay
         }
         let camera: CaptureDevice
-        switch device {
+        switch cameraOptions.device {
         case "synthetic":
             camera = synthetic(override)
         case let path?:
-            camera = try namedCamera(path, input: input)
+            camera = try namedCamera(path, input: cameraOptions.input)
         case nil:
             camera = try defaultCamera { synthetic(override) }
         }
         guard camera.kind != .synthetic else { return camera }
         // Flags override what the device reports; --mirror alone keeps its rotation.
         if let override { return camera.overridingSensorMounting(override) }
-        if mirror {
+        if cameraOptions.mirror {
             return camera.overridingSensorMounting(SensorMounting(rotation: camera.sensorMounting.rotation, isMirrored: true))
         }
         return camera
@@ -414,6 +382,6 @@ package struct ShootCommand: AsyncParsableCommand {
 
     /// The synthetic sensor is mounted the way the flags say, so it reports that mounting.
     private func synthetic(_ override: SensorMounting?) -> CaptureDevice {
-        CaptureDevice.synthetic(.init(sensorMounting: override ?? SensorMounting(rotation: 0, isMirrored: mirror)))
+        CaptureDevice.synthetic(.init(sensorMounting: override ?? SensorMounting(rotation: 0, isMirrored: cameraOptions.mirror)))
     }
 }
