@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import PhotocapCommands
 import Testing
 import TestSupport
 
@@ -46,6 +47,24 @@ import TestSupport
         // Reading the file alone would cost its 268 MB; photocap itself starts at some 20 MB.
         #expect(peak <= 64 * 1024 * 1024, "peak \(peak / 1_048_576) MB (/usr/bin/time)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+    }
+
+    @Test("develop stays within the bytes a pixel the budget counts for it, JPEG and HEIC",
+          arguments: ["jpeg", "heic"])
+    func developStaysWithinItsFootprint(format: String) throws {
+        let folder = try TemporaryDirectory("photocap-develop-footprint")
+        let dng = folder.url.appendingPathComponent("shot.dng").path
+        let shot = try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "4032x3024", "--output", dng])
+        #expect(shot.status == 0, "\(shot.stderr)")
+        let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, ["develop", dng, "--format", format, "--output", folder.url.path + "/"],
+                                                   deadline: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        // The budget refuses from the header what would not fit; an estimate under what
+        // development takes lets the kernel kill it part way instead. photocap itself starts at
+        // some 30 MB (40 with x265 loaded).
+        let pixels = 4032 * 3024
+        #expect(peak <= DecodeFootprint.develop.rawValue * pixels + 64 * 1024 * 1024,
+                "peak \(peak / 1_048_576) MB, \(Double(peak - 40 * 1_048_576) / Double(pixels)) bytes a pixel over the start")
     }
 
     /// A child of this process's memory cgroup (v2 `memory.max` or v1 `memory.limit_in_bytes`)

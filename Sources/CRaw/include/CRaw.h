@@ -12,6 +12,8 @@
     X(set_dataerror_handler) \
     X(open_buffer) \
     X(unpack) \
+    X(recycle_datastream) \
+    X(free_image) \
     X(close) \
     X(strerror) \
     X(COLOR) \

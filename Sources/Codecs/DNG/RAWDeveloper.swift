@@ -11,30 +11,32 @@ import Imaging
 /// A handle is used by one thread at a time.
 package final class RAWDeveloper {
     private let raw: UnsafeMutablePointer<libraw_data_t>
-    /// LibRaw reads the file from here for as long as the handle lives.
-    private let file: UnsafeMutableRawBufferPointer
 
     /// Opens and unpacks `data`. Throws ``CodecError/libRaw(function:message:)`` when LibRaw
     /// cannot read it (not a RAW file, truncated data) and
     /// ``CodecError/pixelBudgetExceeded(format:size:limit:)`` when its sensor size is past the
     /// ``PixelBudget`` (checked before unpacking).
-    package init(data: [UInt8]) throws(CodecError) {
+    package init(data: consuming [UInt8]) throws(CodecError) {
         guard !data.isEmpty else { throw .corruptFile(format: "RAW", reason: "the file is empty") }
         try LibRaw.load()
         guard let raw = libraw.`init`(0) else { throw .libRaw(function: "libraw_init", message: "out of memory") }
+        self.raw = raw
         // LibRaw's default handler prints "unknown file: Unexpected end of file" on stderr; the
         // failure reaches the caller as an error instead, one line.
         libraw.set_dataerror_handler(raw, { _, _, _ in }, nil)
-        let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        // Copied inside the closure: the array's storage is only valid there (a temporary
-        // array, as `preview(of:)` passes, is freed as soon as the closure returns).
-        data.withUnsafeBytes { file.copyMemory(from: $0) }
-        self.raw = raw
-        self.file = file
-        try check(libraw.open_buffer(raw, file.baseAddress, file.count), "libraw_open_buffer")
-        // libraw_open_buffer reads the headers only; unpack allocates the sensor data.
-        try PixelBudget.check(rawSize, declaredBy: "RAW")
-        try check(libraw.unpack(raw), "libraw_unpack")
+        // LibRaw reads the file only until unpack has the sensor data: it reads `data` in
+        // place, and lets go of it before the closure ends (the array's storage is valid only
+        // there). No copy of the file is held beside the sensor data while it is developed.
+        let unpacked = data.withUnsafeBytes { file in
+            Result { () throws(CodecError) in
+                defer { libraw.recycle_datastream(raw) }
+                try check(libraw.open_buffer(raw, UnsafeMutableRawPointer(mutating: file.baseAddress), file.count), "libraw_open_buffer")
+                // libraw_open_buffer reads the headers only; unpack allocates the sensor data.
+                try PixelBudget.check(rawSize, declaredBy: "RAW")
+                try check(libraw.unpack(raw), "libraw_unpack")
+            }
+        }
+        try unpacked.get()
         guard raw.pointee.rawdata.raw_image != nil else {
             throw CodecError.unsupportedFormat(reason: "LibRaw decoded no single-channel CFA data (not a Bayer RAW file)")
         }
@@ -42,7 +44,6 @@ package final class RAWDeveloper {
 
     deinit {
         libraw.close(raw)
-        file.deallocate()
     }
 
     /// LibRaw's text for `code`.
@@ -145,6 +146,9 @@ package final class RAWDeveloper {
             throw .libRaw(function: "libraw_dcraw_make_mem_image", message: Self.message(code))
         }
         defer { libraw.dcraw_clear_mem(image) }
+        // The 16-bit four-channel image the bitmap was made from (8 bytes a pixel) is not
+        // needed again (dcraw_process makes it anew): freed before the bitmap is copied.
+        libraw.free_image(raw)
         let header = image.pointee
         guard header.type == LIBRAW_IMAGE_BITMAP, header.colors == 3, header.bits == 8 else {
             throw .libRaw(function: "libraw_dcraw_make_mem_image",

@@ -98,14 +98,18 @@ extension PhotoProcessor {
     }
 
     /// `dng` developed by LibRaw (as stored, not turned), and how long that took.
-    func developed(_ dng: [UInt8], uniqueID: Int64?) throws(PhotoCaptureError) -> (image: RGBImage, time: Double) {
+    func developed(_ dng: consuming [UInt8], uniqueID: Int64?) throws(PhotoCaptureError) -> (image: RGBImage, time: Double) {
+        // Timed here, not in a closure: the bytes are handed to LibRaw, which a closure's
+        // capture would not allow.
+        let start = ContinuousClock.now
         do throws(CodecError) {
-            let (image, time) = try Self.timed { () throws(CodecError) in try RAWDeveloper(data: dng).develop() }
-            return (image, time.seconds)
+            let image = try RAWDeveloper(data: consume dng).develop()
+            return (image, (ContinuousClock.now - start).seconds)
         } catch {
             throw PhotoCaptureError(.rawDevelopmentFailed(error), uniqueID: uniqueID)
         }
     }
+
 
     /// A developed image as an RGB frame with `frame`'s sequence number and timestamp, for the
     /// normal conversion pass; it must have the CFA frame's size, which the crop refers to.

@@ -28,25 +28,26 @@ public enum RawDevelopment {
     /// truncated, before anything is developed.
     public static func developPhoto(fromDNG dng: Data, settings: PhotoSettings,
                                     name: String = "DNG") throws(PhotoCaptureError) -> CapturePhoto {
+        try developPhoto(fromDNG: [UInt8](dng), settings: settings, name: name)
+    }
+
+    /// ``developPhoto(fromDNG:settings:name:)`` of the file's bytes, which it takes: LibRaw
+    /// lets go of them once it has the sensor data, so a caller that keeps no other reference
+    /// (`photocap develop`) does not hold the file beside the development.
+    package static func developPhoto(fromDNG bytes: consuming [UInt8], settings: PhotoSettings,
+                                     name: String = "DNG") throws(PhotoCaptureError) -> CapturePhoto {
         let id = settings.uniqueID
         guard settings.format.isProcessed, !settings.isRawPhotoRequested else {
             throw PhotoCaptureError(.developmentFormatUnsupported(settings.format), uniqueID: id)
         }
-        let bytes = [UInt8](dng)
         let info = try dngInfo(bytes, name: name, uniqueID: id)
         let processor = PhotoProcessor(encoders: EncoderPool())
-        let developed = try processor.developed(bytes, uniqueID: id)
+        let (frame, developmentTime) = try developedFrame(consume bytes, processor: processor, uniqueID: id)
+        let size = frame.size
         let written = info.xmp.flatMap(RawOrientationRecord.init(xmp:))
         let record = RawOrientationRecord.of(written, orientation: info.orientation)
 
         // The developed image is a camera with one frame, mounted as the record says.
-        let size = developed.image.size
-        let frame: Frame
-        do {
-            frame = try Frame(format: .rgb24, size: size, storage: FrameStorage(copying: developed.image.pixels))
-        } catch {
-            throw PhotoCaptureError(.imaging(error), uniqueID: id)
-        }
         let cameraName = info.model ?? info.uniqueCameraModel ?? "DNG"
         let device = CaptureDevice(uniqueID: "dng:\(name)", localizedName: cameraName, kind: .frameFile,
                                    formats: [.init(pixelFormat: .rgb24, sizes: .discrete([size]))],
@@ -64,15 +65,33 @@ public enum RawDevelopment {
         // The DNG's camera (Make, Model) and exposure go into the photo, not photocap's own.
         var photo = try processor.process(frame, resolved: resolved, cameraName: cameraName,
                                           captureDate: captureDate(of: info) ?? Date(), sourceCamera: info.cameraTags)
-        photo.timings.development = developed.time
+        photo.timings.development = developmentTime
         photo.encodingRoute = .developed
         return photo
+    }
+
+    /// The developed image as a frame: the image itself is let go of on return, before the
+    /// photo is made from the frame.
+    private static func developedFrame(_ bytes: consuming [UInt8], processor: PhotoProcessor,
+                                       uniqueID id: Int64) throws(PhotoCaptureError) -> (Frame, Double) {
+        let developed = try processor.developed(consume bytes, uniqueID: id)
+        do {
+            let storage = FrameStorage(copying: developed.image.pixels)
+            return (try Frame(format: .rgb24, size: developed.image.size, storage: storage), developed.time)
+        } catch {
+            throw PhotoCaptureError(.imaging(error), uniqueID: id)
+        }
     }
 
     /// Checks, without developing anything, that `dng` is a complete DNG file with a CFA image;
     /// throws ``PhotoCaptureError/Code/unreadableRaw(path:error:)`` naming `name` otherwise.
     public static func validate(_ dng: Data, name: String = "DNG") throws(PhotoCaptureError) {
-        _ = try dngInfo([UInt8](dng), name: name, uniqueID: nil)
+        try validate([UInt8](dng), name: name)
+    }
+
+    /// ``validate(_:name:)`` of the file's bytes.
+    package static func validate(_ bytes: [UInt8], name: String = "DNG") throws(PhotoCaptureError) {
+        _ = try dngInfo(bytes, name: name, uniqueID: nil)
     }
 
     /// Refuses a DNG whose CFA image is past the pixel budget (`PixelBudget`) from its

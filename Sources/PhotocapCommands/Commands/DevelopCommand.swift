@@ -55,8 +55,8 @@ struct DevelopCommand: AsyncParsableCommand {
 
     private func develop() throws(PhotoCaptureError) {
         try RawDevelopment.checkPixelBudget(ofFileAt: file)
-        let data: Data
-        do { data = Data(try InputFile.read(file)) } catch {
+        var data: [UInt8]
+        do { data = try InputFile.read(file) } catch {
             throw PhotoCaptureError(.unreadableRaw(path: file, error: .file(error)))
         }
         // Refused before any development: a file that is no DNG, or a result that cannot be saved.
@@ -71,7 +71,7 @@ struct DevelopCommand: AsyncParsableCommand {
         encoding.apply(to: &settings)
         metadata.apply(to: &settings, xmp: xmp)
         settings.orientationCompensation = .mode(encoding.compensation.orientationCompensation)
-        let photo = try RawDevelopment.developPhoto(fromDNG: data, settings: settings, name: file)
+        let photo = try RawDevelopment.developPhoto(fromDNG: consume data, settings: settings, name: file)
         try photo.write(to: target, overwrite: outputOptions.overwrite)
         if outputOptions.json {
             print(PhotoReport(photo: photo, path: target, previewPath: nil, device: "dng:\(file)").jsonLine())
