@@ -266,6 +266,9 @@ package enum TIFFPixelTurner {
     private static func encodeStrips(_ rows: [UInt8], size: PixelSize, _ layout: Layout, from editor: TIFFDirectoryEditor,
                                      littleEndian: Bool) throws(CodecError) -> (data: [[UInt8]], rowsPerStrip: Int) {
         let stream = TIFFMemoryStream()
+        // Room for the strips as the original coded them, and the directory: grown by doubling
+        // instead, a picture's worth would be held twice while it is copied.
+        stream.bytes.reserveCapacity(layout.strips.reduce(65_536) { $0 + $1.length })
         let file = try stream.open(mode: littleEndian ? "wl" : "wb")
         let rowsPerStrip = (size.height + layout.strips.count - 1) / layout.strips.count
         try file.set(UInt32(TIFFTAG_IMAGEWIDTH), UInt32(size.width))
@@ -323,6 +326,7 @@ package enum TIFFPixelTurner {
         var offsets: [Int] = []
         if contiguous, total <= region.count {
             var data: [UInt8] = []
+            data.reserveCapacity(total)
             for strip in strips {
                 offsets.append(region.lowerBound + data.count)
                 data += strip + (strip.count % 2 == 1 ? [0] : [])
