@@ -110,7 +110,6 @@ extension PhotoProcessor {
         }
     }
 
-
     /// A developed image as an RGB frame with `frame`'s sequence number and timestamp, for the
     /// normal conversion pass; it must have the CFA frame's size, which the crop refers to.
     static func frame(_ image: RGBImage, like frame: Frame, uniqueID: Int64?) throws(PhotoCaptureError) -> Frame {

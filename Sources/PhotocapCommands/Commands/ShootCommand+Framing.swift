@@ -2,12 +2,9 @@ import ArgumentParser
 import PhotoCapture
 
 extension ShootCommand {
-    /// `--aspect`, `--zoom` and `--input` checks, before anything opens a camera.
+    /// `--aspect` and `--zoom` checks, before anything opens a camera.
     func validateFraming() throws {
         if !(zoom >= 1 && zoom <= 8) { throw ValidationError("--zoom must be from 1 to 8, got \(zoom)") }
-        if cameraOptions.input != nil && (cameraOptions.device == nil || cameraOptions.device == "synthetic" || cameraOptions.frameFile.isGiven) {
-            throw ValidationError("--input selects an input of a V4L2 --device")
-        }
     }
 
     /// Sets the ratio and zoom before the camera starts, so the driver crops where it can.

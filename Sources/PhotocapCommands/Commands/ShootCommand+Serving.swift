@@ -20,7 +20,7 @@ extension ShootCommand {
     package var orientationCompensation: OrientationCompensation { encoding.compensation.orientationCompensation }
 
     /// `--frame-timeout`, for the output.
-    package var frameTimeoutDuration: Duration? { cameraOptions.frameTimeout.map { .milliseconds($0) } }
+    package var frameTimeoutDuration: Duration? { cameraOptions.frameTimeoutDuration }
 
     /// `--skip`: frames discarded when the camera starts.
     package var framesToSkip: Int { cameraOptions.skip }

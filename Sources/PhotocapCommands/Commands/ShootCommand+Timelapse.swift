@@ -160,7 +160,7 @@ extension ShootCommand {
                 candidate.kind == .v4l2 && (busInfo.map { candidate.v4l2Details?.busInfo == $0 } ?? (candidate.uniqueID == name))
             }
             guard let found else { continue }
-            let device = cameraOptions.sensorRotation.map { found.overridingSensorMounting(SensorMounting(rotation: $0.degrees, isMirrored: cameraOptions.mirror)) } ?? found
+            let device = cameraOptions.mountingOverride.map(found.overridingSensorMounting) ?? found
             let session = CaptureSession()
             let output = PhotoOutput()
             output.maxPhotoQualityPrioritization = max(qualityPrioritization, .balanced)
@@ -168,7 +168,7 @@ extension ShootCommand {
             try session.addOutput(output)
             try await applyFraming(to: device)
             output.orientationCompensation = encoding.compensation.orientationCompensation
-            output.frameTimeout = cameraOptions.frameTimeout.map { .milliseconds($0) }
+            output.frameTimeout = cameraOptions.frameTimeoutDuration
             return (device, session, output)
         }
         throw PhotoCaptureError(.deviceDisconnected(device: name), uniqueID: firstRequest)

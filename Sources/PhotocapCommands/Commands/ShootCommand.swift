@@ -267,7 +267,7 @@ package struct ShootCommand: AsyncParsableCommand {
         }
         try await applyFraming(to: camera)
         output.orientationCompensation = encoding.compensation.orientationCompensation
-        output.frameTimeout = cameraOptions.frameTimeout.map { .milliseconds($0) }
+        output.frameTimeout = cameraOptions.frameTimeoutDuration
         return (camera, session, output, rawFormat)
     }
 
@@ -357,23 +357,22 @@ package struct ShootCommand: AsyncParsableCommand {
     }
 
     func openCamera() throws(PhotoCaptureError) -> CaptureDevice {
-        let override = cameraOptions.sensorRotation.map { SensorMounting(rotation: $0.degrees, isMirrored: cameraOptions.mirror) }
         // A file's frame is there at once: no sensor cadence to wait for.
-        if let replay = try cameraOptions.frameFile.camera(mounting: override ?? SensorMounting(rotation: 0, isMirrored: cameraOptions.mirror), framesPerSecond: 1000) {
+        if let replay = try cameraOptions.frameFile.camera(mounting: cameraOptions.flagMounting, framesPerSecond: 1000) {
             return replay
         }
         let camera: CaptureDevice
         switch cameraOptions.device {
         case "synthetic":
-            camera = synthetic(override)
+            camera = synthetic()
         case let path?:
             camera = try namedCamera(path, input: cameraOptions.input)
         case nil:
-            camera = try defaultCamera { synthetic(override) }
+            camera = try defaultCamera { synthetic() }
         }
         guard camera.kind != .synthetic else { return camera }
         // Flags override what the device reports; --mirror alone keeps its rotation.
-        if let override { return camera.overridingSensorMounting(override) }
+        if let override = cameraOptions.mountingOverride { return camera.overridingSensorMounting(override) }
         if cameraOptions.mirror {
             return camera.overridingSensorMounting(SensorMounting(rotation: camera.sensorMounting.rotation, isMirrored: true))
         }
@@ -381,7 +380,7 @@ package struct ShootCommand: AsyncParsableCommand {
     }
 
     /// The synthetic sensor is mounted the way the flags say, so it reports that mounting.
-    private func synthetic(_ override: SensorMounting?) -> CaptureDevice {
-        CaptureDevice.synthetic(.init(sensorMounting: override ?? SensorMounting(rotation: 0, isMirrored: cameraOptions.mirror)))
+    private func synthetic() -> CaptureDevice {
+        CaptureDevice.synthetic(.init(sensorMounting: cameraOptions.flagMounting))
     }
 }

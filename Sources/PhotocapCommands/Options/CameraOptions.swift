@@ -42,9 +42,23 @@ package struct CameraOptions: ParsableArguments {
     /// The device rotation as given: degrees, or `auto`.
     package var rotationDescription: String { rotation.description }
 
+    /// `--frame-timeout` as a duration; nil for the output's default.
+    var frameTimeoutDuration: Duration? { frameTimeout.map { .milliseconds($0) } }
+
+    /// `--sensor-rotation` (with `--mirror`): the mounting that overrides the device's; nil
+    /// without it.
+    var mountingOverride: SensorMounting? { sensorRotation.map { SensorMounting(rotation: $0.degrees, isMirrored: mirror) } }
+
+    /// The mounting of a camera that reports none (synthetic, frame file): the flags', else
+    /// upright.
+    var flagMounting: SensorMounting { mountingOverride ?? SensorMounting(rotation: 0, isMirrored: mirror) }
+
     package func validate() throws {
         if let frameTimeout, frameTimeout < 1 { throw ValidationError("--frame-timeout must be at least 1 ms, got \(frameTimeout)") }
         if skip < 0 || skip > 1000 { throw ValidationError("--skip must be from 0 to 1000, got \(skip)") }
+        if input != nil && (device == nil || device == "synthetic" || frameFile.isGiven) {
+            throw ValidationError("--input selects an input of a V4L2 --device")
+        }
         try frameFile.validate(device: device)
     }
 }
