@@ -67,6 +67,24 @@ import TestSupport
                 "peak \(peak / 1_048_576) MB, \(Double(peak - 40 * 1_048_576) / Double(pixels)) bytes a pixel over the start")
     }
 
+    /// A TIFF is turned from the file in memory, its turned picture and the strips libtiff
+    /// codes from it; the strips go straight into the edited copy of the file (each tag the
+    /// turn set used to copy the whole file, and the strips were copied out and gathered).
+    @Test("orient of an uncompressed TIFF holds the file at most three times at once")
+    func tiffOrientHoldsTheFileThreeTimes() throws {
+        let folder = try TemporaryDirectory("photocap-tiff-footprint")
+        let path = folder.url.appendingPathComponent("big.tif").path
+        try ExternalTool.run("convert", ["-size", "4096x4096", "gradient:red-blue", "-depth", "8", "-compress", "none",
+                                         "-orient", "RightTop", path]).checked()
+        let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(fileBytes > 48 * 1024 * 1024)
+        let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, ["orient", "--in-place", path], deadline: 60)
+        #expect(run.status == 0 && String(decoding: run.stdout, as: UTF8.self).contains("orientation 6 -> 1 (4096x4096)"), "\(run.stderr)")
+        // photocap itself starts at some 14 MB.
+        #expect(peak <= 3 * fileBytes + 48 * 1024 * 1024,
+                "peak \(peak / 1_048_576) MB, \(Double(peak) / Double(fileBytes)) times the file")
+    }
+
     /// A child of this process's memory cgroup (v2 `memory.max` or v1 `memory.limit_in_bytes`)
     /// limited to `bytes`, removed on deinit; nil where cgroups cannot be made (not root, no
     /// memory controller).

@@ -59,7 +59,7 @@ package struct EXIFBlockEditor {
 
     private var exifIFDOffset: Int? {
         guard let pointer = entries(at: ifd0Offset)?.first(where: { $0.tag == Tag.exifIFD }) else { return nil }
-        guard let offset = try? pointer.inlineInteger() else { return nil }
+        guard let offset = try? pointer.inlineInteger(in: block) else { return nil }
         return entries(at: offset) == nil ? nil : offset
     }
 
@@ -78,7 +78,7 @@ package struct EXIFBlockEditor {
 
     private func integerValue(_ tag: Int, in directory: Int?) -> Int? {
         guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == tag }), entry.count == 1 else { return nil }
-        return [3, 4].contains(entry.type) ? try? entry.inlineInteger() : nil
+        return [3, 4].contains(entry.type) ? try? entry.inlineInteger(in: block) : nil
     }
 
     /// IFD0 `Orientation`, nil when absent.
@@ -109,6 +109,16 @@ package struct EXIFBlockEditor {
                 }
             }
         }
+    }
+
+    /// Marks `block` upright as ``markUpright(pixelSize:uprightThumbnail:)`` does, editing the
+    /// caller's array itself (an editor beside it would copy it on the first edit: a whole TIFF
+    /// file, for a TIFF). A block that is not an EXIF structure is left as it is.
+    package static func markUpright(_ block: inout [UInt8], pixelSize: PixelSize?, uprightThumbnail: Bool) {
+        guard var editor = try? EXIFBlockEditor(block) else { return }
+        block = []
+        editor.markUpright(pixelSize: pixelSize, uprightThumbnail: uprightThumbnail)
+        block = editor.block
     }
 
     /// Sets IFD0 Orientation to `orientation` in place (IFD1, which describes the thumbnail,

@@ -32,7 +32,9 @@ final class EXIFData {
     /// specification (that would invent entries the file does not have).
     convenience init(parsing tiffBlock: [UInt8]) throws(CodecError) {
         try self.init()
-        let payload = Self.app1Header + tiffBlock
+        // libexif reads no further than a JPEG APP1 segment holds (64 KiB): a TIFF file's
+        // EXIF is read from its start without copying the whole file.
+        let payload = Self.app1Header + tiffBlock.prefix(0xFFFE)
         guard payload.count <= Int(UInt32.max) else { throw .invalidArgument("EXIF block too large") }
         payload.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
     }

@@ -2,7 +2,9 @@
 /// its entry count and entries must lie in the bytes, and every value is read checked, so an
 /// offset or count from a damaged file is a ``CodecError`` naming the directory and the byte.
 struct TIFFDirectory {
-    /// One 12-byte directory entry.
+    /// One 12-byte directory entry: where it is and what it declares. It holds no reference
+    /// to the bytes (its reads take them), so an editor that keeps entries can change the
+    /// bytes in place: an entry holding them would make every edit copy the whole file.
     struct Entry {
         /// Where the entry starts.
         let position: Int
@@ -13,19 +15,22 @@ struct TIFFDirectory {
         let typeSize: Int
         var length: Int { count * typeSize }
         /// Where the values are: in the entry's value field when they fit 4 bytes, else at the
-        /// offset that field holds (not checked to lie in the bytes: see ``valueRange()``).
+        /// offset that field holds (not checked to lie in the bytes: see ``valueRange(in:)``).
         let valuesAt: Int
-        fileprivate let reader: ByteReader
+        /// The format named in errors ("TIFF", "EXIF").
+        fileprivate let format: String
         fileprivate let littleEndian: Bool
 
-        /// The bytes of the values; an error when they lie outside the file.
-        func valueRange() throws(CodecError) -> Range<Int> {
-            try reader.range(at: valuesAt, length: length, "the values of tag \(tag)")
+        /// The bytes of the values in `bytes` (those the entry was read from, or an edit of
+        /// them); an error when they lie outside.
+        func valueRange(in bytes: [UInt8]) throws(CodecError) -> Range<Int> {
+            try ByteReader(bytes: bytes, format: format).range(at: valuesAt, length: length, "the values of tag \(tag)")
         }
 
         /// Each value as an unsigned integer of the type's size (BYTE, SHORT, LONG).
-        func integers() throws(CodecError) -> [Int] {
-            let range = try valueRange()
+        func integers(in bytes: [UInt8]) throws(CodecError) -> [Int] {
+            let range = try valueRange(in: bytes)
+            let reader = ByteReader(bytes: bytes, format: format)
             var values: [Int] = []
             values.reserveCapacity(count)
             for index in 0..<count {
@@ -36,8 +41,9 @@ struct TIFFDirectory {
         }
 
         /// The entry's value field read as one SHORT (type 3) or else LONG.
-        func inlineInteger() throws(CodecError) -> Int {
-            try reader.integer(at: position + 8, count: type == 3 ? 2 : 4, littleEndian: littleEndian, "the value of tag \(tag)")
+        func inlineInteger(in bytes: [UInt8]) throws(CodecError) -> Int {
+            try ByteReader(bytes: bytes, format: format).integer(at: position + 8, count: type == 3 ? 2 : 4,
+                                                                 littleEndian: littleEndian, "the value of tag \(tag)")
         }
     }
 
@@ -72,7 +78,7 @@ struct TIFFDirectory {
             let type = try field(2, 2), count = try field(4, 4)
             let typeSize = TIFFHeader.typeSizes[type] ?? 1
             entries.append(Entry(position: position, tag: try field(0, 2), type: type, count: count, typeSize: typeSize,
-                                 valuesAt: count * typeSize <= 4 ? position + 8 : try field(8, 4), reader: reader, littleEndian: little))
+                                 valuesAt: count * typeSize <= 4 ? position + 8 : try field(8, 4), format: format, littleEndian: little))
         }
         self.offset = offset
         self.entries = entries

@@ -32,7 +32,7 @@ struct TIFFDirectoryEditor {
             throw .corruptFile(format: "TIFF", reason: "the directory at byte \(offset) runs past the end of the file")
         }
         entries = read.entries
-        for entry in entries { _ = try entry.valueRange() }
+        for entry in entries { _ = try entry.valueRange(in: bytes) }
     }
 
     /// Reads the entries again after an edit of the bytes.
@@ -73,12 +73,12 @@ struct TIFFDirectoryEditor {
     /// The values of a BYTE, SHORT or LONG entry; nil when absent or of another type.
     func integers(_ tag: Int) -> [Int]? {
         guard let entry = entry(tag), [1, 3, 4].contains(entry.type) else { return nil }
-        return try? entry.integers()
+        return try? entry.integers(in: bytes)
     }
 
     /// The raw value bytes of an entry, as stored.
     func valueBytes(_ tag: Int) -> [UInt8]? {
-        guard let range = try? entry(tag)?.valueRange() else { return nil }
+        guard let range = try? entry(tag)?.valueRange(in: bytes) else { return nil }
         return Array(bytes[range])
     }
 
@@ -120,22 +120,39 @@ struct TIFFDirectoryEditor {
         try reread()
     }
 
-    /// Writes `data` over `range` (which it must fit), the rest of the range zeroed.
-    mutating func overwrite(_ range: Range<Int>, with data: [UInt8]) {
-        precondition(data.count <= range.count)
-        bytes.replaceSubrange(range, with: data + [UInt8](repeating: 0, count: range.count - data.count))
+    /// Writes `data` over `range`, which it must fill exactly.
+    mutating func overwrite(_ range: Range<Int>, with data: ArraySlice<UInt8>) {
+        precondition(data.count == range.count)
+        bytes.replaceSubrange(range, with: data)
     }
+
+    /// Zeroes `range`.
+    mutating func zero(_ range: Range<Int>) {
+        bytes.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[range]).update(repeating: 0) }
+    }
+
+    /// Makes room for `extra` more bytes at the end, so that appending them does not copy the
+    /// file again (an array that grows copies itself whole).
+    mutating func reserve(extra: Int) { bytes.reserveCapacity(bytes.count + extra + 1) }
 
     /// Cuts the file at `offset` (data after it is no longer referenced).
     mutating func truncate(at offset: Int) { bytes.removeSubrange(offset...) }
 
     /// Appends `data` at the end of the file, word-aligned, and returns its offset.
-    mutating func append(_ data: [UInt8]) throws(CodecError) -> Int {
+    mutating func append(_ data: some Collection<UInt8>) throws(CodecError) -> Int {
         if bytes.count % 2 == 1 { bytes.append(0) }
         let offset = bytes.count
         guard offset + data.count <= Int(UInt32.max) else { throw .invalidArgument("the TIFF file would pass 4 GiB") }
         bytes += data
         return offset
+    }
+
+    /// The edited file, the editor left empty: the caller's array is then the only one, so
+    /// editing it further (the EXIF directory) does not copy it.
+    mutating func takeBytes() -> [UInt8] {
+        entries = []
+        defer { bytes = [] }
+        return bytes
     }
 
     private mutating func put(_ value: Int, at offset: Int, size: Int) {

@@ -42,7 +42,7 @@ struct TIFFHeader {
         guard let header = TIFFHeader(bytes), header.firstIFDOffset >= 8 else { return nil }
         return try? TIFFDirectory(bytes, at: header.firstIFDOffset).entries.reduce(into: [:]) { values, entry in
             switch entry.type {
-            case 3, 4: values[entry.tag] = try entry.inlineInteger()
+            case 3, 4: values[entry.tag] = try entry.inlineInteger(in: bytes)
             default: values[entry.tag] = -1  // present, value not an inline integer
             }
         }
@@ -66,7 +66,7 @@ struct TIFFHeader {
         guard TIFFHeader(bytes) != nil, offset >= 8,
               let entry = try? TIFFDirectory(bytes, at: offset).entries.first(where: { $0.tag == tag }),
               entry.type == 3 || entry.type == 4 else { return nil }
-        return try? entry.integers()
+        return try? entry.integers(in: bytes)
     }
 
     /// Where the values of `tag` in the classic-TIFF directory at `offset` lie (any type), and
@@ -74,7 +74,7 @@ struct TIFFHeader {
     static func entry(_ bytes: [UInt8], directoryAt offset: Int, tag: Int) -> (offset: Int, length: Int)? {
         guard TIFFHeader(bytes) != nil, offset >= 8,
               let entry = try? TIFFDirectory(bytes, at: offset).entries.first(where: { $0.tag == tag }),
-              let values = try? entry.valueRange() else { return nil }
+              let values = try? entry.valueRange(in: bytes) else { return nil }
         return (values.lowerBound, values.count)
     }
 

@@ -33,7 +33,7 @@ package enum TIFFPixelTurner {
         let turned = try decodeTurned(data, layout, by: orientation)
         let size = orientation.apply(to: layout.size)
         let strips = try encodeStrips(turned, size: size, layout, from: editor, littleEndian: header.isLittleEndian)
-        try place(strips.data, rowsPerStrip: strips.rowsPerStrip, replacing: layout, in: &editor)
+        try place(strips.scratch, strips.ranges, rowsPerStrip: strips.rowsPerStrip, replacing: layout, in: &editor)
 
         try editor.setIntegers(Tag.width, [size.width])
         try editor.setIntegers(Tag.height, [size.height])
@@ -47,12 +47,10 @@ package enum TIFFPixelTurner {
                 xmpKept = XMPOrientation.unreadable(packet)
             }
         }
-        var bytes = editor.bytes
+        let hasEXIF = editor.entry(Tag.exifIFD) != nil
+        var bytes = editor.takeBytes()
         // The EXIF directory's PixelX/YDimension, edited in place like a JPEG's.
-        if editor.entry(Tag.exifIFD) != nil, var exif = try? EXIFBlockEditor(bytes) {
-            exif.markUpright(pixelSize: size, uprightThumbnail: false)
-            bytes = exif.block
-        }
+        if hasEXIF { EXIFBlockEditor.markUpright(&bytes, pixelSize: size, uprightThumbnail: false) }
         try checkDirectoryChain(bytes, "the turned file would not be readable")
         return (bytes, size, orientation, xmpKept)
     }
@@ -264,7 +262,7 @@ package enum TIFFPixelTurner {
     /// The turned rows coded as the original's strips were, by libtiff in a scratch file with
     /// the same coding tags; no more strips than the original had, so their tables fit.
     private static func encodeStrips(_ rows: [UInt8], size: PixelSize, _ layout: Layout, from editor: TIFFDirectoryEditor,
-                                     littleEndian: Bool) throws(CodecError) -> (data: [[UInt8]], rowsPerStrip: Int) {
+                                     littleEndian: Bool) throws(CodecError) -> (scratch: [UInt8], ranges: [Range<Int>], rowsPerStrip: Int) {
         let stream = TIFFMemoryStream()
         // Room for the strips as the original coded them, and the directory: grown by doubling
         // instead, a picture's worth would be held twice while it is copied.
@@ -309,12 +307,16 @@ package enum TIFFPixelTurner {
               offsets.count == lengths.count, zip(offsets, lengths).allSatisfy({ $0 + $1 <= scratch.count }) else {
             throw .tiff(function: "TIFFWriteDirectory", message: "the re-coded strips cannot be found")
         }
-        return (zip(offsets, lengths).map { Array(scratch[$0..<($0 + $1)]) }, rowsPerStrip)
+        // The strips stay in the scratch file, placed from there: copied out, they would be a
+        // second coded picture beside it.
+        return (scratch, zip(offsets, lengths).map { $0..<($0 + $1) }, rowsPerStrip)
     }
 
-    /// Puts the new strips where the old ones were when those were contiguous and they fit (the
-    /// rest zeroed), else at the end of the file, and points the strip tables at them.
-    private static func place(_ strips: [[UInt8]], rowsPerStrip: Int, replacing layout: Layout,
+    /// Puts the new strips (`ranges` of `scratch`) where the old ones were when those were
+    /// contiguous and they fit (the rest zeroed), else at the end of the file, and points the
+    /// strip tables at them. Each strip goes straight into the file's bytes, which are copied
+    /// once (the caller holds the original) with room for what the edit appends.
+    private static func place(_ scratch: [UInt8], _ ranges: [Range<Int>], rowsPerStrip: Int, replacing layout: Layout,
                               in editor: inout TIFFDirectoryEditor) throws(CodecError) {
         let old = layout.strips.sorted { $0.offset < $1.offset }
         var contiguous = true
@@ -322,25 +324,30 @@ package enum TIFFPixelTurner {
             contiguous = false  // something else may live between them
         }
         let region = old.first!.offset..<(old.last!.offset + old.last!.length)
-        let total = strips.reduce(0) { $0 + $1.count + $1.count % 2 }
+        let total = ranges.reduce(0) { $0 + $1.count + $1.count % 2 }
+        // The strip tables may outgrow their slots (LONGs for SHORTs), appended word-aligned.
+        let tables = 2 * (4 * ranges.count + 2)
         var offsets: [Int] = []
         if contiguous, total <= region.count {
-            var data: [UInt8] = []
-            data.reserveCapacity(total)
-            for strip in strips {
-                offsets.append(region.lowerBound + data.count)
-                data += strip + (strip.count % 2 == 1 ? [0] : [])
+            editor.reserve(extra: tables)
+            var position = region.lowerBound
+            for range in ranges {
+                offsets.append(position)
+                editor.overwrite(position..<(position + range.count), with: scratch[range])
+                position += range.count
+                if range.count % 2 == 1 { editor.zero(position..<(position + 1)); position += 1 }  // word-aligned
             }
-            editor.overwrite(region, with: data)
+            editor.zero(min(position, region.upperBound)..<region.upperBound)
         } else {
             if contiguous, region.upperBound >= editor.bytes.count - 1 { editor.truncate(at: region.lowerBound) }
-            for strip in strips { offsets.append(try editor.append(strip)) }
+            editor.reserve(extra: total + tables)
+            for range in ranges { offsets.append(try editor.append(scratch[range])) }
         }
         try editor.setIntegers(Tag.stripOffsets, offsets)
-        try editor.setIntegers(Tag.stripByteCounts, strips.map(\.count))
+        try editor.setIntegers(Tag.stripByteCounts, ranges.map(\.count))
         if editor.entry(Tag.rowsPerStrip) != nil {
             try editor.setIntegers(Tag.rowsPerStrip, [rowsPerStrip])
-        } else if strips.count > 1 {
+        } else if ranges.count > 1 {
             throw .corruptFile(format: "TIFF", reason: "several strips but no RowsPerStrip")
         }
     }

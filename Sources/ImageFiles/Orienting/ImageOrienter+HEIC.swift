@@ -12,7 +12,7 @@ extension ImageOrienter {
     /// HEIF readers do not apply it.
     func heicWithAgreeingEXIF(_ data: [UInt8], _ info: ImageFileInfo) throws(ImageFileError) -> Result {
         let shown = info.orientation
-        let unchanged = Result(format: .heic, originalOrientation: shown, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
+        let unchanged = Result(format: .heic, originalOrientation: shown, bytes: nil, size: info.displayedSize, outcome: .alreadyUpright)
         guard let said = info.exifOrientation, said != shown,
               let block = try ImageFileError.damaged({ () throws(CodecError) in try HEICFileInfo(data: data).exifBlock }),
               let range = Self.onlyRange(of: block, in: data) else { return unchanged }
@@ -20,7 +20,7 @@ extension ImageOrienter {
         guard editor.setOrientation(shown), editor.block.count == block.count else { return unchanged }
         var output = data
         output.replaceSubrange(range, with: editor.block)
-        return Result(format: .heic, originalOrientation: shown, data: Data(output), size: info.displayedSize,
+        return Result(format: .heic, originalOrientation: shown, bytes: output, size: info.displayedSize,
                       outcome: .exifCorrected(from: said, to: shown))
     }
 

@@ -93,7 +93,10 @@ public struct ImageOrienter: Sendable {
         /// The orientation the file asked of viewers.
         public let originalOrientation: Orientation
         /// The upright file, or nil when the file was already upright.
-        public let data: Data?
+        public var data: Data? { bytes.map { Data($0) } }
+        /// The upright file as the codecs made it: written from here, a file is not copied
+        /// into a `Data` first (a whole copy of it).
+        let bytes: [UInt8]?
         /// The upright picture's size.
         public let size: PixelSize
         /// What was done.
@@ -152,7 +155,7 @@ public struct ImageOrienter: Sendable {
             bytes = edited
             info = try ImageFileError.damaged { () throws(CodecError) in try ImageFileInfo(data: edited) }
             if !turnsHEICPixels || said == .up {
-                return Result(format: .heic, originalOrientation: originalInfo.orientation, data: Data(bytes), size: info.displayedSize,
+                return Result(format: .heic, originalOrientation: originalInfo.orientation, bytes: bytes, size: info.displayedSize,
                               outcome: .transformsSet(from: originalInfo.orientation, to: said))
             }
         }
@@ -161,7 +164,7 @@ public struct ImageOrienter: Sendable {
             return try heicWithAgreeingEXIF(bytes, info)
         }
         guard orientation != .up else {
-            return Result(format: info.format, originalOrientation: orientation, data: nil, size: info.displayedSize, outcome: .alreadyUpright)
+            return Result(format: info.format, originalOrientation: orientation, bytes: nil, size: info.displayedSize, outcome: .alreadyUpright)
         }
         let turned: (bytes: [UInt8], size: PixelSize, warnings: [Warning])
         switch info.format {
@@ -171,7 +174,7 @@ public struct ImageOrienter: Sendable {
         case .tiff: turned = try tiff(bytes)
         case .dng: throw ImageFileError(.rawNotReoriented)
         }
-        return Result(format: info.format, originalOrientation: orientation, data: Data(turned.bytes), size: turned.size,
+        return Result(format: info.format, originalOrientation: orientation, bytes: turned.bytes, size: turned.size,
                       outcome: .turned(from: orientation, size: turned.size, warnings: turned.warnings))
     }
 
@@ -187,16 +190,16 @@ public struct ImageOrienter: Sendable {
         let info = try inspected(bytes)
         if !overwrite, FileManager.default.fileExists(atPath: target) { throw ImageFileError(.fileExists(path: target)) }
         let result = try upright(bytes, info)
-        guard let changed = result.data else {
+        guard let changed = result.bytes else {
             if URL(fileURLWithPath: target).standardizedFileURL != URL(fileURLWithPath: path).standardizedFileURL {
-                try AtomicFileWriter.write(Data(bytes), to: target, overwrite: overwrite)
+                try AtomicFileWriter.write(contentsOf: bytes, to: target, overwrite: overwrite)
             }
             return .alreadyUpright
         }
         if overwrite, URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL {
-            try AtomicFileWriter.replace(path, with: changed, keepingModificationTime: keepsModificationTime)
+            try AtomicFileWriter.replace(path, withContentsOf: changed, keepingModificationTime: keepsModificationTime)
         } else {
-            try AtomicFileWriter.write(changed, to: target, overwrite: overwrite)
+            try AtomicFileWriter.write(contentsOf: changed, to: target, overwrite: overwrite)
         }
         return result.outcome
     }

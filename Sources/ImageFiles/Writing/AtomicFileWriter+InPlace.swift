@@ -20,6 +20,13 @@ extension AtomicFileWriter {
     /// - killed at any instant, the process leaves the original or the complete result, never a
     ///   partial file (see ``AtomicFileWriter``).
     public static func replace(_ path: String, with data: Data, keepingModificationTime: Bool = false) throws(ImageFileError) {
+        try replace(path, withContentsOf: data, keepingModificationTime: keepingModificationTime)
+    }
+
+    /// Replaces the file at `path` with `bytes`, as
+    /// ``replace(_:with:keepingModificationTime:)-(String,_,_)`` does, from any contiguous bytes.
+    package static func replace(_ path: String, withContentsOf bytes: some ContiguousBytes,
+                                keepingModificationTime: Bool = false) throws(ImageFileError) {
         guard let resolved = realpath(path, nil) else { throw PendingFile.failure(path, "realpath") }
         let target = String(cString: resolved)
         free(resolved)
@@ -34,7 +41,7 @@ extension AtomicFileWriter {
 
         let file = try PendingFile(beside: target)
         defer { file.discard() }
-        try file.write(data)
+        try file.write(bytes)
         // Owner first: chown clears the set-user/group-ID bits that fchmod then restores.
         if fchown(file.descriptor, original.st_uid, original.st_gid) != 0 {
             _ = fchown(file.descriptor, uid_t.max, original.st_gid)  // uid_t.max is -1: the group alone

@@ -13,10 +13,16 @@ public enum AtomicFileWriter {
     /// Writes `data` to `path`; fails with ``ImageFileError/Code/fileExists(path:)`` when the
     /// file exists and `overwrite` is false. Nothing is left behind on failure.
     public static func write(_ data: Data, to path: String, overwrite: Bool) throws(ImageFileError) {
+        try write(contentsOf: data, to: path, overwrite: overwrite)
+    }
+
+    /// Writes `bytes` to `path`, as ``write(_:to:overwrite:)-(_,String,_)`` does, from any
+    /// contiguous bytes: the codecs' arrays are written without a copy into a `Data`.
+    package static func write(contentsOf bytes: some ContiguousBytes, to path: String, overwrite: Bool) throws(ImageFileError) {
         if !overwrite, access(path, F_OK) == 0 { throw ImageFileError(.fileExists(path: path)) }
         let file = try PendingFile(beside: path)
         defer { file.discard() }
-        try file.write(data)
+        try file.write(bytes)
         // Files are readable like any other the user creates (mkstemp and O_TMPFILE make 0600).
         let mask = umask(0); umask(mask)
         fchmod(file.descriptor, 0o666 & ~mask)

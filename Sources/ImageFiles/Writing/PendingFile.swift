@@ -40,7 +40,7 @@ struct PendingFile {
     }
 
     /// Writes all of `data`.
-    func write(_ data: Data) throws(ImageFileError) {
+    func write(_ data: some ContiguousBytes) throws(ImageFileError) {
         let written = data.withUnsafeBytes { bytes -> Bool in
             var offset = 0
             while offset < bytes.count {
