@@ -93,6 +93,13 @@ import TestSupport
         let procs: String
         let limitFile: String
 
+        /// A group limited to `bytes`, or nil after saying the test is skipped.
+        static func made(bytes: Int) -> LimitedGroup? {
+            let group = LimitedGroup(bytes: bytes)
+            if group == nil { print("skipped: no memory cgroup can be made here") }
+            return group
+        }
+
         init?(bytes: Int) {
             guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return nil }
             var candidates: [(mount: String, path: String, file: String)] = []
@@ -132,10 +139,7 @@ import TestSupport
     @Test("in a cgroup limited to 512 MB, compare and orient refuse a 16384x16384 picture from its header, with the figures")
     func refusedInACgroup() throws {
         let limit = 512 * 1024 * 1024
-        guard let group = LimitedGroup(bytes: limit) else {
-            print("skipped: no memory cgroup can be made here")
-            return
-        }
+        guard let group = LimitedGroup.made(bytes: limit) else { return }
         let seeds = try HostileSeeds()
         let folder = try TemporaryDirectory("photocap-memory")
         let file = try folder.write(HostileSeeds.jpeg(try seeds.bytes("jpeg"), declaring: 16384, 16384), named: "big.jpg")
@@ -155,6 +159,34 @@ import TestSupport
         // A budget given on purpose is the user's: the memory check steps aside, the pixel check stays.
         let chosen = try group.photocap(["compare", file, file, "--max-pixels", "1000"])
         #expect(chosen.status == 2 && chosen.stderr.contains("more than the pixel budget of 1000"), "\(chosen.stderr)")
+    }
+
+    /// The budget counts 6 bytes a pixel for `orient` (an 8-bit RGB picture and its turned
+    /// copy); a TIFF turned in its own kind holds the file, its turned picture and the coded
+    /// strips, so a 16-bit RGB TIFF takes three times 6 bytes a pixel when it is uncompressed.
+    /// Counted at 6, it passed the check in a cgroup it could not fit and was killed part way.
+    @Test("in a cgroup limited to 256 MB, orient refuses a 16-bit TIFF it cannot turn there, and turns an 8-bit one")
+    func tiffOrientCountsWhatItHolds() throws {
+        let limit = 256 * 1024 * 1024
+        guard let group = LimitedGroup.made(bytes: limit) else { return }
+        let folder = try TemporaryDirectory("photocap-tiff-memory")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        for (depth, fits) in [(16, false), (8, true)] {
+            let path = folder.url.appendingPathComponent("rgb\(depth).tif").path
+            try ExternalTool.run("convert", ["-size", "4096x4096", "gradient:red-blue", "-depth", "\(depth)", "-compress", "none",
+                                             "-orient", "RightTop", path]).checked()
+            let run = try group.photocap(["orient", path, "--output", output.path])
+            if fits {
+                #expect(run.status == 0, "\(depth)-bit: \(run.stderr)")
+            } else {
+                #expect(run.status == 1, "\(depth)-bit: status \(String(describing: run.status)), signal \(String(describing: run.signal)): \(run.stderr)")
+                // The file, the turned picture and the coded strips: 6 bytes a pixel each.
+                #expect(run.stderr.contains("declares 4096x4096 pixels (16.8 MP)") && run.stderr.contains("(0.3 GB, 1"), "\(run.stderr)")
+                #expect(run.stderr.contains("more than the \(limit) bytes"), "\(run.stderr)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["rgb8.tif"])
     }
 
     /// A 16384x16384 colour JPEG (4:2:0, a few MB: flat 64-pixel blocks) with Orientation 6 in

@@ -4,9 +4,10 @@ extension PixelBudget {
     /// Checks the size a `format` file declares before anything is allocated for its pixels:
     /// ``CodecError/pixelBudgetExceeded(format:size:limit:)`` past the budget,
     /// ``CodecError/memoryExceeded(format:size:bytesNeeded:allowance:)`` when its decode would
-    /// not fit in memory, ``CodecError/corruptFile(format:reason:)`` for an empty size.
-    package static func check(_ size: PixelSize, declaredBy format: String) throws(CodecError) {
-        do { try check(size) } catch {
+    /// not fit in memory (at `bytesPerPixel` when the decoder holds more than the budget's
+    /// figure), ``CodecError/corruptFile(format:reason:)`` for an empty size.
+    package static func check(_ size: PixelSize, declaredBy format: String, holding bytesPerPixel: Int? = nil) throws(CodecError) {
+        do { try check(size, holding: bytesPerPixel) } catch {
             switch error {
             case .pixelBudgetExceeded(let size, let limit):
                 throw .pixelBudgetExceeded(format: format, size: size, limit: limit)

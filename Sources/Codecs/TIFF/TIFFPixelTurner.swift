@@ -141,6 +141,12 @@ package enum TIFFPixelTurner {
             }
             try TIFFPixelTurner.checkNoOverlap(strips, editor.structures)
             try PixelBudget.check(size, declaredBy: "TIFF")
+            // What the turn holds at once, past the budget's figure for a picture in 8-bit RGB:
+            // the file, the turned picture and its strips coded again (about as long as the
+            // file's), so a 16-bit TIFF that cannot fit is refused here, not killed part way.
+            let held = editor.bytes.count + size.height * ((size.width * first * samplesPerPixel + 7) / 8)
+                + strips.reduce(0) { $0 + $1.length }
+            try PixelBudget.check(size, declaredBy: "TIFF", holding: (held + size.area - 1) / size.area)
         }
     }
 

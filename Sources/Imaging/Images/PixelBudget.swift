@@ -34,7 +34,7 @@ public enum PixelBudget {
         set { limit.store(max(1, newValue), ordering: .relaxed) }
     }
 
-    /// When set, ``check(_:)`` also refuses a picture whose decode does not fit in memory
+    /// When set, ``check(_:holding:)`` also refuses a picture whose decode does not fit in memory
     /// (``ImagingError/memoryExceeded(size:bytesNeeded:allowance:)``); nil (the default) checks
     /// pixels only.
     public static var memory: MemoryCheck? {
@@ -48,15 +48,16 @@ public enum PixelBudget {
     /// ``ImagingError/pixelBudgetExceeded(size:limit:)`` past the budget (the product is
     /// computed without overflow, so any declared size is judged correctly), and
     /// ``ImagingError/memoryExceeded(size:bytesNeeded:allowance:)`` when ``memory`` is set and
-    /// the decode would not fit.
+    /// the decode would not fit: at ``MemoryCheck/bytesPerPixel``, or at `bytesPerPixel` when a
+    /// decoder knows it will hold more (a 16-bit TIFF turned in its own kind).
     @discardableResult
-    public static func check(_ size: PixelSize) throws(ImagingError) -> Int {
+    public static func check(_ size: PixelSize, holding bytesPerPixel: Int? = nil) throws(ImagingError) -> Int {
         guard !size.isEmpty else { throw .invalidSize(size) }
         let budget = maximumPixels
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard !overflow, pixels <= budget else { throw .pixelBudgetExceeded(size: size, limit: budget) }
         if let memory {
-            let (needed, overflow) = pixels.multipliedReportingOverflow(by: memory.bytesPerPixel)
+            let (needed, overflow) = pixels.multipliedReportingOverflow(by: max(memory.bytesPerPixel, bytesPerPixel ?? 0))
             guard !overflow, needed <= memory.allowance.bytes else {
                 throw .memoryExceeded(size: size, bytesNeeded: overflow ? .max : needed, allowance: memory.allowance)
             }
