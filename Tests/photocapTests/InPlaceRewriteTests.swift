@@ -190,8 +190,20 @@ import TestSupport
             let now = try Data(contentsOf: URL(fileURLWithPath: file))
             #expect(now == original || now == upright, "kill at step \(step): \(now.count) bytes, neither original nor result")
             if now == original { outcomes.original += 1 } else if now == upright { outcomes.result += 1 }
-            #expect(try Self.names(folder) == ["photo.jpg"], "kill at step \(step) (signal \(run.signal.map(String.init) ?? "none"))")
+            // A kill between the link and the rename of the commit (two system calls) leaves the
+            // complete result under the killed process's hidden name, which the next run
+            // removes (see leftoverOfAKilledRewriteIsRemoved); nothing else may be there.
+            let extra = try Self.names(folder).filter { $0 != "photo.jpg" }
+            #expect(try Self.names(folder).contains("photo.jpg") && extra.count <= 1,
+                    "kill at step \(step) (signal \(run.signal.map(String.init) ?? "none")): \(extra)")
+            for name in extra {
+                #expect(name.wholeMatch(of: /\.photo\.jpg\.[0-9]+\.[0-9]+/) != nil, "kill at step \(step) left \(name)")
+                #expect(try Data(contentsOf: folder.url.appendingPathComponent(name)) == upright, "kill at step \(step): \(name) is not the result")
+            }
         }
         #expect(outcomes.original > 0 && outcomes.result > 0, "no kill landed on both sides: \(outcomes)")
+        try original.write(to: URL(fileURLWithPath: file))
+        #expect(try Self.photocap(["orient", "--in-place", file]).status == 0)
+        #expect(try Self.names(folder) == ["photo.jpg"])
     }
 }
