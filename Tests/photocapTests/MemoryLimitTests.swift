@@ -73,9 +73,7 @@ import TestSupport
     @Test("orient of an uncompressed TIFF holds the file at most three times at once")
     func tiffOrientHoldsTheFileThreeTimes() throws {
         let folder = try TemporaryDirectory("photocap-tiff-footprint")
-        let path = folder.url.appendingPathComponent("big.tif").path
-        try ExternalTool.run("convert", ["-size", "4096x4096", "gradient:red-blue", "-depth", "8", "-compress", "none",
-                                         "-orient", "RightTop", path]).checked()
+        let path = try Self.uncompressedTIFF(depth: 8, in: folder)
         let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(fileBytes > 48 * 1024 * 1024)
         let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, ["orient", "--in-place", path], deadline: 60)
@@ -173,9 +171,7 @@ import TestSupport
         let output = folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         for (depth, fits) in [(16, false), (8, true)] {
-            let path = folder.url.appendingPathComponent("rgb\(depth).tif").path
-            try ExternalTool.run("convert", ["-size", "4096x4096", "gradient:red-blue", "-depth", "\(depth)", "-compress", "none",
-                                             "-orient", "RightTop", path]).checked()
+            let path = try Self.uncompressedTIFF(depth: depth, in: folder)
             let run = try group.photocap(["orient", path, "--output", output.path])
             if fits {
                 #expect(run.status == 0, "\(depth)-bit: \(run.stderr)")
@@ -187,6 +183,15 @@ import TestSupport
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["rgb8.tif"])
+    }
+
+    /// A 4096x4096 uncompressed RGB TIFF of `depth`-bit samples with Orientation 6 in `folder`,
+    /// named `rgbDEPTH.tif`, made by ImageMagick.
+    static func uncompressedTIFF(depth: Int, in folder: TemporaryDirectory) throws -> String {
+        let path = folder.url.appendingPathComponent("rgb\(depth).tif").path
+        try ExternalTool.run("convert", ["-size", "4096x4096", "gradient:red-blue", "-depth", "\(depth)", "-compress", "none",
+                                         "-orient", "RightTop", path]).checked()
+        return path
     }
 
     /// A 16384x16384 colour JPEG (4:2:0, a few MB: flat 64-pixel blocks) with Orientation 6 in

@@ -82,9 +82,9 @@ import TestSupport
 
     /// The soak: the synthetic camera at 30 fps with a video data output attached and a photo a
     /// second (the preview), for PHOTOCAP_SOAK_SECONDS (CI runs 60 beside the sanitizer's stage;
-    /// the 10-minute run is 600). Descriptors and memory after the warm-up and at the end must match. The
-    /// warm-up is long: measured on the debug build, RSS climbs for about 40 s (encoder state,
-    /// converter pools, one malloc arena per worker thread) and then stays flat.
+    /// the 10-minute run is 600). Descriptors and memory after the warm-up and at the end must
+    /// match. The warm-up is long: measured on the debug build, RSS climbs for about 40 s
+    /// (encoder state, converter pools, one malloc arena per worker thread) and then stays flat.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PHOTOCAP_SOAK_SECONDS"] != nil), .timeLimit(.minutes(15)))
     func soakKeepsDescriptorsAndMemoryFlat() async throws {
         let seconds = max(50, ProcessInfo.processInfo.environment["PHOTOCAP_SOAK_SECONDS"].flatMap(Int.init) ?? 60)

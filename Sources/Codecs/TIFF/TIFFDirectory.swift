@@ -24,13 +24,17 @@ struct TIFFDirectory {
         /// The bytes of the values in `bytes` (those the entry was read from, or an edit of
         /// them); an error when they lie outside.
         func valueRange(in bytes: [UInt8]) throws(CodecError) -> Range<Int> {
-            try ByteReader(bytes: bytes, format: format).range(at: valuesAt, length: length, "the values of tag \(tag)")
+            try valueRange(ByteReader(bytes: bytes, format: format))
+        }
+
+        private func valueRange(_ reader: ByteReader) throws(CodecError) -> Range<Int> {
+            try reader.range(at: valuesAt, length: length, "the values of tag \(tag)")
         }
 
         /// Each value as an unsigned integer of the type's size (BYTE, SHORT, LONG).
         func integers(in bytes: [UInt8]) throws(CodecError) -> [Int] {
-            let range = try valueRange(in: bytes)
             let reader = ByteReader(bytes: bytes, format: format)
+            let range = try valueRange(reader)
             var values: [Int] = []
             values.reserveCapacity(count)
             for index in 0..<count {

@@ -144,8 +144,7 @@ package enum TIFFPixelTurner {
             // What the turn holds at once, past the budget's figure for a picture in 8-bit RGB:
             // the file, the turned picture and its strips coded again (about as long as the
             // file's), so a 16-bit TIFF that cannot fit is refused here, not killed part way.
-            let held = editor.bytes.count + size.height * ((size.width * first * samplesPerPixel + 7) / 8)
-                + strips.reduce(0) { $0 + $1.length }
+            let held = editor.bytes.count + size.height * rowBytes(width: size.width) + strips.reduce(0) { $0 + $1.length }
             try PixelBudget.check(size, declaredBy: "TIFF", holding: (held + size.area - 1) / size.area)
         }
     }
@@ -343,7 +342,7 @@ package enum TIFFPixelTurner {
                 position += range.count
                 if range.count % 2 == 1 { editor.zero(position..<(position + 1)); position += 1 }  // word-aligned
             }
-            editor.zero(min(position, region.upperBound)..<region.upperBound)
+            editor.zero(position..<region.upperBound)
         } else {
             if contiguous, region.upperBound >= editor.bytes.count - 1 { editor.truncate(at: region.lowerBound) }
             editor.reserve(extra: total + tables)
