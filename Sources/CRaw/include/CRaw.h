@@ -1,36 +1,85 @@
 #pragma once
 // The one seam to LibRaw (its thread-safe build, libraw_r). It is loaded with dlopen on first
 // use, not linked: linked, it and what it needs (libgomp, liblcms2) were mapped and relocated at
-// every photocap start-up (~0.4 ms), for the runs that read or develop RAW data only.
-// Its own header gives each function's type; pc_raw_load finds them all.
+// every photocap start-up, for the runs that read or develop RAW data only.
+//
+// Swift sees none of LibRaw's structures: their fixed arrays (a 65,536-entry tone curve among
+// them) come into Swift as tuples, whose debug information made each file that named one slow to
+// build (see the Performance article). The processor is opaque; what photocap reads of it comes
+// out in pc_raw_info, and the development it asks for is set here.
 #include <stddef.h>
-#include <libraw/libraw.h>
+#include <stdint.h>
 
-/// The LibRaw functions photocap calls, named without their `libraw_` prefix.
-#define PC_RAW_FUNCTIONS(X) \
-    X(init) \
-    X(set_dataerror_handler) \
-    X(open_buffer) \
-    X(unpack) \
-    X(recycle_datastream) \
-    X(free_image) \
-    X(close) \
-    X(strerror) \
-    X(COLOR) \
-    X(dcraw_process) \
-    X(dcraw_make_mem_image) \
-    X(dcraw_clear_mem)
+/// LibRaw's processor (`libraw_data_t`).
+typedef struct pc_raw pc_raw;
 
-#define PC_RAW_FIELD(name) __typeof__(libraw_##name) *_Nonnull name;
-
-/// LibRaw's functions, each typed after the function it holds.
-typedef struct {
-    PC_RAW_FUNCTIONS(PC_RAW_FIELD)
-} pc_raw_functions;
-
-#undef PC_RAW_FIELD
+/// The seam's LibRaw, once loaded (opaque).
+typedef struct pc_raw_library pc_raw_library;
 
 /// Loads LibRaw (libraw_r.so.N, N from the header built against: 20 on Debian 12) once per process,
-/// thread-safe, and returns its functions; NULL when it cannot be loaded, with the reason in
-/// `reason`.
-const pc_raw_functions *_Nullable pc_raw_load(char *_Nullable reason, size_t reason_size);
+/// thread-safe; NULL when it cannot be loaded, with the reason in `reason`. Every other function
+/// here may be called only once it has returned non-NULL.
+const pc_raw_library *_Nullable pc_raw_load(char *_Nullable reason, size_t reason_size);
+
+/// LibRaw's success code, `LIBRAW_SUCCESS`.
+extern const int pc_raw_success;
+
+/// A new processor whose data errors are not printed (the caller reports them); NULL when out
+/// of memory.
+pc_raw *_Nullable pc_raw_init(void);
+void pc_raw_close(pc_raw *_Nonnull raw);
+/// LibRaw's text for an error code, or NULL.
+const char *_Nullable pc_raw_strerror(int code);
+
+/// Reads the headers of the file in `buffer`, which LibRaw reads in place until
+/// pc_raw_recycle_datastream.
+int pc_raw_open_buffer(pc_raw *_Nonnull raw, const void *_Nonnull buffer, size_t size);
+/// Decodes the sensor data.
+int pc_raw_unpack(pc_raw *_Nonnull raw);
+/// Lets go of the file given to pc_raw_open_buffer.
+void pc_raw_recycle_datastream(pc_raw *_Nonnull raw);
+
+/// What photocap reads of an opened file.
+typedef struct {
+    /// The whole sensor area decoded, and the visible image inside it.
+    int raw_width, raw_height, width, height;
+    /// Bytes from one row of `raw_image` to the next.
+    int raw_pitch;
+    /// LibRaw's flip code for the file's Orientation.
+    int flip;
+    /// Non-zero for a DNG.
+    unsigned dng_version;
+    /// The colour names, indexed by pc_raw_color ("RGBG").
+    char colors[4];
+    /// The white and black levels.
+    unsigned maximum, black;
+    /// The white balance multipliers as shot: red, green, blue, green.
+    float camera_multipliers[4];
+    /// The single-channel CFA values after pc_raw_unpack; NULL for other data.
+    const uint16_t *_Nullable raw_image;
+} pc_raw_info;
+
+void pc_raw_read_info(const pc_raw *_Nonnull raw, pc_raw_info *_Nonnull info);
+/// The colour index of the filter at (`row`, `column`) of the image.
+int pc_raw_color(pc_raw *_Nonnull raw, int row, int column);
+
+/// Develops the unpacked data into 8-bit sRGB as RAWDeveloper describes: AHD demosaic, white
+/// balance as shot, the camera's matrix, the sRGB curve, the file's own white level.
+/// `half_size`: one pixel per 2×2 tile, no demosaic; `apply_flip`: turn as the file says.
+int pc_raw_process(pc_raw *_Nonnull raw, int half_size, int apply_flip);
+
+/// The developed picture, 8 bits per sample.
+typedef struct {
+    int width, height, colors, bits;
+    /// Non-zero when LibRaw made a bitmap (not a JPEG thumbnail).
+    int is_bitmap;
+    const uint8_t *_Nullable data;
+    /// LibRaw's image, for pc_raw_clear_bitmap.
+    void *_Nullable image;
+} pc_raw_bitmap;
+
+/// The picture pc_raw_process made; free it with pc_raw_clear_bitmap.
+int pc_raw_make_bitmap(pc_raw *_Nonnull raw, pc_raw_bitmap *_Nonnull bitmap);
+void pc_raw_clear_bitmap(pc_raw_bitmap *_Nonnull bitmap);
+/// Frees the 16-bit four-channel image pc_raw_process worked in (8 bytes a pixel).
+void pc_raw_free_image(pc_raw *_Nonnull raw);

@@ -8,6 +8,3 @@ enum LibRaw {
         try LoadedLibrary.load(pc_raw_load) { .libRaw(function: "dlopen(libraw_r)", message: $0) }
     }
 }
-
-/// LibRaw's functions: `libraw.unpack(raw)` calls `libraw_unpack(raw)`.
-var libraw: pc_raw_functions { LoadedLibrary.functions(pc_raw_load, loadedBy: "RAWDeveloper") }

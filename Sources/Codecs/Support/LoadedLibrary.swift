@@ -9,7 +9,7 @@ typealias LibraryLoad<Functions> = (UnsafeMutablePointer<CChar>?, Int) -> Unsafe
 /// starts, which loads it (or throws); the functions are reached after that.
 enum LoadedLibrary {
     /// Loads the library, or throws `failure` of the reason it cannot be loaded.
-    static func load<Functions>(_ load: LibraryLoad<Functions>, failure: (String) -> CodecError) throws(CodecError) {
+    static func load<Loaded>(_ load: (UnsafeMutablePointer<CChar>?, Int) -> Loaded?, failure: (String) -> CodecError) throws(CodecError) {
         var reason = [CChar](repeating: 0, count: 256)
         guard load(&reason, reason.count) != nil else { throw failure(String(cMessage: reason)) }
     }
