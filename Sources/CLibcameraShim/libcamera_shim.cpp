@@ -26,6 +26,8 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -106,6 +108,44 @@ uint32_t control_bits(const ControlInfoMap &controls) {
     if (controls.count(&controls::AfMode)) bits |= PC_LC_CONTROL_AF_MODE;
     if (controls.count(&controls::LensPosition)) bits |= PC_LC_CONTROL_LENS_POSITION;
     return bits;
+}
+
+// A value as text: numbers in the shortest form that reads back the same, true/false, and
+// libcamera's own text for the rest. Only single values: an array's bounds are single values.
+std::string value_text(const ControlValue &value) {
+    if (value.isNone()) return "";
+    if (value.isArray()) return value.toString();
+    char text[64];
+    switch (value.type()) {
+    case ControlTypeBool: return value.get<bool>() ? "true" : "false";
+    case ControlTypeByte: return std::to_string(value.get<uint8_t>());
+    case ControlTypeInteger32: return std::to_string(value.get<int32_t>());
+    case ControlTypeInteger64: return std::to_string(value.get<int64_t>());
+    case ControlTypeFloat:
+        std::snprintf(text, sizeof text, "%.9g", double(value.get<float>()));
+        // %.9g reads back exactly; shorter when a shorter form does (0.5, not 0.500000000).
+        for (int digits = 1; digits < 9; digits++) {
+            char shorter[64];
+            std::snprintf(shorter, sizeof shorter, "%.*g", digits, double(value.get<float>()));
+            if (std::strtof(shorter, nullptr) == value.get<float>()) return shorter;
+        }
+        return text;
+    default: return value.toString();
+    }
+}
+
+int32_t control_type(ControlType type) {
+    switch (type) {
+    case ControlTypeBool: return PC_LC_TYPE_BOOL;
+    case ControlTypeByte: return PC_LC_TYPE_BYTE;
+    case ControlTypeInteger32: return PC_LC_TYPE_INT32;
+    case ControlTypeInteger64: return PC_LC_TYPE_INT64;
+    case ControlTypeFloat: return PC_LC_TYPE_FLOAT;
+    case ControlTypeString: return PC_LC_TYPE_STRING;
+    case ControlTypeRectangle: return PC_LC_TYPE_RECTANGLE;
+    case ControlTypeSize: return PC_LC_TYPE_SIZE;
+    default: return PC_LC_TYPE_NONE;
+    }
 }
 
 void describe(Camera &camera, pc_lc_camera_info *out) {
@@ -347,6 +387,38 @@ int32_t pc_lc_manager_cameras(pc_lc_manager *manager, pc_lc_camera_info *out, in
             return int32_t(cameras.size());
         },
         PC_LC_ERROR, "listing cameras", error, error_capacity);
+}
+
+int32_t pc_lc_manager_controls(pc_lc_manager *manager, const char *id, pc_lc_control_info *out, int32_t capacity,
+                               char *error, size_t error_capacity) {
+    return guarded<int32_t>(
+        [&]() -> int32_t {
+            std::shared_ptr<Camera> camera = manager->manager.get(id);
+            if (!camera) {
+                write_error(error, error_capacity, (std::string("no camera ") + id).c_str());
+                return PC_LC_NOT_FOUND;
+            }
+            // ControlInfoMap is an unordered map: sorted by id, the listing is the same every run.
+            std::map<unsigned int, std::pair<const ControlId *, const ControlInfo *>> sorted;
+            for (const auto &[control, info] : camera->controls()) sorted[control->id()] = {control, &info};
+            int32_t index = 0;
+            for (const auto &[number, entry] : sorted) {
+                if (index < capacity) {
+                    pc_lc_control_info &c = out[index];
+                    std::memset(&c, 0, sizeof c);
+                    c.id = number;
+                    copy_string(c.name, entry.first->name());
+                    c.type = control_type(entry.first->type());
+                    c.is_array = entry.second->min().isArray();
+                    copy_string(c.minimum, value_text(entry.second->min()));
+                    copy_string(c.maximum, value_text(entry.second->max()));
+                    copy_string(c.default_value, value_text(entry.second->def()));
+                }
+                index++;
+            }
+            return index;
+        },
+        PC_LC_ERROR, "listing a camera's controls", error, error_capacity);
 }
 
 pc_lc_camera *pc_lc_camera_open(pc_lc_manager *manager, const char *id, pc_lc_camera_info *info, int32_t *result,

@@ -21,6 +21,18 @@ extension CaptureDevice {
         }
     }
 
+    /// The controls the camera accepts in its capture requests, as libcamera lists them (sorted
+    /// by id); empty for cameras of other backends. The camera is not acquired: a camera another
+    /// process streams is listed too.
+    public func libcameraControls() throws(PhotoCaptureError) -> [LibcameraControl] {
+        guard let details = libcameraDetails else { return [] }
+        do throws(LibcameraError) {
+            return try LibcameraManager.shared().controls(of: details.id)
+        } catch {
+            throw PhotoCaptureError(error)
+        }
+    }
+
     /// The device for a listed camera; fails when photocap can read none of its still formats.
     static func makeLibcameraDevice(_ info: LibcameraCameraInfo, manager: LibcameraManager) throws(LibcameraError) -> CaptureDevice {
         let (formats, unsupported) = info.deviceFormats

@@ -2,6 +2,8 @@
 public enum LibcameraCall: String, Hashable, Sendable {
     /// Listing the manager's cameras.
     case listCameras = "listing cameras"
+    /// Listing a camera's controls.
+    case listControls = "listing controls"
     /// Acquiring a camera.
     case open = "opening"
     /// Configuring its streams, allocating buffers and starting it.

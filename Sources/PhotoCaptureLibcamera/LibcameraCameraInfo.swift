@@ -42,8 +42,8 @@ package struct LibcameraCameraInfo: Sendable, Equatable {
     /// The Swift copy of the shim's listing.
     package init(_ info: pc_lc_camera_info) {
         var info = info
-        id = Self.string(&info.id)
-        model = Self.string(&info.model)
+        id = LibcameraResult.text(&info.id)
+        model = LibcameraResult.text(&info.model)
         location = Self.location(info.location)
         rotation = info.rotation >= 0 && info.rotation % 90 == 0 ? Int(info.rotation) % 360 : nil
         pixelArray = info.pixel_array.width == 0 ? nil : PixelSize(width: Int(info.pixel_array.width), height: Int(info.pixel_array.height))
@@ -91,12 +91,6 @@ package struct LibcameraCameraInfo: Sendable, Equatable {
         return nil
     }
 
-    private static func string<T>(_ tuple: inout T) -> String {
-        withUnsafeBytes(of: &tuple) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-    }
-
     private static func formats<T>(_ tuple: inout T, count: Int32) -> [StreamFormat] {
         withUnsafeBytes(of: &tuple) { bytes in
             let formats = bytes.bindMemory(to: pc_lc_format.self)
@@ -106,7 +100,7 @@ package struct LibcameraCameraInfo: Sendable, Equatable {
                     Array(sizes.bindMemory(to: pc_lc_size.self).prefix(max(0, min(Int(format.size_count), Int(PC_LC_MAX_SIZES)))))
                 }
                 return StreamFormat(
-                    name: string(&format.name), fourcc: format.fourcc,
+                    name: LibcameraResult.text(&format.name), fourcc: format.fourcc,
                     minimum: PixelSize(format.min), maximum: PixelSize(format.max), sizes: listed.map(PixelSize.init))
             }
         }

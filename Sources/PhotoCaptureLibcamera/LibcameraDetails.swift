@@ -25,4 +25,5 @@ public struct LibcameraDetails: Sendable, Equatable {
 extension CaptureDevice {
     /// Facts libcamera reported; nil for cameras of other backends.
     public var libcameraDetails: LibcameraDetails? { backendDetails as? LibcameraDetails }
+
 }

@@ -58,4 +58,20 @@ package final class LibcameraManager: Sendable {
         }
         return infos.prefix(min(Int(count), infos.count)).map(LibcameraCameraInfo.init)
     }
+
+    /// The controls of camera `id`, sorted by libcamera's id.
+    package func controls(of id: String) throws(LibcameraError) -> [LibcameraControl] {
+        var message = LibcameraResult.messageBuffer()
+        var infos = [pc_lc_control_info](repeating: pc_lc_control_info(), count: 64)
+        var count = shim.manager_controls(pointer, id, &infos, Int32(infos.count), &message, message.count)
+        if count > Int32(infos.count) {
+            infos = [pc_lc_control_info](repeating: pc_lc_control_info(), count: Int(count))
+            count = shim.manager_controls(pointer, id, &infos, Int32(infos.count), &message, message.count)
+        }
+        guard count >= 0 else {
+            throw LibcameraError(result: count, call: .listControls, camera: id, message: LibcameraResult.message(message))
+                ?? .callFailed(camera: id, call: .listControls, reason: LibcameraResult.message(message))
+        }
+        return infos.prefix(min(Int(count), infos.count)).map(LibcameraControl.init)
+    }
 }

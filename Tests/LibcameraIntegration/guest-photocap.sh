@@ -22,6 +22,30 @@ timed timeout 300 "$PHOTOCAP" devices --json >pc-devices.json 2>/dev/null
 grep -q '"sensorRotationSource" : "libcamera Rotation"' pc-devices.json &&
     pass "devices --json says the mounting came from libcamera" || fail "devices --json says the mounting came from libcamera" "$(grep -i rotation pc-devices.json)"
 
+# controls: the camera's controls with the names and ranges `cam --list-controls` prints (vimc:
+# Brightness, Contrast, Saturation, as floats), in `devices` too; --set is refused before the
+# camera is touched, since libcamera applies controls to each request.
+timed timeout 120 cam -c 1 --list-controls >cam-controls.txt 2>&1
+timed timeout 120 "$PHOTOCAP" controls --device "$camera_id" >pc-controls.txt 2>&1
+# "NAME MIN MAX", numbers as awk's %g prints them: cam writes floats as 1.000000, photocap as 1.
+normalise() { awk '{ printf "%s %g %g\n", $1, $2, $3 }' | sort; }
+cam_ranges=$(sed -nE 's/^Control: ([A-Za-z0-9]+): \[(-?[0-9.]+)\.\.(-?[0-9.]+)\]$/\1 \2 \3/p' cam-controls.txt | normalise)
+pc_ranges=$(sed -nE 's/^([A-Za-z0-9]+) \([^)]*\) ([^ ]+)\.\.\.([^ ]+)( default .*)?$/\1 \2 \3/p' pc-controls.txt | normalise)
+[[ -n $cam_ranges && $pc_ranges == "$cam_ranges" ]] &&
+    pass "controls lists libcamera's controls as cam does: $(echo $pc_ranges | tr '\n' ' ')" ||
+    fail "controls lists libcamera's controls as cam does" "cam: $(echo $cam_ranges) photocap: $(head -c 600 pc-controls.txt)"
+grep -qF "  controls (set per capture request):" pc-devices.txt && grep -qE "^    Brightness \(float, " pc-devices.txt &&
+    pass "devices lists the camera's libcamera controls" || fail "devices lists the camera's libcamera controls" "$(grep -A4 controls pc-devices.txt)"
+timed timeout 120 "$PHOTOCAP" controls --device "$camera_id" --json >pc-controls.json 2>/dev/null
+grep -qF '"name" : "Brightness"' pc-controls.json && grep -qF '"valueType" : "float"' pc-controls.json &&
+    grep -qF '"minimum" : "-1"' pc-controls.json && grep -q '"libcameraControls" : \[' pc-devices.json &&
+    pass "controls --json and devices --json carry the libcamera controls" ||
+    fail "controls --json and devices --json carry the libcamera controls" "$(head -c 400 pc-controls.json)"
+rc=0
+timed timeout 120 "$PHOTOCAP" controls --device "$camera_id" --set Brightness=0.5 >pc-controls-set.txt 2>&1 || rc=$?
+[[ $rc == 64 ]] && grep -qF "applied to each capture request" pc-controls-set.txt &&
+    pass "controls --set on a libcamera camera is refused, saying why" || fail "controls --set on a libcamera camera is refused" "rc $rc: $(head -2 pc-controls-set.txt)"
+
 # One line of judge.list: the words, each quoted as the shell reads it back.
 judge() { printf '%q ' "$@" >>judge.list; echo >>judge.list; }
 rm -f judge.list

@@ -81,6 +81,33 @@ import Testing
         #expect(info.streamFormat(for: .nv12) == nil)
     }
 
+    /// A control as the shim lists it becomes a ``LibcameraControl`` with its name, type and
+    /// texts; an array is marked; an empty default is none; a type added after this photocap
+    /// is `other`, not another type's.
+    @Test func controlListingGivesNameTypeAndRange() {
+        func listed(_ name: String, type: Int32, array: Bool = false, range: (String, String), default value: String)
+            -> LibcameraControl {
+            var info = pc_lc_control_info()
+            info.id = 9
+            info.type = type
+            info.is_array = array ? 1 : 0
+            Self.copy(name, into: &info.name)
+            Self.copy(range.0, into: &info.minimum)
+            Self.copy(range.1, into: &info.maximum)
+            Self.copy(value, into: &info.default_value)
+            return LibcameraControl(info)
+        }
+        let brightness = listed("Brightness", type: Int32(PC_LC_TYPE_FLOAT), range: ("-1", "1"), default: "0")
+        #expect(brightness == LibcameraControl(name: "Brightness", id: 9, valueType: .float, isArray: false,
+                                               minimum: "-1", maximum: "1", defaultValue: "0"))
+        let gains = listed("ColourGains", type: Int32(PC_LC_TYPE_FLOAT), array: true, range: ("0", "32"), default: "")
+        #expect(gains.isArray && gains.defaultValue == nil)
+        #expect(listed("ScalerCrop", type: Int32(PC_LC_TYPE_RECTANGLE), range: ("(0, 0)/0x0", "(0, 0)/4096x2160"), default: "").valueType == .rectangle)
+        #expect(listed("ExposureTime", type: Int32(PC_LC_TYPE_INT32), range: ("1", "66666"), default: "20000").valueType == .int32)
+        #expect(listed("AeEnable", type: Int32(PC_LC_TYPE_BOOL), range: ("false", "true"), default: "true").valueType == .bool)
+        #expect(listed("Future", type: 42, range: ("", ""), default: "").valueType == .other)
+    }
+
     /// The shim's result codes become typed errors naming the camera.
     @Test func resultCodesBecomeErrors() {
         let id = "platform/vimc.0 Sensor B"

@@ -20,6 +20,7 @@
     X(manager_create) \
     X(manager_destroy) \
     X(manager_cameras) \
+    X(manager_controls) \
     X(camera_open) \
     X(camera_close) \
     X(camera_configure) \

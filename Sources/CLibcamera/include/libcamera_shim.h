@@ -116,13 +116,38 @@ const char *pc_lc_version(void);
 
 /// The version of this C interface: a caller that loads the shim at run time (dlopen) checks it
 /// before calling anything else, so a shim built for another photocap is refused, not misused.
-#define PC_LC_ABI_VERSION 1
+#define PC_LC_ABI_VERSION 2
 int32_t pc_lc_abi_version(void);
 
 /// Writes up to `capacity` cameras into `out` and returns how many there are in all, or
 /// PC_LC_ERROR with a message.
 int32_t pc_lc_manager_cameras(pc_lc_manager *manager, pc_lc_camera_info *out, int32_t capacity, char *error,
                               size_t error_capacity);
+
+/// libcamera's ControlType, for pc_lc_control_info.type: none, then bool to size, numbered from 0.
+enum { PC_LC_TYPE_NONE, PC_LC_TYPE_BOOL, PC_LC_TYPE_BYTE, PC_LC_TYPE_INT32, PC_LC_TYPE_INT64,
+       PC_LC_TYPE_FLOAT, PC_LC_TYPE_STRING, PC_LC_TYPE_RECTANGLE, PC_LC_TYPE_SIZE };
+
+/// A control a camera accepts in its requests, as libcamera describes it.
+typedef struct pc_lc_control_info {
+    /// libcamera's numeric id and name ("ExposureTime").
+    uint32_t id;
+    char name[64];
+    /// PC_LC_TYPE_*; another type libcamera adds later is PC_LC_TYPE_NONE.
+    int32_t type;
+    /// Whether a value is an array of `type` (ColourGains: two floats).
+    int32_t is_array;
+    /// The range and the default, as text: numbers in the shortest form that reads back the
+    /// same ("-1", "0.5", "66666"), true/false, or libcamera's own text for other types
+    /// ("(0, 0)/640x480"). `default_value` is empty when the pipeline gives none.
+    char minimum[64], maximum[64], default_value[64];
+} pc_lc_control_info;
+
+/// Writes up to `capacity` of the controls of camera `id` into `out`, sorted by id, and returns
+/// how many it has in all; PC_LC_NOT_FOUND or PC_LC_ERROR with a message. The camera is not
+/// acquired: a camera another process streams is listed too.
+int32_t pc_lc_manager_controls(pc_lc_manager *manager, const char *id, pc_lc_control_info *out, int32_t capacity,
+                               char *error, size_t error_capacity);
 
 /// Acquires the camera `id` for this process. NULL with `*result` PC_LC_NOT_FOUND, PC_LC_BUSY or
 /// PC_LC_ERROR (and a message) when it cannot; `info`, when not NULL, receives its listing.

@@ -11,12 +11,17 @@ struct ControlsCommand: AsyncParsableCommand {
             Names are the driver's, lower case with underscores (as v4l2-ctl spells them).
             Values are numbers, menu labels, or true/false. Each set is read back: drivers clamp.
 
+            A libcamera camera's controls (libcamera's names: ExposureTime, Brightness...) are
+            listed with their type, range and default. libcamera applies controls to each
+            capture request, not to the camera, so they cannot be set from here.
+
             Examples:
               photocap controls --device /dev/video0
               photocap controls --device /dev/video0 --set gain=120 --set test_pattern="75% Colorbar"
+              photocap controls --device "platform/vimc.0 Sensor B"
             """)
 
-    @Option(help: "The camera's device path, e.g. /dev/video0.")
+    @Option(help: "The camera: a V4L2 device path (/dev/video0) or a libcamera camera's id.")
     var device: String
 
     @Option(name: .customLong("set"), help: "NAME=VALUE; repeat to set several, in order.")
@@ -29,11 +34,25 @@ struct ControlsCommand: AsyncParsableCommand {
         for assignment in assignments where !assignment.contains("=") {
             throw ValidationError("--set takes NAME=VALUE, got '\(assignment)'")
         }
+        // namedCamera's rule: a path is a V4L2 node, anything else a libcamera camera's id.
+        if !assignments.isEmpty && !device.hasPrefix("/") {
+            throw ValidationError("'\(device)' names a libcamera camera, whose controls are applied to each capture "
+                                  + "request, not to the camera: --set has nothing to set (list them without --set)")
+        }
     }
 
     func run() async throws {
         do {
-            let camera = try CaptureDevice.v4l2(path: device)
+            let camera = try namedCamera(device)
+            if camera.kind == .libcamera {
+                let controls = try camera.libcameraControls()
+                if json {
+                    print(try jsonText(controls, pretty: true))
+                } else {
+                    for control in controls { print(control.line) }
+                }
+                return
+            }
             var shown: [CameraControl] = []
             for assignment in assignments {
                 let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)

@@ -31,6 +31,8 @@ struct DevicesCommand: AsyncParsableCommand {
         let formats: [Format]
         let unsupportedFormats: [String]?
         let controls: [ControlEntry]?
+        /// A libcamera camera's controls, set per capture request.
+        let libcameraControls: [LibcameraControl]?
         /// The focus modes `shoot --focus` can use, and the manual lens range; empty without a lens.
         let focusModes: [String]
         let lensPosition: String?
@@ -60,6 +62,7 @@ struct DevicesCommand: AsyncParsableCommand {
                 formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.fourCC, sizes: $0.sizes.description) },
                 unsupportedFormats: details?.unsupportedFormats ?? libcamera?.unsupportedFormats,
                 controls: details == nil ? nil : ((try? device.controls()) ?? []).map(ControlEntry.init),
+                libcameraControls: libcamera == nil ? nil : (try? device.libcameraControls()) ?? [],
                 focusModes: device.focusCapabilities?.supportedFocusModes.map(\.rawValue) ?? [],
                 lensPosition: device.focusCapabilities?.lensPosition.map {
                     "\($0.control) \(Int64($0.minimum))...\(Int64($0.maximum)) step \(Int64($0.step))"
@@ -110,6 +113,10 @@ struct DevicesCommand: AsyncParsableCommand {
         if let controls = entry.controls, !controls.isEmpty {
             lines.append("  controls:")
             lines += controls.filter { $0.kind != "class" }.map { "    " + $0.line }
+        }
+        if let controls = entry.libcameraControls, !controls.isEmpty {
+            lines.append("  controls (set per capture request):")
+            lines += controls.map { "    " + $0.line }
         }
         return lines.joined(separator: "\n")
     }
