@@ -64,53 +64,56 @@ import TestSupport
         let folder = try TemporaryDirectory("merge-quality")
         let (session, output) = try await runningSession(try Self.camera(try clip.frames(Self.shifts.count).frames, in: folder),
                                                          maxQualityPrioritization: .quality)
-        defer { Task { await session.stopRunning() } }
-        try await Task.sleep(for: .milliseconds(400))  // frames before the request in hand
-        let alone = try await Self.photo(output, .speed)
-        let one = alone.resolvedSettings.frameMerging
-        #expect(one.prioritization == .speed && one.framesPlanned == 1 && one.framesMerged == 1 && one.limitation == nil)
-        let merged = try await Self.photo(output, .quality)
-        let merging = merged.resolvedSettings.frameMerging
-        #expect(merging.framesPlanned == 7 && merging.framesMerged == 7 && merging.limitation == nil, "\(merging)")
-        #expect(try Self.gain(of: merged, over: alone, clip, scene: "dim hand-held clip") >= 4)
+        try await stoppingAfterwards(session) {
+            try await Task.sleep(for: .milliseconds(400))  // frames before the request in hand
+            let alone = try await Self.photo(output, .speed)
+            let one = alone.resolvedSettings.frameMerging
+            #expect(one.prioritization == .speed && one.framesPlanned == 1 && one.framesMerged == 1 && one.limitation == nil)
+            let merged = try await Self.photo(output, .quality)
+            let merging = merged.resolvedSettings.frameMerging
+            #expect(merging.framesPlanned == 7 && merging.framesMerged == 7 && merging.limitation == nil, "\(merging)")
+            #expect(try Self.gain(of: merged, over: alone, clip, scene: "dim hand-held clip") >= 4)
 
-        // Through the encode: JPEGs of both, decoded by libjpeg's djpeg, judged the same way.
-        let jpegs = try await [PhotoQualityPrioritization.speed, .quality].asyncMap { level in
-            let photo = try await Self.photo(output, level, format: .jpeg)
-            let path = try folder.write(Array(try #require(photo.fileDataRepresentation())), named: "\(level).jpg")
-            let rgb = try ReferenceDecoder.djpeg(path)
-            let planes = try rgb.pixels.withUnsafeBufferPointer { try PlanarImage(rgb: $0, size: rgb.size) }
-            return try clip.shifts.map { sx, sy in
-                HandheldClip.psnr(planes, try clip.window(at: (clip.margin + sx, clip.margin + sy)), in: clip.interior)
-            }.max()!
+            // Through the encode: JPEGs of both, decoded by libjpeg's djpeg, judged the same way.
+            let jpegs = try await [PhotoQualityPrioritization.speed, .quality].asyncMap { level in
+                let photo = try await Self.photo(output, level, format: .jpeg)
+                let path = try folder.write(Array(try #require(photo.fileDataRepresentation())), named: "\(level).jpg")
+                let rgb = try ReferenceDecoder.djpeg(path)
+                let planes = try rgb.pixels.withUnsafeBufferPointer { try PlanarImage(rgb: $0, size: rgb.size) }
+                return try clip.shifts.map { sx, sy in
+                    HandheldClip.psnr(planes, try clip.window(at: (clip.margin + sx, clip.margin + sy)), in: clip.interior)
+                }.max()!
+            }
+            print(String(format: "MultiFrameMerging: the same as JPEGs (quality 90): %.2f dB, %.2f dB (%+.2f)",
+                         jpegs[0], jpegs[1], jpegs[1] - jpegs[0]))
+            #expect(jpegs[1] - jpegs[0] >= 4)
         }
-        print(String(format: "MultiFrameMerging: the same as JPEGs (quality 90): %.2f dB, %.2f dB (%+.2f)",
-                     jpegs[0], jpegs[1], jpegs[1] - jpegs[0]))
-        #expect(jpegs[1] - jpegs[0] >= 4)
     }
 
     @Test func balancedMergesOnlyInTheDark() async throws {
         let clip = try Self.dim.get()
         let folder = try TemporaryDirectory("merge-balanced")
         let (session, output) = try await runningSession(try Self.camera(try clip.frames(Self.shifts.count).frames, in: folder))
-        defer { Task { await session.stopRunning() } }
-        #expect(output.maxPhotoQualityPrioritization == .balanced)
-        try await Self.wait { output.isFlashScene }
-        try await Task.sleep(for: .milliseconds(200))  // two frames kept since the scene was judged dark
-        let alone = try await Self.photo(output, .speed)
-        let merged = try await Self.photo(output, .balanced)
-        let merging = merged.resolvedSettings.frameMerging
-        #expect(merging.framesPlanned == 3 && merging.framesMerged == 3 && merging.limitation == nil, "\(merging)")
-        #expect(try Self.gain(of: merged, over: alone, clip, scene: "dark scene") >= 2)
+        try await stoppingAfterwards(session) {
+            #expect(output.maxPhotoQualityPrioritization == .balanced)
+            try await Self.wait { output.isFlashScene }
+            try await Task.sleep(for: .milliseconds(200))  // two frames kept since the scene was judged dark
+            let alone = try await Self.photo(output, .speed)
+            let merged = try await Self.photo(output, .balanced)
+            let merging = merged.resolvedSettings.frameMerging
+            #expect(merging.framesPlanned == 3 && merging.framesMerged == 3 && merging.limitation == nil, "\(merging)")
+            #expect(try Self.gain(of: merged, over: alone, clip, scene: "dark scene") >= 2)
 
-        // The same clip in full light: one frame.
-        let bright = HandheldClip(photo: clip.photo, frameSize: clip.frameSize, margin: clip.margin, shifts: clip.shifts,
-                                  lumaNoise: clip.lumaNoise, chromaNoise: clip.chromaNoise)
-        let (lit, litOutput) = try await runningSession(try Self.camera(try bright.frames(4).frames, in: folder))
-        defer { Task { await lit.stopRunning() } }
-        try await Self.wait { lit.input?.sceneMonitor.lighting == .normal }
-        let one = try await Self.photo(litOutput, .balanced).resolvedSettings.frameMerging
-        #expect(one.framesPlanned == 1 && one.framesMerged == 1 && one.limitation == .sceneBright, "\(one)")
+            // The same clip in full light: one frame.
+            let bright = HandheldClip(photo: clip.photo, frameSize: clip.frameSize, margin: clip.margin, shifts: clip.shifts,
+                                      lumaNoise: clip.lumaNoise, chromaNoise: clip.chromaNoise)
+            let (lit, litOutput) = try await runningSession(try Self.camera(try bright.frames(4).frames, in: folder))
+            try await stoppingAfterwards(lit) {
+                try await Self.wait { lit.input?.sceneMonitor.lighting == .normal }
+                let one = try await Self.photo(litOutput, .balanced).resolvedSettings.frameMerging
+                #expect(one.framesPlanned == 1 && one.framesMerged == 1 && one.limitation == .sceneBright, "\(one)")
+            }
+        }
     }
 
     @Test func aMovingObjectAppearsOnceWhereTheReferenceHasIt() async throws {
@@ -121,44 +124,46 @@ import TestSupport
         let folder = try TemporaryDirectory("merge-ghost")
         let frames = try still.frames(8, squares: places.map { [$0] }).frames
         let (session, output) = try await runningSession(try Self.camera(frames, in: folder), maxQualityPrioritization: .quality)
-        defer { Task { await session.stopRunning() } }
-        try await Task.sleep(for: .milliseconds(400))
-        let photo = try await Self.photo(output, .quality)
-        #expect(photo.resolvedSettings.frameMerging.framesMerged == 7, "\(photo.resolvedSettings.frameMerging)")
-        // The clip camera numbers frames from 1 along its timeline.
-        let reference = Int((photo.frameSequence - 1) % 8)
-        let merged = photo.pixelBuffer.image
-        let background = try still.window(at: (still.margin, still.margin))
-        let withSquare = try still.window(at: (still.margin, still.margin), squares: [.init(origin: places[reference])])
-        let side = PixelSize(width: HandheldClip.Square.side, height: HandheldClip.Square.side)
-        for (index, place) in places.enumerated() {
-            let rect = PixelRect(x: place.x, y: place.y, size: side)
-            if index == reference {
-                // The square, sharp: the reference's own pixels (its noise not averaged away,
-                // as neighbours show background there), nothing of the background mixed in.
-                let difference = HandheldClip.differences(merged, withSquare, in: rect)
-                #expect(difference.absolute <= still.lumaNoise && abs(difference.signed) <= 1, "reference square: \(difference)")
-            } else {
-                // Where a neighbour had it: the background within half the noise (an average of
-                // seven frames would leave a square a seventh as dark: a ghost).
-                let difference = HandheldClip.differences(merged, background, in: rect)
-                #expect(difference.absolute <= still.lumaNoise / 2 && abs(difference.signed) <= 1, "square \(index): \(difference)")
+        try await stoppingAfterwards(session) {
+            try await Task.sleep(for: .milliseconds(400))
+            let photo = try await Self.photo(output, .quality)
+            #expect(photo.resolvedSettings.frameMerging.framesMerged == 7, "\(photo.resolvedSettings.frameMerging)")
+            // The clip camera numbers frames from 1 along its timeline.
+            let reference = Int((photo.frameSequence - 1) % 8)
+            let merged = photo.pixelBuffer.image
+            let background = try still.window(at: (still.margin, still.margin))
+            let withSquare = try still.window(at: (still.margin, still.margin), squares: [.init(origin: places[reference])])
+            let side = PixelSize(width: HandheldClip.Square.side, height: HandheldClip.Square.side)
+            for (index, place) in places.enumerated() {
+                let rect = PixelRect(x: place.x, y: place.y, size: side)
+                if index == reference {
+                    // The square, sharp: the reference's own pixels (its noise not averaged away,
+                    // as neighbours show background there), nothing of the background mixed in.
+                    let difference = HandheldClip.differences(merged, withSquare, in: rect)
+                    #expect(difference.absolute <= still.lumaNoise && abs(difference.signed) <= 1, "reference square: \(difference)")
+                } else {
+                    // Where a neighbour had it: the background within half the noise (an average of
+                    // seven frames would leave a square a seventh as dark: a ghost).
+                    let difference = HandheldClip.differences(merged, background, in: rect)
+                    #expect(difference.absolute <= still.lumaNoise / 2 && abs(difference.signed) <= 1, "square \(index): \(difference)")
+                }
             }
         }
     }
 
     @Test func aRequestAboveTheOutputsMaximumIsRejectedBeforeCapture() async throws {
         let (session, output) = try await runningSession(CaptureDevice.synthetic())
-        defer { Task { await session.stopRunning() } }
-        var settings = PhotoSettings(format: .jpeg)
-        settings.photoQualityPrioritization = .quality
-        #expect(throws: PhotoCaptureError(.qualityPrioritizationAboveMaximum(requested: .quality, maximum: .balanced),
-                                          uniqueID: settings.uniqueID)) {
-            try output.capturePhoto(with: settings, delegate: NothingDelegate())
+        try await stoppingAfterwards(session) {
+            var settings = PhotoSettings(format: .jpeg)
+            settings.photoQualityPrioritization = .quality
+            #expect(throws: PhotoCaptureError(.qualityPrioritizationAboveMaximum(requested: .quality, maximum: .balanced),
+                                              uniqueID: settings.uniqueID)) {
+                try output.capturePhoto(with: settings, delegate: NothingDelegate())
+            }
+            output.maxPhotoQualityPrioritization = .quality
+            let resolved = try output.resolvedSettings(for: settings)
+            #expect(resolved.frameMerging.framesPlanned == 7)
         }
-        output.maxPhotoQualityPrioritization = .quality
-        let resolved = try output.resolvedSettings(for: settings)
-        #expect(resolved.frameMerging.framesPlanned == 7)
     }
 }
 

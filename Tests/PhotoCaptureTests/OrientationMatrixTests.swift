@@ -33,61 +33,62 @@ import TestSupport
         try session.addInput(.synthetic(.init(sensorMounting: mounting, maximumSize: Self.sensorSize, framesPerSecond: 1000)))
         try session.addOutput(output)
         try await session.startRunning()
-        defer { Task { await session.stopRunning() } }
+        try await stoppingAfterwards(session) {
 
-        // What the camera looks at, upright for the device held naturally.
-        let sceneSize = mounting.compensation.apply(to: Self.sensorSize)
-        let scene = SyntheticScene.image(size: sceneSize)
-        var files: [PhotoFormat: [String]] = [:]
+            // What the camera looks at, upright for the device held naturally.
+            let sceneSize = mounting.compensation.apply(to: Self.sensorSize)
+            let scene = SyntheticScene.image(size: sceneSize)
+            var files: [PhotoFormat: [String]] = [:]
 
-        for rotation in Self.deviceRotations {
-            // Held turned `rotation` clockwise, the world is the scene turned the same way.
-            let upright = scene.transformed(by: Orientation(clockwiseDegrees: rotation)!)
-            for format in Self.formats {
-                for mode in Self.modes {
-                    let label = "\(mounting) device \(rotation)° \(format) \(mode)"
-                    var settings = PhotoSettings(format: format)
-                    settings.rotationAngle = rotation
-                    settings.orientationCompensation = .mode(mode)
-                    settings.quality = 92
-                    settings.heicEncodingSpeed = .ultrafast
-                    let photo = try await output.capturePhoto(with: settings)
-                    let path = folder.appendingPathComponent("\(files[format, default: []].count)-\(mode).\(format.fileExtension!)").path
-                    try photo.write(to: path)
-                    files[format, default: []].append(path)
+            for rotation in Self.deviceRotations {
+                // Held turned `rotation` clockwise, the world is the scene turned the same way.
+                let upright = scene.transformed(by: Orientation(clockwiseDegrees: rotation)!)
+                for format in Self.formats {
+                    for mode in Self.modes {
+                        let label = "\(mounting) device \(rotation)° \(format) \(mode)"
+                        var settings = PhotoSettings(format: format)
+                        settings.rotationAngle = rotation
+                        settings.orientationCompensation = .mode(mode)
+                        settings.quality = 92
+                        settings.heicEncodingSpeed = .ultrafast
+                        let photo = try await output.capturePhoto(with: settings)
+                        let path = folder.appendingPathComponent("\(files[format, default: []].count)-\(mode).\(format.fileExtension!)").path
+                        try photo.write(to: path)
+                        files[format, default: []].append(path)
 
-                    // What the mode prescribes for the stored pixels and the metadata.
-                    let device = Orientation(clockwiseDegrees: rotation)!
-                    let (storedSize, written): (PixelSize, Orientation) = switch mode {
-                    case .sensor: (sceneSize, device)
-                    case .off: (Self.sensorSize, mounting.compensation.followed(by: device))
-                    case .upright: (upright.size, .up)
+                        // What the mode prescribes for the stored pixels and the metadata.
+                        let device = Orientation(clockwiseDegrees: rotation)!
+                        let (storedSize, written): (PixelSize, Orientation) = switch mode {
+                        case .sensor: (sceneSize, device)
+                        case .off: (Self.sensorSize, mounting.compensation.followed(by: device))
+                        case .upright: (upright.size, .up)
+                        }
+                        #expect(photo.resolvedSettings.photoDimensions == storedSize, "\(label)")
+                        #expect(photo.writtenOrientation == written, "\(label)")
+                        #expect(photo.isSensorOrientationCompensationApplied == (mode != .off), "\(label)")
+
+                        let info = try ImageFileInfo(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+                        #expect(info.storedSize == storedSize, "\(label): stored \(info.storedSize)")
+                        #expect(info.orientation == written, "\(label): file says \(info.orientation)")
+                        if format != .tiff { #expect(info.exifOrientation == written, "\(label): EXIF disagrees") }
+
+                        // The golden comparison of PhotoCaptureTesting: a failure names size,
+                        // orientation (which turn or mirror) or pixels, with the figures.
+                        let shown = try ViewerImage.shown(path, format: format)
+                        let comparison = ImageComparison(actual: shown, golden: upright,
+                                                         tolerance: GoldenTolerance(meanAbsoluteDifference: Self.tolerance(format)))
+                        #expect(comparison.isWithinTolerance, "\(label): \(comparison)")
                     }
-                    #expect(photo.resolvedSettings.photoDimensions == storedSize, "\(label)")
-                    #expect(photo.writtenOrientation == written, "\(label)")
-                    #expect(photo.isSensorOrientationCompensationApplied == (mode != .off), "\(label)")
-
-                    let info = try ImageFileInfo(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
-                    #expect(info.storedSize == storedSize, "\(label): stored \(info.storedSize)")
-                    #expect(info.orientation == written, "\(label): file says \(info.orientation)")
-                    if format != .tiff { #expect(info.exifOrientation == written, "\(label): EXIF disagrees") }
-
-                    // The golden comparison of PhotoCaptureTesting: a failure names size,
-                    // orientation (which turn or mirror) or pixels, with the figures.
-                    let shown = try ViewerImage.shown(path, format: format)
-                    let comparison = ImageComparison(actual: shown, golden: upright,
-                                                     tolerance: GoldenTolerance(meanAbsoluteDifference: Self.tolerance(format)))
-                    #expect(comparison.isWithinTolerance, "\(label): \(comparison)")
                 }
             }
-        }
-        // exiftool judges every file, one run per format.
-        for (format, paths) in files {
-            let run = try ExternalTool.run("exiftool", ["-validate", "-warning", "-error", "-a"] + paths)
-            let verdicts = run.text.split(separator: "\n").filter { $0.hasPrefix("Validate") }
-            #expect(verdicts.count == paths.count, "\(mounting) \(format): \(run.text)")
-            #expect(verdicts.allSatisfy { $0.hasSuffix(": OK") }, "\(mounting) \(format): \(run.text)")
-            #expect(!run.text.contains("Warning") && !run.text.contains("Error"), "\(mounting) \(format): \(run.text)")
+            // exiftool judges every file, one run per format.
+            for (format, paths) in files {
+                let run = try ExternalTool.run("exiftool", ["-validate", "-warning", "-error", "-a"] + paths)
+                let verdicts = run.text.split(separator: "\n").filter { $0.hasPrefix("Validate") }
+                #expect(verdicts.count == paths.count, "\(mounting) \(format): \(run.text)")
+                #expect(verdicts.allSatisfy { $0.hasSuffix(": OK") }, "\(mounting) \(format): \(run.text)")
+                #expect(!run.text.contains("Warning") && !run.text.contains("Error"), "\(mounting) \(format): \(run.text)")
+            }
         }
     }
 }

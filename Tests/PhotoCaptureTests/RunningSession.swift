@@ -13,6 +13,20 @@ func runningSession(_ device: CaptureDevice, maxQualityPrioritization: PhotoQual
     return (session, output)
 }
 
+/// Runs `body`, then stops `session`, whether `body` returned or threw, before it returns. A stop
+/// left to an unstructured task (`defer { Task { ... } }`) can outlive the test: the camera is
+/// still open when the next test reloads its driver, or the process exits under the stop.
+func stoppingAfterwards<T>(_ session: CaptureSession, _ body: () async throws -> T) async throws -> T {
+    do {
+        let result = try await body()
+        await session.stopRunning()
+        return result
+    } catch {
+        await session.stopRunning()
+        throw error
+    }
+}
+
 /// Starts every request of `requests` on `output` at once, runs `meanwhile` while they are
 /// pending, and returns how each ended: its uniqueID with nil when it delivered, else its error.
 func endings(of requests: [PhotoSettings], on output: PhotoOutput,

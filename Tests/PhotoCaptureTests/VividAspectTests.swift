@@ -64,14 +64,7 @@ struct VividAspectTests {
         try session.addInput(device)
         try session.addOutput(output)
         try await session.startRunning()
-        do {
-            let result = try await body(output)
-            await session.stopRunning()
-            return result
-        } catch {
-            await session.stopRunning()
-            throw error
-        }
+        return try await stoppingAfterwards(session) { try await body(output) }
     }
 
     /// The driver's crop, as v4l2-ctl reads it (a third party's view of the device).

@@ -25,14 +25,7 @@ struct VividDeviceTests {
         try session.addInput(device)
         try session.addOutput(output)
         try await session.startRunning(discardingFirst: discarding)
-        do {
-            let result = try await body(device, output)
-            await session.stopRunning()
-            return result
-        } catch {
-            await session.stopRunning()
-            throw error
-        }
+        return try await stoppingAfterwards(session) { try await body(device, output) }
     }
 
     static func settings(_ format: FramePixelFormat?, _ size: PixelSize, _ photo: PhotoFormat = .jpeg) -> PhotoSettings {

@@ -24,11 +24,11 @@ struct VividRAWTests {
         try session.addInput(try CaptureDevice.v4l2(path: path))
         try session.addOutput(output)
         try await session.startRunning()
-        defer { Task { await session.stopRunning() } }
-        var photos: [CapturePhoto] = []
-        for try await photo in try output.capturePhotos(with: settings) { photos.append(photo) }
-        await session.stopRunning()
-        return photos
+        return try await stoppingAfterwards(session) {
+            var photos: [CapturePhoto] = []
+            for try await photo in try output.capturePhotos(with: settings) { photos.append(photo) }
+            return photos
+        }
     }
 
     @Test func theOutputListsVividsBayerFormats() async throws {
