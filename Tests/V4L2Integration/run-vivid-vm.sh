@@ -36,7 +36,7 @@ SCRIPT
 # What the scenarios start again and again, kept in the guest's memory (vivid-vm.sh says why).
 in_memory=()
 while IFS= read -r path; do in_memory+=(--in-memory "$path"); done < <(
-    bash "$here/in-memory-paths.sh" --exiftool "$cli/photocap" $(ls "$cli/photocap-vision" "$cli/libphotocap-libcamera.so" 2>/dev/null))
+    bash "$here/in-memory-paths.sh" --exiftool "$cli/photocap" $(ls "$cli/libphotocap-libcamera.so" 2>/dev/null))
 rc=0
 bash "$here/vivid-vm.sh" "$out/scenarios.sh" "$out" --memory 3G --cpus 2 --timeout 2400 "${in_memory[@]}" || rc=$?
 summary=$(grep -E "^vivid scenarios: " "$out/guest.log" 2>/dev/null | tail -1 || true)
