@@ -357,6 +357,26 @@ const char *pc_lc_version(void) {
 
 int32_t pc_lc_abi_version(void) { return PC_LC_ABI_VERSION; }
 
+namespace {
+
+/// The managers still running, stopped at exit before libcamera's own objects are destroyed: a
+/// manager's thread runs until it is stopped, and a process that keeps its manager for life
+/// (photocap does) otherwise exits under it ("pure virtual method called" as libcamera's
+/// objects go). The handler is registered after libcamera has started, so it runs first.
+std::mutex running_lock;
+std::vector<pc_lc_manager *> running;
+
+void stop_running_managers() {
+    std::vector<pc_lc_manager *> managers;
+    {
+        std::lock_guard<std::mutex> guard(running_lock);
+        managers.swap(running);
+    }
+    for (pc_lc_manager *manager : managers) manager->manager.stop();
+}
+
+} // namespace
+
 pc_lc_manager *pc_lc_manager_create(char *error, size_t error_capacity) {
     return guarded<pc_lc_manager *>(
         [&]() -> pc_lc_manager * {
@@ -366,6 +386,10 @@ pc_lc_manager *pc_lc_manager_create(char *error, size_t error_capacity) {
                             (std::string("libcamera's camera manager did not start: ") + std::strerror(-result)).c_str());
                 return nullptr;
             }
+            static std::once_flag registered;
+            std::call_once(registered, [] { std::atexit(stop_running_managers); });
+            std::lock_guard<std::mutex> guard(running_lock);
+            running.push_back(manager.get());
             return manager.release();
         },
         nullptr, "starting libcamera", error, error_capacity);
@@ -373,6 +397,10 @@ pc_lc_manager *pc_lc_manager_create(char *error, size_t error_capacity) {
 
 void pc_lc_manager_destroy(pc_lc_manager *manager) {
     if (!manager) return;
+    {
+        std::lock_guard<std::mutex> guard(running_lock);
+        running.erase(std::remove(running.begin(), running.end(), manager), running.end());
+    }
     manager->manager.stop();
     delete manager;
 }
