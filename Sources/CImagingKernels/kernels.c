@@ -11,51 +11,61 @@
 
 static inline uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v)); }
 
-// `avx2` is pc_kernels_use_avx2(), asked once by the caller: a block of short rows asks once.
-static inline void expand_luma_run(uint8_t *row, size_t count, int avx2) {
-    size_t i = 0;
-#if defined(__x86_64__)
-    if (avx2) i = pc_expand_luma_range_avx2(row, count);
-#else
-    (void)avx2;
-#endif
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128(), offset = _mm_set1_epi16(16);
-    const __m128i gain = _mm_set1_epi16(149), round = _mm_set1_epi16(64);
+// The expansions on 16-bit lanes holding bytes: luma at most 239 × 149 + 64 = 35675, unsigned
+// and shifted logically; chroma ±128 × 146 fits a signed lane. Packing to bytes clamps both.
+static inline __m128i expand_luma16(__m128i y) {
+    y = _mm_subs_epu16(y, _mm_set1_epi16(16));
+    return _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(y, _mm_set1_epi16(149)), _mm_set1_epi16(64)), 7);
+}
+
+static inline __m128i expand_chroma16(__m128i c) {
+    const __m128i centre = _mm_set1_epi16(128);
+    c = _mm_srai_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_sub_epi16(c, centre), _mm_set1_epi16(146)), _mm_set1_epi16(64)), 7);
+    return _mm_add_epi16(c, centre);
+}
+#define PC_SSE2_LANES(kernel) kernel
+typedef __m128i (*sse2_lanes)(__m128i);
+#else
+#define PC_SSE2_LANES(kernel) NULL
+typedef const void *sse2_lanes;
+#endif
+
+#if defined(__x86_64__)
+#define PC_AVX2_RANGE(kernel) kernel
+#else
+#define PC_AVX2_RANGE(kernel) NULL
+#endif
+
+// One run of samples through one expansion: AVX2's whole steps where `avx2` (pc_kernels_use_avx2(),
+// asked once by the caller: a block of short rows asks once), then SSE2's, then one at a time.
+// The kernels are constants at each call, so each run is inlined into a loop of its own.
+static inline __attribute__((always_inline)) void expand_run(uint8_t *row, size_t count, int avx2,
+                                                             size_t (*avx2_range)(uint8_t *, size_t),
+                                                             sse2_lanes lanes, uint8_t (*sample)(int)) {
+    size_t i = 0;
+    if (avx2 && avx2_range) i = avx2_range(row, count);
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
     for (; i + 16 <= count; i += 16) {
         __m128i bytes = _mm_loadu_si128((const __m128i *)(row + i));
-        __m128i lo = _mm_subs_epu16(_mm_unpacklo_epi8(bytes, zero), offset);
-        __m128i hi = _mm_subs_epu16(_mm_unpackhi_epi8(bytes, zero), offset);
-        // At most 239 × 149 + 64 = 35675: unsigned 16-bit, shifted logically.
-        lo = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(lo, gain), round), 7);
-        hi = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(hi, gain), round), 7);
+        __m128i lo = lanes(_mm_unpacklo_epi8(bytes, zero)), hi = lanes(_mm_unpackhi_epi8(bytes, zero));
         _mm_storeu_si128((__m128i *)(row + i), _mm_packus_epi16(lo, hi));
     }
+#else
+    (void)lanes;
 #endif
-    for (; i < count; i++) row[i] = pc_expand_luma_sample(row[i]);
+    for (; i < count; i++) row[i] = sample(row[i]);
+}
+
+static inline void expand_luma_run(uint8_t *row, size_t count, int avx2) {
+    expand_run(row, count, avx2, PC_AVX2_RANGE(pc_expand_luma_range_avx2), PC_SSE2_LANES(expand_luma16),
+               pc_expand_luma_sample);
 }
 
 static inline void expand_chroma_run(uint8_t *row, size_t count, int avx2) {
-    size_t i = 0;
-#if defined(__x86_64__)
-    if (avx2) i = pc_expand_chroma_range_avx2(row, count);
-#else
-    (void)avx2;
-#endif
-#if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128(), centre = _mm_set1_epi16(128);
-    const __m128i gain = _mm_set1_epi16(146), round = _mm_set1_epi16(64);
-    for (; i + 16 <= count; i += 16) {
-        __m128i bytes = _mm_loadu_si128((const __m128i *)(row + i));
-        __m128i lo = _mm_sub_epi16(_mm_unpacklo_epi8(bytes, zero), centre);
-        __m128i hi = _mm_sub_epi16(_mm_unpackhi_epi8(bytes, zero), centre);
-        // ±128 × 146 fits a signed 16-bit lane; packus clamps to 0...255.
-        lo = _mm_add_epi16(_mm_srai_epi16(_mm_add_epi16(_mm_mullo_epi16(lo, gain), round), 7), centre);
-        hi = _mm_add_epi16(_mm_srai_epi16(_mm_add_epi16(_mm_mullo_epi16(hi, gain), round), 7), centre);
-        _mm_storeu_si128((__m128i *)(row + i), _mm_packus_epi16(lo, hi));
-    }
-#endif
-    for (; i < count; i++) row[i] = pc_expand_chroma_sample(row[i]);
+    expand_run(row, count, avx2, PC_AVX2_RANGE(pc_expand_chroma_range_avx2), PC_SSE2_LANES(expand_chroma16),
+               pc_expand_chroma_sample);
 }
 
 void pc_expand_luma_range(uint8_t *row, size_t count) { expand_luma_run(row, count, pc_kernels_use_avx2()); }

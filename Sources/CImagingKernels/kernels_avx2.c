@@ -23,27 +23,24 @@ static inline PC_AVX2 __m256i expand_chroma16(__m256i c) {
     return _mm256_add_epi16(c, centre);
 }
 
-PC_AVX2 size_t pc_expand_luma_range_avx2(uint8_t *row, size_t count) {
+// Whole steps of 32 samples through one expansion; `lanes` is a constant at each call.
+static inline PC_AVX2 __attribute__((always_inline)) size_t expand_range(uint8_t *row, size_t count,
+                                                                         __m256i (*lanes)(__m256i)) {
     const __m256i zero = _mm256_setzero_si256();
     size_t i = 0;
     for (; i + 32 <= count; i += 32) {
         __m256i bytes = _mm256_loadu_si256((const __m256i *)(row + i));
         // Unpacking and packing both work within each 128-bit lane, so the order comes back.
-        __m256i lo = expand_luma16(_mm256_unpacklo_epi8(bytes, zero)), hi = expand_luma16(_mm256_unpackhi_epi8(bytes, zero));
+        __m256i lo = lanes(_mm256_unpacklo_epi8(bytes, zero)), hi = lanes(_mm256_unpackhi_epi8(bytes, zero));
         _mm256_storeu_si256((__m256i *)(row + i), _mm256_packus_epi16(lo, hi));
     }
     return i;
 }
 
+PC_AVX2 size_t pc_expand_luma_range_avx2(uint8_t *row, size_t count) { return expand_range(row, count, expand_luma16); }
+
 PC_AVX2 size_t pc_expand_chroma_range_avx2(uint8_t *row, size_t count) {
-    const __m256i zero = _mm256_setzero_si256();
-    size_t i = 0;
-    for (; i + 32 <= count; i += 32) {
-        __m256i bytes = _mm256_loadu_si256((const __m256i *)(row + i));
-        __m256i lo = expand_chroma16(_mm256_unpacklo_epi8(bytes, zero)), hi = expand_chroma16(_mm256_unpackhi_epi8(bytes, zero));
-        _mm256_storeu_si256((__m256i *)(row + i), _mm256_packus_epi16(lo, hi));
-    }
-    return i;
+    return expand_range(row, count, expand_chroma16);
 }
 
 PC_AVX2 size_t pc_accumulate_rows_avx2(uint16_t *sums, const uint8_t *first_row, ptrdiff_t stride, size_t count,
