@@ -8,12 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static pc_lc_functions functions;
-static const char *const names[] = {PC_LC_FUNCTIONS(PC_LIBRARY_NAME)};
 // The file to open, chosen once by choose_file: a path beside the executable, or the bare name.
 static char file[PATH_MAX];
-static pc_library library = {file, "pc_lc_", names, 0 PC_LC_FUNCTIONS(PC_LIBRARY_COUNT), (void **)&functions};
-_Static_assert(sizeof functions == sizeof names / sizeof names[0] * sizeof(void *), "one pointer per function");
+PC_LIBRARY_DEFINE(functions, pc_lc_functions, file, "pc_lc_", PC_LC_FUNCTIONS);
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const pc_lc_functions *loaded;

@@ -35,11 +35,7 @@ struct pc_raw_library {
 
 #undef PC_RAW_FIELD
 
-static struct pc_raw_library lib;
-static const char *const names[] = {PC_RAW_FUNCTIONS(PC_LIBRARY_NAME)};
-static pc_library library = {PC_SONAME(LIBRAW_SHLIB_CURRENT), "libraw_", names, 0 PC_RAW_FUNCTIONS(PC_LIBRARY_COUNT),
-                             (void **)&lib};
-_Static_assert(sizeof lib == sizeof names / sizeof names[0] * sizeof(void *), "one pointer per function");
+PC_LIBRARY_DEFINE(lib, struct pc_raw_library, PC_SONAME(LIBRAW_SHLIB_CURRENT), "libraw_", PC_RAW_FUNCTIONS);
 
 const pc_raw_library *pc_raw_load(char *reason, size_t reason_size) {
     return (const pc_raw_library *)pc_library_load(&library, reason, reason_size);

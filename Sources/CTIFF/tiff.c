@@ -8,10 +8,7 @@
 #error "photocap needs libtiff 4.5 or later; for a newer major version, add its soname here"
 #endif
 
-static pc_tiff_functions functions;
-static const char *const names[] = {PC_TIFF_FUNCTIONS(PC_LIBRARY_NAME)};
-static pc_library library = {"libtiff.so.6", "TIFF", names, 0 PC_TIFF_FUNCTIONS(PC_LIBRARY_COUNT), (void **)&functions};
-_Static_assert(sizeof functions == sizeof names / sizeof names[0] * sizeof(void *), "one pointer per function");
+PC_LIBRARY_DEFINE(functions, pc_tiff_functions, "libtiff.so.6", "TIFF", PC_TIFF_FUNCTIONS);
 
 const pc_tiff_functions *pc_tiff_load(char *reason, size_t reason_size) {
     return (const pc_tiff_functions *)pc_library_load(&library, reason, reason_size);

@@ -34,3 +34,13 @@ void *_Nullable *_Nullable pc_library_load(pc_library *_Nonnull library, char *_
 /// PC_LIBRARY_COUNT counts them (`0 LIST(PC_LIBRARY_COUNT)`).
 #define PC_LIBRARY_NAME(name) #name,
 #define PC_LIBRARY_COUNT(name) +1
+
+/// A seam's library from an X-macro list of its functions: the static `functions` of `type` (one
+/// pointer a function, in the list's order), their names, the static pc_library `library` that
+/// opens `file` and finds each as `prefix` + name, and a build-time check that the two agree.
+#define PC_LIBRARY_DEFINE(functions, type, file, prefix, LIST)                                        \
+    static type functions;                                                                             \
+    static const char *const functions##_names[] = {LIST(PC_LIBRARY_NAME)};                           \
+    static pc_library library = {file, prefix, functions##_names, 0 LIST(PC_LIBRARY_COUNT), (void **)&functions}; \
+    _Static_assert(sizeof functions == sizeof functions##_names / sizeof functions##_names[0] * sizeof(void *), \
+                   "one pointer per function")
