@@ -1,3 +1,4 @@
+import CExif
 import Imaging
 
 /// Edits a few values of a TIFF-structured EXIF block in place, keeping every other byte where
@@ -16,15 +17,6 @@ package struct EXIFBlockEditor {
 
     /// One directory entry: where it is and what it says.
     private typealias Entry = TIFFDirectory.Entry
-
-    private enum Tag {
-        static let orientation = 0x0112
-        static let exifIFD = 0x8769
-        static let pixelXDimension = 0xA002
-        static let pixelYDimension = 0xA003
-        static let thumbnailOffset = 0x0201
-        static let thumbnailLength = 0x0202
-    }
 
     /// Starts editing `block`; throws when it has no TIFF header or IFD0 lies outside it.
     package init(_ block: [UInt8]) throws(CodecError) {
@@ -58,7 +50,7 @@ package struct EXIFBlockEditor {
     }
 
     private var exifIFDOffset: Int? {
-        guard let pointer = entries(at: ifd0Offset)?.first(where: { $0.tag == Tag.exifIFD }) else { return nil }
+        guard let pointer = entries(at: ifd0Offset)?.first(where: { $0.tag == Int(EXIF_TAG_EXIF_IFD_POINTER.rawValue) }) else { return nil }
         guard let offset = try? pointer.inlineInteger(in: block) else { return nil }
         return entries(at: offset) == nil ? nil : offset
     }
@@ -66,8 +58,8 @@ package struct EXIFBlockEditor {
     /// Sets a single SHORT or LONG value in place; false when the entry is absent, of another
     /// type, or the value does not fit a SHORT.
     @discardableResult
-    private mutating func setInteger(_ tag: Int, in directory: Int?, to value: Int) -> Bool {
-        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == tag }), entry.count == 1 else { return false }
+    private mutating func setInteger(_ tag: ExifTag, in directory: Int?, to value: Int) -> Bool {
+        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == Int(tag.rawValue) }), entry.count == 1 else { return false }
         switch entry.type {
         case 3 where value <= 0xFFFF: set(value, at: entry.position + 8, count: 2)
         case 4: set(value, at: entry.position + 8, count: 4)
@@ -76,20 +68,20 @@ package struct EXIFBlockEditor {
         return true
     }
 
-    private func integerValue(_ tag: Int, in directory: Int?) -> Int? {
-        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == tag }), entry.count == 1 else { return nil }
+    private func integerValue(_ tag: ExifTag, in directory: Int?) -> Int? {
+        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == Int(tag.rawValue) }), entry.count == 1 else { return nil }
         return [3, 4].contains(entry.type) ? try? entry.inlineInteger(in: block) : nil
     }
 
     /// IFD0 `Orientation`, nil when absent.
-    package var orientation: Int? { integerValue(Tag.orientation, in: ifd0Offset) }
+    package var orientation: Int? { integerValue(EXIF_TAG_ORIENTATION, in: ifd0Offset) }
     /// IFD1 `Orientation`, nil when absent.
-    package var thumbnailOrientation: Int? { integerValue(Tag.orientation, in: ifd1Offset) }
+    package var thumbnailOrientation: Int? { integerValue(EXIF_TAG_ORIENTATION, in: ifd1Offset) }
 
     /// The IFD1 thumbnail bytes as stored (a JPEG, or whatever placeholder the camera wrote).
     package var thumbnail: [UInt8]? {
-        guard let ifd1 = ifd1Offset, let offset = integerValue(Tag.thumbnailOffset, in: ifd1),
-              let length = integerValue(Tag.thumbnailLength, in: ifd1), length > 0, offset >= 8,
+        guard let ifd1 = ifd1Offset, let offset = integerValue(EXIF_TAG_JPEG_INTERCHANGE_FORMAT, in: ifd1),
+              let length = integerValue(EXIF_TAG_JPEG_INTERCHANGE_FORMAT_LENGTH, in: ifd1), length > 0, offset >= 8,
               offset + length <= block.count else { return nil }
         return Array(block[offset..<(offset + length)])
     }
@@ -98,12 +90,12 @@ package struct EXIFBlockEditor {
     /// where those entries exist; with `uprightThumbnail` also IFD1 `Orientation`.
     package mutating func markUpright(pixelSize: PixelSize?, uprightThumbnail: Bool) {
         setOrientation(.up)
-        if uprightThumbnail { setInteger(Tag.orientation, in: ifd1Offset, to: 1) }
+        if uprightThumbnail { setInteger(EXIF_TAG_ORIENTATION, in: ifd1Offset, to: 1) }
         if let pixelSize, let exif = exifIFDOffset {
             // A SHORT that cannot hold the new width is widened in place (same 4-byte field).
-            for (tag, value) in [(Tag.pixelXDimension, pixelSize.width), (Tag.pixelYDimension, pixelSize.height)] {
+            for (tag, value) in [(EXIF_TAG_PIXEL_X_DIMENSION, pixelSize.width), (EXIF_TAG_PIXEL_Y_DIMENSION, pixelSize.height)] {
                 if !setInteger(tag, in: exif, to: value),
-                   let entry = entries(at: exif)?.first(where: { $0.tag == tag && $0.type == 3 && $0.count == 1 }) {
+                   let entry = entries(at: exif)?.first(where: { $0.tag == Int(tag.rawValue) && $0.type == 3 && $0.count == 1 }) {
                     set(4, at: entry.position + 2, count: 2)
                     set(value, at: entry.position + 8, count: 4)
                 }
@@ -125,7 +117,7 @@ package struct EXIFBlockEditor {
     /// is left); false when IFD0 has no single Orientation value to set.
     @discardableResult
     package mutating func setOrientation(_ orientation: Orientation) -> Bool {
-        setInteger(Tag.orientation, in: ifd0Offset, to: orientation.exifValue)
+        setInteger(EXIF_TAG_ORIENTATION, in: ifd0Offset, to: orientation.exifValue)
     }
 
     /// Replaces the IFD1 thumbnail with `jpeg`: in its old slot when it fits (the rest of the
@@ -133,17 +125,17 @@ package struct EXIFBlockEditor {
     /// when the block has no IFD1 thumbnail entries to point at it.
     @discardableResult
     package mutating func replaceThumbnail(with jpeg: [UInt8]) -> Bool {
-        guard let ifd1 = ifd1Offset, let offset = integerValue(Tag.thumbnailOffset, in: ifd1),
-              let length = integerValue(Tag.thumbnailLength, in: ifd1) else { return false }
+        guard let ifd1 = ifd1Offset, let offset = integerValue(EXIF_TAG_JPEG_INTERCHANGE_FORMAT, in: ifd1),
+              let length = integerValue(EXIF_TAG_JPEG_INTERCHANGE_FORMAT_LENGTH, in: ifd1) else { return false }
         if jpeg.count <= length, offset >= 8, offset + length <= block.count {
             block.replaceSubrange(offset..<(offset + length), with: jpeg + [UInt8](repeating: 0, count: length - jpeg.count))
-            setInteger(Tag.thumbnailLength, in: ifd1, to: jpeg.count)
+            setInteger(EXIF_TAG_JPEG_INTERCHANGE_FORMAT_LENGTH, in: ifd1, to: jpeg.count)
         } else {
             if block.count % 2 == 1 { block.append(0) }  // TIFF values start on word boundaries
             let newOffset = block.count
             block += jpeg
-            guard setInteger(Tag.thumbnailOffset, in: ifd1, to: newOffset),
-                  setInteger(Tag.thumbnailLength, in: ifd1, to: jpeg.count) else { return false }
+            guard setInteger(EXIF_TAG_JPEG_INTERCHANGE_FORMAT, in: ifd1, to: newOffset),
+                  setInteger(EXIF_TAG_JPEG_INTERCHANGE_FORMAT_LENGTH, in: ifd1, to: jpeg.count) else { return false }
         }
         return true
     }
