@@ -1,3 +1,5 @@
+import CLibcamera
+
 /// An error of the libcamera backend, naming the camera (libcamera's id) and what failed, with
 /// libcamera's own message where it gave one.
 public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -44,12 +46,12 @@ public enum LibcameraError: Error, Hashable, Sendable, CustomStringConvertible {
     /// shim's `message`; nil for PC_LC_OK.
     package init?(result: Int32, call: LibcameraCall, camera: String, message: String, requested: String = "") {
         switch result {
-        case LibcameraResult.ok: return nil
-        case LibcameraResult.notFound: self = .notFound(camera: camera)
-        case LibcameraResult.busy: self = .busy(camera: camera)
-        case LibcameraResult.removed: self = .removed(camera: camera)
-        case LibcameraResult.invalid: self = .configurationRefused(camera: camera, requested: requested, reason: message)
-        case LibcameraResult.timeout: self = .timeout(camera: camera, milliseconds: 0)
+        case PC_LC_OK: return nil
+        case PC_LC_NOT_FOUND: self = .notFound(camera: camera)
+        case PC_LC_BUSY: self = .busy(camera: camera)
+        case PC_LC_REMOVED: self = .removed(camera: camera)
+        case PC_LC_INVALID: self = .configurationRefused(camera: camera, requested: requested, reason: message)
+        case PC_LC_TIMEOUT: self = .timeout(camera: camera, milliseconds: 0)
         default: self = .callFailed(camera: camera, call: call, reason: message)
         }
     }

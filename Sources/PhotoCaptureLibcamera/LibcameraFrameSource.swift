@@ -176,7 +176,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         var message = LibcameraResult.messageBuffer()
         while queued < Self.queuedRequests {
             let result = manager.shim.camera_queue(camera, nil, 0, nil, &message, message.count)
-            if result == LibcameraResult.noBuffer { return }
+            if result == PC_LC_NO_BUFFER { return }
             if let error = LibcameraError(result: result, call: .queue, camera: info.id, message: LibcameraResult.message(message)) {
                 throw error
             }
@@ -217,7 +217,7 @@ final class LibcameraFrameSource: FrameSource, @unchecked Sendable {
         var message = LibcameraResult.messageBuffer()
         var capture = pc_lc_capture()
         let result = manager.shim.camera_wait(camera, Int32(max(1, slice / 1_000_000)), &capture, &message, message.count)
-        if result == LibcameraResult.timeout {
+        if result == PC_LC_TIMEOUT {
             let next = wait
             return queue.async { self.poll(next, cancelled: cancelled, continuation: continuation) }
         }

@@ -1,19 +1,8 @@
 import CLibcamera
 
-/// The shim's PC_LC_* result codes as Swift constants, so the mapping of
-/// ``LibcameraError/init(result:call:camera:message:requested:)`` reads as the header does.
+/// What the shim's calls give back besides their PC_LC_* result (typed `int32_t` in its header,
+/// so Swift compares them as they are): the messages and text fields it fills.
 package enum LibcameraResult {
-    package static let ok = Int32(PC_LC_OK)
-    package static let error = Int32(PC_LC_ERROR)
-    package static let notFound = Int32(PC_LC_NOT_FOUND)
-    package static let busy = Int32(PC_LC_BUSY)
-    package static let invalid = Int32(PC_LC_INVALID)
-    package static let noBuffer = Int32(PC_LC_NO_BUFFER)
-    package static let removed = Int32(PC_LC_REMOVED)
-    package static let timeout = Int32(PC_LC_TIMEOUT)
-}
-
-extension LibcameraResult {
     /// A buffer for the shim's error message (`error`, `error_capacity`).
     package static func messageBuffer() -> [CChar] { [CChar](repeating: 0, count: 256) }
 

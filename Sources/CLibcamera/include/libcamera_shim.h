@@ -12,8 +12,9 @@
 extern "C" {
 #endif
 
-/// Results of the calls below that do not return a count.
-enum {
+/// Results of the calls below that do not return a count: int32_t, as the calls return them,
+/// so Swift compares them without a conversion.
+enum : int32_t {
     PC_LC_OK = 0,
     PC_LC_ERROR = -1,
     /// No camera has that id (or it was unplugged).
