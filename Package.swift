@@ -192,7 +192,7 @@ let package = Package(
         .testTarget(name: "photocapTests", dependencies: ["photocap", "photocap-vision", "PhotocapCommands", "PhotoCapture", "PhotoCaptureVision", "Codecs", "Imaging", "TestSupport"],
                     exclude: ["HelpSnapshots"]),
         .testTarget(name: "PhotocapServerTests", dependencies: [
-            "PhotocapServer", "PhotocapCommands", "PhotoCapture", "PhotoCaptureTesting",
+            "PhotocapServer", "PhotocapCommands", "PhotoCapture", "PhotoCaptureTesting", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),

@@ -29,7 +29,7 @@ struct HEICEncoderSettingsTests {
         let (png, planes) = try Self.photograph()
         let folder = try TemporaryDirectory("codecs-tests")
         let y4m = try folder.write(planes.y4mBytes(), named: "astronaut.y4m")
-        let reference = folder.url.appendingPathComponent("heif-enc.heic").path
+        let reference = folder.path("heif-enc.heic")
         try ExternalTool.run("heif-enc", ["-q", "50", "-p", "preset=medium", y4m, "-o", reference]).checked()
         let ours = try folder.write(try HEICEncoder(preset: .medium).encode(planes, quality: 50, orientation: .up, thumbnail: nil, exif: nil),
                                     named: "photocap.heic")
@@ -53,8 +53,8 @@ struct HEICEncoderSettingsTests {
                                     named: "photocap.heic")
         // Spelled out here, not read from HEICEncoderPreset: what the encoder is meant to use.
         let settings = ["-p", "tu-intra-depth=1", "-p", "x265:rd=2", "-p", "x265:splitrd-skip=1"]
-        let withSettings = folder.url.appendingPathComponent("with.heic").path
-        let withoutSettings = folder.url.appendingPathComponent("without.heic").path
+        let withSettings = folder.path("with.heic")
+        let withoutSettings = folder.path("without.heic")
         try ExternalTool.run("heif-enc", ["-q", "50", "-p", "preset=medium"] + settings + [y4m, "-o", withSettings]).checked()
         try ExternalTool.run("heif-enc", ["-q", "50", "-p", "preset=medium", y4m, "-o", withoutSettings]).checked()
 

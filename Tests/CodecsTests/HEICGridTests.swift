@@ -72,13 +72,13 @@ struct HEICGridTests {
 
         let identify = try ExternalTool.run("identify", ["-format", "%wx%h", path])
         #expect(identify.status == 0 && identify.text == "\(shownSize)", "identify said: \(identify.text) \(identify.stderr)")
-        let png = folder.url.appendingPathComponent("magick.png").path
+        let png = folder.path("magick.png")
         try ExternalTool.run("convert", [path, png]).checked()
         let magick = try ReferenceDecoder.imageMagickStored(png)
         let expected = TestImage.quadrants(Self.size).transformed(by: orientation)
         #expect(magick.size == expected.size)
         if magick.size == expected.size { #expect(magick.meanAbsoluteDifference(to: expected) <= 6) }
-        let converted = folder.url.appendingPathComponent("heif-convert.png").path
+        let converted = folder.path("heif-convert.png")
         try ExternalTool.run("heif-convert", [path, converted]).checked()
         let libheif = try ReferenceDecoder.imageMagickStored(converted)
         #expect(libheif.size == expected.size)

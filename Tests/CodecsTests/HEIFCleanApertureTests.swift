@@ -107,7 +107,7 @@ open(target, "wb").write(out)
     @Test func theDisplayedSizeIsTheCleanAperture() throws {
         let folder = try TemporaryDirectory("clap")
         let coded = try folder.write(try HEICTests.heic(.up), named: "coded.heic")
-        let cropped = folder.url.appendingPathComponent("cropped.heic").path
+        let cropped = folder.path("cropped.heic")
         let width = HEICTests.size.width - 1, height = HEICTests.size.height - 1
         let made = try ExternalTool.run("python3", ["-c", Self.addCleanAperture, coded, cropped, String(width), String(height)])
         #expect(made.status == 0, "\(made.stderr)")

@@ -11,7 +11,7 @@ struct InputFileTests {
     func failedCallCarriesErrno() throws {
         let folder = try TemporaryDirectory("input-file-errno")
         // Two links that name each other: stat fails with ELOOP, which has no case of its own.
-        let a = folder.url.appendingPathComponent("a").path, b = folder.url.appendingPathComponent("b").path
+        let a = folder.path("a"), b = folder.path("b")
         #expect(symlink(b, a) == 0 && symlink(a, b) == 0)
         let error = #expect(throws: FileReadError.self) { try InputFile.read(a) }
         #expect(error == .failed(path: a, call: "stat", errno: Errno(ELOOP)))
@@ -21,7 +21,7 @@ struct InputFileTests {
     @Test("a missing file is named as missing, not as a failed call")
     func missingFileIsNamed() throws {
         let folder = try TemporaryDirectory("input-file-missing")
-        let path = folder.url.appendingPathComponent("missing").path
+        let path = folder.path("missing")
         #expect(throws: FileReadError.noSuchFile(path: path)) { try InputFile.read(path) }
     }
 }

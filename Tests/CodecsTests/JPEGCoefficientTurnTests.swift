@@ -19,7 +19,7 @@ struct JPEGCoefficientTurnTests {
     static func source(_ size: PixelSize, cjpeg options: [String], in folder: TemporaryDirectory, named name: String) throws -> String {
         let picture = JPEGStripTests.textured(size)
         let ppm = try folder.write(Array("P6\n\(size.width) \(size.height)\n255\n".utf8) + picture.pixels, named: "\(name).ppm")
-        let plain = folder.url.appendingPathComponent("\(name)-plain.jpg").path, path = folder.url.appendingPathComponent("\(name).jpg").path
+        let plain = folder.path("\(name)-plain.jpg"), path = folder.path("\(name).jpg")
         try ExternalTool.run("cjpeg", options + ["-quality", "85", "-outfile", plain, ppm]).checked()
         try ExternalTool.run("wrjpgcom", ["-comment", "kept by the turn", "-replace", plain]).checked().stdout
             .write(to: URL(fileURLWithPath: path))
@@ -50,7 +50,7 @@ struct JPEGCoefficientTurnTests {
         for value in 2...8 {
             let orientation = Orientation(exifValue: value)
             guard JPEGLosslessTransform.isExact(orientation, size: geometry.size, mcu: geometry.mcu) else { continue }
-            let reference = folder.url.appendingPathComponent("jpegtran-\(value).jpg").path
+            let reference = folder.path("jpegtran-\(value).jpg")
             try ExternalTool.run("jpegtran", ["-perfect", "-copy", "all"] + Self.jpegtranOperation[value]! + ["-outfile", reference, path]).checked()
             for strips in [1, 2, 5, 12] {  // 12: more strips than MCU rows in some, RST0…RST7 wrapping in others
                 let ours = try JPEGLosslessTransform.transform(original, applying: orientation, strips: strips)
@@ -78,7 +78,7 @@ struct JPEGCoefficientTurnTests {
         let folder = try TemporaryDirectory("coefficient-turn-large")
         let path = try Self.source(PixelSize(width: 3072, height: 2048), cjpeg: ["-sample", "1x1"], in: folder, named: "large")
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let reference = folder.url.appendingPathComponent("jpegtran.jpg").path
+        let reference = folder.path("jpegtran.jpg")
         try ExternalTool.run("jpegtran", ["-perfect", "-copy", "all", "-rotate", "90", "-outfile", reference, path]).checked()
         let ours = try JPEGLosslessTransform.transform(original, applying: .right, strips: 1)
         #expect(JPEGStripTests.restarts(in: ours).markers.count == 1, "one thread, two strips: one restart marker")

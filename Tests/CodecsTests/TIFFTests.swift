@@ -84,7 +84,7 @@ struct TIFFTests {
         let size = PixelSize(width: 90, height: 150)
         let folder = try TemporaryDirectory("codecs-tiff-bands")
         let ppm = try folder.write(Array("P6\n90 150\n255\n".utf8) + JPEGStripTests.textured(size).pixels, named: "source.ppm")
-        let path = folder.url.appendingPathComponent("bands.tif").path
+        let path = folder.path("bands.tif")
         try ExternalTool.run("convert", [ppm] + layout + ["-compress", "lzw", path]).checked()
         let read = try TIFFFile.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         let magick = try PPM.parse(try ExternalTool.run("convert", [path, "-depth", "8", "ppm:-"]).checked().stdout)

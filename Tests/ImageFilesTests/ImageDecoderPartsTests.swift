@@ -39,10 +39,10 @@ import TestSupport
     func exifThumbnail() throws {
         let folder = try TemporaryDirectory("decoder-thumbnail")
         // A thumbnail that no turn or mirror leaves as it was: one dark corner, wider than high.
-        let thumbnail = folder.url.appendingPathComponent("thumb.jpg").path
+        let thumbnail = folder.path("thumb.jpg")
         try ExternalTool.run("convert", ["-size", "64x32", "xc:white", "-fill", "black", "-draw", "rectangle 0,0 15,11",
                                          "-quality", "95", thumbnail]).checked()
-        let main = folder.url.appendingPathComponent("main.jpg").path
+        let main = folder.path("main.jpg")
         try ExternalTool.run("convert", ["-size", "128x64", "xc:gray", main]).checked()
         #expect(try ImageDecoder().decodeThumbnail(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: main)))) == nil)
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-ThumbnailImage<=\(thumbnail)", "-Orientation#=6", main]).checked()

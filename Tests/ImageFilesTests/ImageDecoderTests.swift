@@ -82,7 +82,7 @@ import TestSupport
         let damaged = try #require(throws: ImageDecodingError.self) { try ImageDecoder().decode(Data(broken)) }
         guard case .damaged(.corruptFile(format: "PNG", _)) = damaged.code else { Issue.record("\(damaged)"); return }
 
-        let missing = folder.url.appendingPathComponent("none.heic").path
+        let missing = folder.path("none.heic")
         let absent = try #require(throws: ImageDecodingError.self) { try ImageDecoder().decode(fileAt: missing) }
         guard case .unreadable(let reason) = absent.code else { Issue.record("\(absent)"); return }
         #expect(reason.path == missing)
@@ -106,7 +106,7 @@ import TestSupport
     @Test("DNG is refused as RAW data, with the reason")
     func dng() throws {
         let folder = try TemporaryDirectory("image-decoder-dng")
-        let dng = folder.url.appendingPathComponent("photo.dng").path
+        let dng = folder.path("photo.dng")
         // A DNG of the synthetic camera, made by the CLI.
         try ExternalTool.run(TestPaths.photocap, ["shoot", "--device", "synthetic", "--size", "64x48", "--format", "dng", "--output", dng]).checked()
         let error = try #require(throws: ImageDecodingError.self) { try ImageDecoder().decode(fileAt: dng) }

@@ -42,8 +42,8 @@ import TestSupport
         #expect(ImageFileError(.losslessRequiresJPEG(.heic)).description == "a lossless turn applies to JPEG files only; this is HEIC")
         let dng = try folder.write([0, 1, 2], named: "shot.dng")
         #expect(throws: ImageFileError(.rawNotReoriented)) { try ImageOrienter().upright(fileAt: dng) }
-        #expect(throws: ImageFileError(.unreadable(.noSuchFile(path: folder.url.appendingPathComponent("missing.jpg").path)))) {
-            try ImageOrienter().upright(fileAt: folder.url.appendingPathComponent("missing.jpg").path)
+        #expect(throws: ImageFileError(.unreadable(.noSuchFile(path: folder.path("missing.jpg"))))) {
+            try ImageOrienter().upright(fileAt: folder.path("missing.jpg"))
         }
         // An existing result is refused without overwrite, and left untouched.
         let target = try folder.write(Array("mine".utf8), named: "taken.jpg")

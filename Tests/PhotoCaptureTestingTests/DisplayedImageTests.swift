@@ -25,14 +25,14 @@ import TestSupport
     func png() throws {
         let folder = try TemporaryDirectory("png")
         let picture = Self.quadrants(PixelSize(width: 67, height: 45))
-        let path = folder.url.appendingPathComponent("q.png").path
+        let path = folder.path("q.png")
         try picture.writePNG(to: path, overwrite: false)
         #expect(try DisplayedImage(fileAt: path).image == picture)
         #expect(try ReferenceDecoder.imageMagickStored(path) == picture)
         #expect(throws: GoldenImageError.self) { try picture.writePNG(to: path, overwrite: false) }
         for (name, options) in [("grey", ["-colorspace", "Gray"]), ("palette", ["-colors", "16", "-type", "Palette"]),
                                 ("deep", ["-depth", "16"])] {
-            let other = folder.url.appendingPathComponent("\(name).png").path
+            let other = folder.path("\(name).png")
             try ExternalTool.run("convert", [path] + options + [other]).checked()
             let ours = try DisplayedImage(fileAt: other)
             #expect(ours.format == .png)
@@ -52,7 +52,7 @@ import TestSupport
         let text = try folder.write(Array("hello".utf8), named: "text.jpg")
         #expect(throws: GoldenImageError.self) { try DisplayedImage(fileAt: text) }
         // The cause stays typed, and the sentence is the file layer's reason after the path.
-        let absent = folder.url.appendingPathComponent("absent.png").path
+        let absent = folder.path("absent.png")
         #expect { try DisplayedImage(fileAt: absent) } throws: { error in
             guard let error = error as? GoldenImageError else { return false }
             return error.code == .unreadable(.noSuchFile(path: absent)) && error.description == "\(absent): no such file"
@@ -71,7 +71,7 @@ import TestSupport
         #expect(shown.format == .heif && shown.appliedOrientation == .right)
         #expect(shown.image.size == PixelSize(width: 3024, height: 4032))
         let folder = try TemporaryDirectory("heic")
-        let converted = folder.url.appendingPathComponent("arrow.png").path
+        let converted = folder.path("arrow.png")
         try ExternalTool.run("heif-convert", [arrow, converted]).checked()
         #expect(try ImageComparison(actual: shown.image, golden: ReferenceDecoder.imageMagickStored(converted),
                                     tolerance: GoldenTolerance(meanAbsoluteDifference: 1)).isWithinTolerance)
@@ -91,7 +91,7 @@ import TestSupport
         settings.rotationAngle = 180  // with the sensor's quarter turn: a quarter turn in the Orientation tag
         let photo = try await output.capturePhoto(with: settings)
         await session.stopRunning()
-        let path = folder.url.appendingPathComponent("raw.dng").path
+        let path = folder.path("raw.dng")
         try photo.write(to: path)
         let shown = try DisplayedImage(fileAt: path)
         #expect(shown.format == .dng && shown.appliedOrientation.swapsDimensions)

@@ -21,19 +21,25 @@ import TestSupport
         return try JPEGFile.insertingEXIF(EXIFBuilder.tiffBlock(for: EXIFMetadata(orientation: orientation), thumbnailJPEG: thumbnailJPEG), into: encoded)
     }
 
+    /// A new folder holding photo.jpg, the quadrants stored turned right and saying "turn left to
+    /// show" (so shown upright), with the path of an artifacts folder in it (not made).
+    static func folderWithPhoto(_ name: String) throws -> (folder: TemporaryDirectory, photo: String, artifacts: String) {
+        let folder = try TemporaryDirectory(name)
+        let photo = try folder.write(jpeg(stored: .left, says: .right), named: "photo.jpg")
+        return (folder, photo, folder.path("artifacts"))
+    }
+
     /// The upright quadrants picture written as the golden `name` in `folder`; its path.
     static func writeGolden(named name: String, in folder: TemporaryDirectory) throws -> String {
-        let goldenPath = folder.url.appendingPathComponent(name).path
+        let goldenPath = folder.path(name)
         try DisplayedImageTests.quadrants(size).writePNG(to: goldenPath, overwrite: false)
         return goldenPath
     }
 
     @Test("a right file matches and writes nothing; the sentence gives the figures")
     func match() throws {
-        let folder = try TemporaryDirectory("golden-match")
+        let (folder, file, _) = try Self.folderWithPhoto("golden-match")
         let goldenPath = try Self.writeGolden(named: "upright.png", in: folder)
-        // Stored turned right, saying "turn left to show": shows upright.
-        let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
         // JPEG's 4:2:0 chroma at the quadrants' edges: mean 2.4 at this small size.
         let result = try GoldenImage(goldenPath, tolerance: GoldenTolerance(meanAbsoluteDifference: 4), recording: false).compare(fileAt: file)
         #expect(result.failure == nil)
@@ -116,7 +122,7 @@ import TestSupport
     @Test("verify throws the failure sentence as the error's description; a match returns quietly")
     func verify() throws {
         let folder = try TemporaryDirectory("golden-verify")
-        let artifacts = folder.url.appendingPathComponent("artifacts").path
+        let artifacts = folder.path("artifacts")
         let goldenPath = try Self.writeGolden(named: "upright.png", in: folder)
         let golden = GoldenImage(goldenPath, tolerance: GoldenTolerance(meanAbsoluteDifference: 4), artifactsFolder: artifacts, recording: false)
         let right = try folder.write(Self.jpeg(stored: .left, says: .right), named: "right.jpg")
@@ -129,7 +135,7 @@ import TestSupport
         #expect("\(error)".hasPrefix("\(goldenPath): differs in orientation: the picture shows the golden rotated 180°"), "\(error)")
         #expect("\(error)".contains("wrote the picture to \(artifacts)/upright.actual.png"), "\(error)")
         // A recorded golden is no match either.
-        let recording = GoldenImage(folder.url.appendingPathComponent("new.png").path, artifactsFolder: artifacts, recording: true)
+        let recording = GoldenImage(folder.path("new.png"), artifactsFolder: artifacts, recording: true)
         let recorded = try #require(throws: GoldenImageError.self) { try recording.verify(fileAt: right) }
         #expect("\(recorded)".contains("recorded the golden"), "\(recorded)")
     }
@@ -153,10 +159,8 @@ import TestSupport
 
     @Test("record mode writes the golden as PNG and says so; it is not a match")
     func record() throws {
-        let folder = try TemporaryDirectory("golden-record")
-        let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
-        let goldenPath = folder.url.appendingPathComponent("goldens/new.png").path
-        let artifacts = folder.url.appendingPathComponent("artifacts").path
+        let (folder, file, artifacts) = try Self.folderWithPhoto("golden-record")
+        let goldenPath = folder.path("goldens/new.png")
         let missing = try GoldenImage(goldenPath, artifactsFolder: artifacts, recording: false).compare(fileAt: file)
         #expect(missing.outcome == .missing)
         #expect(missing.failure?.contains("no golden; wrote the picture to \(artifacts)/new.actual.png") == true, "\(missing)")
@@ -168,7 +172,7 @@ import TestSupport
         let other = try folder.write(Self.jpeg(stored: .left, says: .up), named: "other.jpg")
         #expect(try GoldenImage(goldenPath, recording: true).compare(fileAt: other).outcome == .recorded)
         #expect(try ReferenceDecoder.imageMagickStored(goldenPath).size == PixelSize(width: 64, height: 96))
-        #expect { try GoldenImage(folder.url.appendingPathComponent("golden.jpg").path, recording: true).compare(fileAt: file) } throws: {
+        #expect { try GoldenImage(folder.path("golden.jpg"), recording: true).compare(fileAt: file) } throws: {
             ($0 as? GoldenImageError)?.code == .recordingNeedsPNG
         }
     }
@@ -178,17 +182,15 @@ import TestSupport
     /// failure images, its path in the sentence.
     @Test("a missing golden fails every run and is written only with the artifacts")
     func missingGoldenIsNeverRecordedUnasked() throws {
-        let folder = try TemporaryDirectory("golden-missing")
-        let file = try folder.write(Self.jpeg(stored: .left, says: .right), named: "photo.jpg")
-        let artifacts = folder.url.appendingPathComponent("artifacts").path
-        let goldenPath = folder.url.appendingPathComponent("Goldens/held-turned.png").path
+        let (folder, file, artifacts) = try Self.folderWithPhoto("golden-missing")
+        let goldenPath = folder.path("Goldens/held-turned.png")
         for run in 1...2 {
             let golden = GoldenImage(goldenPath, artifactsFolder: artifacts, recording: false)
             let error = try #require(throws: GoldenImageError.self, "run \(run)") { try golden.verify(fileAt: file) }
             guard case .mismatch(let result) = error.code else { Issue.record("\(error)"); return }
             #expect(result.outcome == .missing && !result.isMatch, "run \(run): \(result)")
             #expect(!FileManager.default.fileExists(atPath: goldenPath), "run \(run) recorded the golden unasked")
-            #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Goldens").path))
+            #expect(!FileManager.default.fileExists(atPath: folder.path("Goldens")))
             let candidate = artifacts + "/held-turned.actual.png"
             #expect(result.actualPath == candidate)
             #expect("\(error)".contains("no golden") && "\(error)".contains(candidate), "\(error)")

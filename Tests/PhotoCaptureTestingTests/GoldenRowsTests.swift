@@ -44,7 +44,7 @@ import TestSupport
             ("interlaced", ["-resize", "301x203!", "-interlace", "PNG"], false),
         ]
         for (name, options, streamed) in kinds {
-            let path = folder.url.appendingPathComponent("\(name).png").path
+            let path = folder.path("\(name).png")
             try ExternalTool.run("convert", [source] + options + [path]).checked()
             let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             let rows = try RGBRowReader.readTurned(data, by: .up)
@@ -59,7 +59,7 @@ import TestSupport
         let landscape = "recurser-exif-orientation-examples/Landscape_6.jpg"
         let golden = TestPaths.testImages.appendingPathComponent("third-party/\(landscape)").path
         let shown = try DisplayedImage(fileAt: golden).image
-        let pngGolden = folder.url.appendingPathComponent("golden.png").path
+        let pngGolden = folder.path("golden.png")
         try shown.writePNG(to: pngGolden, overwrite: false)
         var brighter = shown
         for index in stride(from: 0, to: brighter.pixels.count, by: 7) { brighter.pixels[index] = brighter.pixels[index] &+ 40 }

@@ -64,7 +64,7 @@ struct ThirdPartyOrientationSetTests {
                       ("pillow-hopper-orientation/hopper.jpg", 6)])
     func brokenOrientationIsCaught(file: String, tolerance: Double) throws {
         let folder = try TemporaryDirectory("golden-broken")
-        let artifacts = folder.url.appendingPathComponent("artifacts").path
+        let artifacts = folder.path("artifacts")
         let golden = GoldenImage(Self.path(file), tolerance: GoldenTolerance(meanAbsoluteDifference: tolerance),
                                  artifactsFolder: artifacts, recording: false)
         for (value, turn, words) in [(2, Orientation.upMirrored, "mirrored left-right"), (3, .down, "rotated 180°")] {

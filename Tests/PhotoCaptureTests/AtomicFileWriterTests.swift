@@ -49,7 +49,7 @@ import TestSupport
 
     @Test func aReplacedFileIsLetGoAndTheNewBytesAreInPlace() async throws {
         let folder = try TemporaryDirectory("photocap-replace")
-        let path = folder.url.appendingPathComponent("photo.jpg").path
+        let path = folder.path("photo.jpg")
         try Data(repeating: 0xA5, count: 8 << 20).write(to: URL(fileURLWithPath: path))
         var before = stat()
         #expect(stat(path, &before) == 0)
@@ -71,8 +71,8 @@ import TestSupport
 
     @Test func aSymbolicLinkThatIsReplacedStaysUntouchedAndItsTargetIsKept() throws {
         let folder = try TemporaryDirectory("photocap-replace-link")
-        let target = folder.url.appendingPathComponent("target.jpg").path
-        let link = folder.url.appendingPathComponent("link.jpg").path
+        let target = folder.path("target.jpg")
+        let link = folder.path("link.jpg")
         try Data("target".utf8).write(to: URL(fileURLWithPath: target))
         #expect(symlink(target, link) == 0)
 

@@ -357,8 +357,7 @@ import TestSupport
     @Test func aCameraWithoutExposureControlsCannotBracket() async throws {
         // A frame file, and a synthetic camera built without controls.
         let folder = try TemporaryDirectory("bracket-frame-file")
-        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: PixelSize(width: 64, height: 48)), format: .rgb24)
-        let file = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "frame.rgb")
+        let file = try folder.writeFrame(of: SyntheticScene.image(size: PixelSize(width: 64, height: 48)), format: .rgb24, named: "frame.rgb")
         let cameras = [try CaptureDevice.frameFile(path: file, format: .rgb24, size: PixelSize(width: 64, height: 48)),
                        CaptureDevice.synthetic(Self.configuration(controls: []))]
         for camera in cameras {

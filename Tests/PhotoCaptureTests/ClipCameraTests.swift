@@ -14,8 +14,8 @@ import TestSupport
     /// black (so every frame differs and the order shows), and the same frames decoded by ffmpeg
     /// to raw I420, independently of photocap, in full range as the video data output delivers.
     static func makeClip(_ folder: TemporaryDirectory, frames: Int) throws -> (path: String, raw: [[UInt8]]) {
-        let clip = folder.url.appendingPathComponent("clip.y4m").path
-        let raw = folder.url.appendingPathComponent("clip.yuv").path
+        let clip = folder.path("clip.y4m")
+        let raw = folder.path("clip.yuv")
         let photo = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
         let made = try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-loop", "1", "-i", photo,
                                                    "-vf", "scale=64:48,format=yuv420p,fade=in:0:\(frames)",

@@ -11,8 +11,7 @@ import TestSupport
     @Test func theFrameIsMappedAndOutlivesTheFileBeingReplacedAndDeleted() async throws {
         let folder = try TemporaryDirectory("frame-file-mapped")
         let picture = SyntheticScene.image(size: Self.size)
-        let frame = try FrameBuilder.frame(from: picture, format: .rgb24)
-        let path = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "frame.rgb")
+        let path = try folder.writeFrame(of: picture, format: .rgb24, named: "frame.rgb")
         let session = CaptureSession()
         let output = PhotoOutput()
         try session.addInput(try .frameFile(path: path, format: .rgb24, size: Self.size))
@@ -26,7 +25,7 @@ import TestSupport
         #expect(maps.split(separator: "\n").contains { $0.hasSuffix(" \(path)") })
 
         // A black frame renamed over the file, then the file deleted: the camera keeps its frame.
-        let black = try folder.write([UInt8](repeating: 0, count: frame.storage.count), named: "black.rgb")
+        let black = try folder.write([UInt8](repeating: 0, count: Self.size.width * Self.size.height * 3), named: "black.rgb")
         #expect(rename(black, path) == 0)
         try await session.startRunning()
         let replaced = try await Self.decodedPhoto(output, folder: folder, name: "replaced.jpg")
@@ -44,8 +43,7 @@ import TestSupport
     func aDeferredPixelBufferIsTheEagerOne() async throws {
         let folder = try TemporaryDirectory("frame-file-deferred")
         let size = PixelSize(width: 98, height: 70)  // neither side a multiple of 16
-        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: size), format: .yuyv)
-        let path = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "frame.yuyv")
+        let path = try folder.writeFrame(of: SyntheticScene.image(size: size), format: .yuyv, named: "frame.yuyv")
         let session = CaptureSession()
         let output = PhotoOutput()
         try session.addInput(try .frameFile(path: path, format: .yuyv, size: size, mounting: SensorMounting(rotation: 90)))

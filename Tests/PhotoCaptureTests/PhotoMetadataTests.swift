@@ -13,14 +13,7 @@ import TestSupport
                                                                          framesPerSecond: 200)))
         var settings = PhotoSettings(format: format)
         adjust(&settings)
-        do {
-            let photo = try await output.capturePhoto(with: settings)
-            await session.stopRunning()
-            return photo
-        } catch {
-            await session.stopRunning()
-            throw error
-        }
+        return try await stoppingAfterwards(session) { try await output.capturePhoto(with: settings) }
     }
 
     @Test(arguments: [(PhotoFormat.jpeg, 48.858370, 2.294481, 330.0), (.tiff, 48.858370, 2.294481, 330.0),
@@ -36,7 +29,7 @@ import TestSupport
                 artist: "A", copyright: "C", imageDescription: "D", userComment: "E")
         }
         #expect(photo.resolvedSettings.metadata.artist == "A")
-        let path = folder.url.appendingPathComponent("photo.\(format.fileExtension!)").path
+        let path = folder.path("photo.\(format.fileExtension!)")
         try photo.write(to: path)
         #expect(try ExternalTool.exiftoolValidationProblems(path) == [], "\(format)")
         let run = try ExternalTool.run("exiftool", ["-j", "-n", "-GPS:all", "-Composite:GPSLatitude", "-Composite:GPSLongitude",
@@ -63,7 +56,7 @@ import TestSupport
             settings.heicEncodingSpeed = .ultrafast
             settings.rotationAngle = 90
         }
-        let path = folder.url.appendingPathComponent("photo.\(format.fileExtension!)").path
+        let path = folder.path("photo.\(format.fileExtension!)")
         try photo.write(to: path)
         let run = try ExternalTool.run("exiftool", ["-j", "-n", "-Orientation", "-ImageWidth", "-ImageHeight",
                                                     "-Make", "-Model", "-Software", path]).checked()

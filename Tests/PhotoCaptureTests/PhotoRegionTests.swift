@@ -28,14 +28,8 @@ import TestSupport
         var settings = PhotoSettings(format: format)
         settings.heicEncodingSpeed = .ultrafast
         adjust(&settings)
-        do {
-            let photo = try await output.capturePhoto(with: settings)
-            await session.stopRunning()
-            return try #require(photo.fileDataRepresentation())
-        } catch {
-            await session.stopRunning()
-            throw error
-        }
+        let photo = try await stoppingAfterwards(session) { try await output.capturePhoto(with: settings) }
+        return try #require(photo.fileDataRepresentation())
     }
 
     /// exiftool's reading of the file's regions, orientation and stored size (`-struct`).

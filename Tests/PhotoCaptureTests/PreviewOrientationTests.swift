@@ -15,10 +15,10 @@ import TestSupport
         let photo = try await output.capturePhoto(with: settings)
         await session.stopRunning()
         let folder = try TemporaryDirectory("preview-orientation")
-        let photoFile = folder.url.appendingPathComponent("photo.jpg").path
+        let photoFile = folder.path("photo.jpg")
         try photo.write(to: photoFile)
         let preview = try #require(photo.previewPixelBuffer)
-        let previewFile = folder.url.appendingPathComponent("photo.preview.jpg").path
+        let previewFile = folder.path("photo.preview.jpg")
         try AtomicFileWriter.write(try preview.jpegData(quality: 80), to: previewFile, overwrite: false)
 
         // As ImageMagick shows them, upright: the preview is the photo, smaller.

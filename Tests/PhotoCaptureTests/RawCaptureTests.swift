@@ -22,8 +22,7 @@ import TestSupport
     /// A running session on a frame-file camera that replays one frame of `format`.
     static func frameFileOutput(_ format: FramePixelFormat) async throws -> (CaptureSession, PhotoOutput, TemporaryDirectory) {
         let folder = try TemporaryDirectory("raw-capture")
-        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: size), format: format)
-        let path = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "frame.raw")
+        let path = try folder.writeFrame(of: SyntheticScene.image(size: size), format: format, named: "frame.raw")
         let session = CaptureSession()
         let output = PhotoOutput()
         try session.addInput(try .frameFile(path: path, format: format, size: size))

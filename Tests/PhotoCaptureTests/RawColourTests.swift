@@ -60,7 +60,7 @@ import TestSupport
         var photos: [CapturePhoto] = []
         for try await photo in try output.capturePhotos(with: settings) { photos.append(photo) }
         let processed = try #require(photos.last)
-        let path = folder.url.appendingPathComponent("developed.\(format.fileExtension!)").path
+        let path = folder.path("developed.\(format.fileExtension!)")
         try processed.write(to: path)
         let decoded = try Self.decode(path, format)
         #expect(decoded.size == Self.size)
@@ -81,15 +81,15 @@ import TestSupport
             photos.append(photo)
         }
         let (raw, tiff) = (photos[0], photos[1])
-        let tiffPath = folder.url.appendingPathComponent("developed.tiff").path
+        let tiffPath = folder.path("developed.tiff")
         try tiff.write(to: tiffPath)
         Self.expectColours(try ReferenceDecoder.imageMagickStored(tiffPath), "\(bits)-bit TIFF")
 
-        let dngPath = folder.url.appendingPathComponent("raw.dng").path
+        let dngPath = folder.path("raw.dng")
         try raw.write(to: dngPath)
         Self.expectColours(try ReferenceDecoder.dcraw(dngPath), "\(bits)-bit dcraw")
         let preview = try ExternalTool.run("exiftool", ["-b", "-ThumbnailTIFF", dngPath]).checked().stdout
-        let previewPath = folder.url.appendingPathComponent("preview.tiff").path
+        let previewPath = folder.path("preview.tiff")
         try preview.write(to: URL(fileURLWithPath: previewPath))
         let previewImage = try ReferenceDecoder.imageMagickStored(previewPath)
         #expect(previewImage.size == PixelSize(width: 256, height: 171))

@@ -104,7 +104,7 @@ import TestSupport
         let (session, output) = try await RawCaptureTests.output(mounting: SensorMounting(rotation: 90))
         defer { Task { await session.stopRunning() } }
         let photo = try await output.capturePhoto(with: PhotoSettings(format: .dng))
-        let path = folder.url.appendingPathComponent(name).path
+        let path = folder.path(name)
         try photo.write(to: path)
         return (photo, path)
     }

@@ -61,7 +61,7 @@ import TestSupport
                     let difference = shown.meanAbsoluteDifference(to: upright)
                     #expect(difference <= Self.tolerance, "\(label): LibRaw's view differs from upright by \(difference)")
                 }
-                let dngPath = folder.url.appendingPathComponent("\(rotation)-\(mode).dng").path
+                let dngPath = folder.path("\(rotation)-\(mode).dng")
                 try raw.write(to: dngPath)
                 files.append(dngPath)
                 if mode == .sensor {  // the DNG does not depend on the mode: one dcraw run per rotation
@@ -81,7 +81,7 @@ import TestSupport
                 }
                 #expect(jpeg.resolvedSettings.photoDimensions == stored, "\(label)")
                 #expect(jpeg.writtenOrientation == written, "\(label)")
-                let jpegPath = folder.url.appendingPathComponent("\(rotation)-\(mode).jpg").path
+                let jpegPath = folder.path("\(rotation)-\(mode).jpg")
                 try jpeg.write(to: jpegPath)
                 files.append(jpegPath)
                 let info = try ImageFileInfo(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: jpegPath))))

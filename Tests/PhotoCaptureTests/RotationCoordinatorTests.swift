@@ -126,7 +126,7 @@ import TestSupport
             settings.quality = 92
             settings.rotationAngle = try #require(coordinator.videoRotationAngleForHorizonLevelCapture)
             let photo = try await output.capturePhoto(with: settings)
-            let path = folder.url.appendingPathComponent("\(turn.orientation.rawValue).jpg").path
+            let path = folder.path("\(turn.orientation.rawValue).jpg")
             try photo.write(to: path)
             let exif = try ExternalTool.run("exiftool", ["-n", "-s3", "-Orientation", path]).text
             #expect(exif.trimmingCharacters(in: .whitespacesAndNewlines) == "\(turn.exif)", "\(turn.orientation)")

@@ -1,4 +1,5 @@
 import PhotoCapture
+import TestSupport
 
 /// A session streaming from `device`, with a photo output attached that may merge frames up to
 /// `maxQualityPrioritization`.
@@ -13,18 +14,9 @@ func runningSession(_ device: CaptureDevice, maxQualityPrioritization: PhotoQual
     return (session, output)
 }
 
-/// Runs `body`, then stops `session`, whether `body` returned or threw, before it returns. A stop
-/// left to an unstructured task (`defer { Task { ... } }`) can outlive the test: the camera is
-/// still open when the next test reloads its driver, or the process exits under the stop.
+/// Runs `body`, then stops `session`, whether `body` returned or threw (see ``cleaningUp(after:_:)``).
 func stoppingAfterwards<T>(_ session: CaptureSession, _ body: () async throws -> T) async throws -> T {
-    do {
-        let result = try await body()
-        await session.stopRunning()
-        return result
-    } catch {
-        await session.stopRunning()
-        throw error
-    }
+    try await cleaningUp(after: body) { await session.stopRunning() }
 }
 
 /// Starts every request of `requests` on `output` at once, runs `meanwhile` while they are

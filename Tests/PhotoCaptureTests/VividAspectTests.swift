@@ -9,7 +9,7 @@ import TestSupport
 /// in the VM that Tests/V4L2Integration/run-vivid-vm.sh boots. vivid's webcam input (0) cannot
 /// crop; its HDMI input (3) can (V4L2_SEL_TGT_CROP, with its crop, compose and scaler controls
 /// at their defaults) and shows 1280x720 by default. Reference pictures come from v4l2-ctl.
-@Suite(.serialized, .enabled(if: Vivid.isAvailable, "needs vivid: run Tests/V4L2Integration/run-vivid-vm.sh"))
+@Suite(.serialized, .vivid)
 struct VividAspectTests {
     static let webcam = 0
     static let hdmi = 3
@@ -20,13 +20,12 @@ struct VividAspectTests {
     /// the bars scaled instead of cropped, or cropped elsewhere, are tens off.
     static let tolerance = 2.0
 
-    let path = Vivid.device ?? "/dev/video0"
+    let path = Vivid.path
     let folder: TemporaryDirectory
 
     init() throws {
-        try Vivid.reload()
+        folder = try Vivid.reloaded(folder: "vivid-aspect")
         try Vivid.set(["test_pattern": "0"])
-        folder = try TemporaryDirectory("vivid-aspect")
     }
 
     static func settings() -> PhotoSettings {

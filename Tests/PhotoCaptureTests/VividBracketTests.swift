@@ -8,15 +8,12 @@ import TestSupport
 /// inactive while `gain_automatic` is 1), so brackets go through it. Control values are checked
 /// with v4l2-ctl, not with photocap. Each test reloads vivid; off outside the VM
 /// (Tests/V4L2Integration/run-vivid-vm.sh).
-@Suite(.serialized, .enabled(if: Vivid.isAvailable, "needs vivid: run Tests/V4L2Integration/run-vivid-vm.sh"))
+@Suite(.serialized, .vivid)
 struct VividBracketTests {
-    let path = Vivid.device ?? "/dev/video0"
+    let path = Vivid.path
     let folder: TemporaryDirectory
 
-    init() throws {
-        try Vivid.reload()
-        folder = try TemporaryDirectory("vivid-bracket")
-    }
+    init() throws { folder = try Vivid.reloaded(folder: "vivid-bracket") }
 
     /// A control's value as v4l2-ctl reads it.
     func control(_ name: String) throws -> Int {

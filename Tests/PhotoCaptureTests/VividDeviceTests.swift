@@ -7,15 +7,12 @@ import TestSupport
 /// photocap against a real V4L2 driver: the kernel's vivid camera, in the VM that
 /// Tests/V4L2Integration/run-vivid-vm.sh boots. Each test reloads vivid, so it starts from
 /// default controls and fails if an earlier test leaked the device. Off outside the VM.
-@Suite(.serialized, .enabled(if: Vivid.isAvailable, "needs vivid: run Tests/V4L2Integration/run-vivid-vm.sh"))
+@Suite(.serialized, .vivid)
 struct VividDeviceTests {
-    let path = Vivid.device ?? "/dev/video0"
+    let path = Vivid.path
     let folder: TemporaryDirectory
 
-    init() throws {
-        try Vivid.reload()
-        folder = try TemporaryDirectory("vivid")
-    }
+    init() throws { folder = try Vivid.reloaded(folder: "vivid") }
 
     /// Opens the camera, runs `body` on a running session, and closes everything again.
     func withSession<T>(discarding: Int = 0, _ body: (CaptureDevice, PhotoOutput) async throws -> T) async throws -> T {

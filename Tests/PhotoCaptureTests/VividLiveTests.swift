@@ -6,13 +6,11 @@ import TestSupport
 
 /// The live session on vivid: zero shutter lag against the driver's own timestamps, and a video
 /// data output and the scene monitor that end with the camera's disconnect. Off outside the VM.
-@Suite(.serialized, .enabled(if: Vivid.isAvailable, "needs vivid: run Tests/V4L2Integration/run-vivid-vm.sh"))
+@Suite(.serialized, .vivid)
 struct VividLiveTests {
-    let path = Vivid.device ?? "/dev/video0"
+    let path = Vivid.path
 
-    init() throws {
-        try Vivid.reload()
-    }
+    init() throws { try Vivid.reload() }
 
     final class Recorder: VideoDataOutputDelegate {
         let frames = Mutex(0)

@@ -7,16 +7,13 @@ import TestSupport
 /// RAW capture from a real V4L2 driver: vivid's Bayer formats become
 /// DNGs whose samples are exactly what vivid delivers (compared with a frame v4l2-ctl captured
 /// itself), which exiftool validates and dcraw identifies. Off outside the VM.
-@Suite(.serialized, .enabled(if: Vivid.isAvailable, "needs vivid: run Tests/V4L2Integration/run-vivid-vm.sh"))
+@Suite(.serialized, .vivid)
 struct VividRAWTests {
-    let path = Vivid.device ?? "/dev/video0"
+    let path = Vivid.path
     let folder: TemporaryDirectory
     static let size = PixelSize(width: 640, height: 360)
 
-    init() throws {
-        try Vivid.reload()
-        folder = try TemporaryDirectory("vivid-raw")
-    }
+    init() throws { folder = try Vivid.reloaded(folder: "vivid-raw") }
 
     func capture(_ settings: PhotoSettings) async throws -> [CapturePhoto] {
         let session = CaptureSession()

@@ -53,8 +53,7 @@ func facesInPhoto(_ photo: CapturePhoto) throws -> [DetectedFace] {
         // clockwise sees it; the photo keeps those pixels and says to turn them back.
         let picture = try ImageDecoder().decode(fileAt: portrait).image.transformed(by: Orientation(clockwiseDegrees: 270)!)
         let folder = try TemporaryDirectory("faces-in-a-photo")
-        let frame = try FrameBuilder.frame(from: picture, format: .rgb24)
-        let path = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "portrait.rgb")
+        let path = try folder.writeFrame(of: picture, format: .rgb24, named: "portrait.rgb")
         let session = CaptureSession()
         let output = PhotoOutput()
         try session.addInput(try .frameFile(path: path, format: .rgb24, size: picture.size))

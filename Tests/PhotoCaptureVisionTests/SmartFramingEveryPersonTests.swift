@@ -55,16 +55,10 @@ import Testing
         try monitor.setEnabledFramings(Self.enabled)
         try await session.startRunning()
         try monitor.startMonitoring()
-        let outcome: (closedIn: Framing?, joined: Framing?)
-        do {
-            outcome = try await Self.play(scene, monitor: monitor, device: device, switcher: switcher)
-        } catch {
+        let outcome = try await cleaningUp(after: { try await Self.play(scene, monitor: monitor, device: device, switcher: switcher) }) {
             monitor.stopMonitoring()
             await session.stopRunning()
-            throw error
         }
-        monitor.stopMonitoring()
-        await session.stopRunning()
 
         let analyses = "\(monitor.analysedFrameCount) pictures analysed, \(monitor.droppedFrameCount) dropped"
         let closeUpText = outcome.closedIn.map(String.init(describing:)) ?? "nothing"

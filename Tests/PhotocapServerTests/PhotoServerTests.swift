@@ -3,6 +3,7 @@ import Hummingbird
 import PhotoCapture
 import PhotocapCommands
 import PhotocapServer
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -60,15 +61,10 @@ struct PhotoServerTests {
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        do {
-            try await body(TestHTTPClient(port: port), coordinator)
-        } catch {
+        try await cleaningUp(after: { try await body(TestHTTPClient(port: port), coordinator) }) {
             server.cancel()
             await coordinator.stop()
-            throw error
         }
-        server.cancel()
-        await coordinator.stop()
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ response: TestHTTPClient.Response) throws -> T {

@@ -32,8 +32,8 @@ public struct MeasuredRun: Sendable {
         let folder = try TemporaryDirectory("photocap-run")
         // Its deinit removes the folder: kept until the child's output has been read.
         defer { withExtendedLifetime(folder) {} }
-        let outPath = folder.url.appendingPathComponent("stdout").path
-        let errPath = folder.url.appendingPathComponent("stderr").path
+        let outPath = folder.path("stdout")
+        let errPath = folder.path("stderr")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -92,7 +92,7 @@ extension MeasuredRun {
     /// so none is left behind.
     public static func runTimed(_ program: String, _ arguments: [String], deadline: Int = 20) throws -> (run: MeasuredRun, peakBytes: Int) {
         let folder = try TemporaryDirectory("photocap-time")
-        let report = folder.url.appendingPathComponent("time").path
+        let report = folder.path("time")
         let script = "report=$1 limit=$2; shift 2; exec /usr/bin/time -f %M -o \"$report\" /usr/bin/timeout -s KILL \"$limit\" \"$@\""
         let run = try run("/bin/sh", ["-c", script, "sh", report, "\(deadline)", program] + arguments, deadline: Double(deadline + 10))
         // The last line: time writes "Command exited with non-zero status N" before it.

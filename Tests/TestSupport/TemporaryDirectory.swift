@@ -13,6 +13,9 @@ public final class TemporaryDirectory {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
+    /// The path of `name` in the folder (a file or folder there, not made).
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
     /// Writes `bytes` to the file `name` in the folder and returns that file's path.
     @discardableResult
     public func write(_ bytes: [UInt8], named name: String) throws -> String {

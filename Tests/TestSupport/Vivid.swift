@@ -11,6 +11,9 @@ public enum Vivid {
     /// Whether the vivid tests run.
     public static var isAvailable: Bool { device != nil }
 
+    /// The device node; /dev/video0 where the suites are only listed, not run.
+    public static var path: String { device ?? "/dev/video0" }
+
     /// Module parameters: one device with one video capture node.
     public static let moduleParameters = ["n_devs=1", "node_types=0x1"]
 
@@ -22,6 +25,13 @@ public enum Vivid {
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: device!) { usleep(20_000) }
         // No on-screen text, so frames are deterministic (a control, not a module parameter).
         try set(["osd_text_mode": "2"])
+    }
+
+    /// What each test of a vivid suite starts from: vivid reloaded (``reload()``) and a new
+    /// folder whose name starts with `name`.
+    public static func reloaded(folder name: String) throws -> TemporaryDirectory {
+        try reload()
+        return try TemporaryDirectory(name)
     }
 
     /// Sets controls with v4l2-ctl, e.g. `["test_pattern": "0"]`.

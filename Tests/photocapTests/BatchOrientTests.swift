@@ -38,7 +38,7 @@ import TestSupport
         #expect(raw.status == 0, "\(raw.stderr)")
         try Data("not a photo".utf8).write(to: input.appendingPathComponent("notes.txt"))
 
-        let output = folder.url.appendingPathComponent("out").path
+        let output = folder.path("out")
         let run = try OrientCommandTests.photocap(["orient", input.path, "--recursive", "--json", "--output", output + "/"])
         #expect(run.status == 1, "a refused file makes the exit status 1: \(run.stderr)")
         let lines = try run.text.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
@@ -68,7 +68,7 @@ import TestSupport
 
         // Without --recursive the subfolder is left out; without --json, one line per file and
         // the summary on stderr.
-        let flat = try OrientCommandTests.photocap(["orient", input.path, "--output", folder.url.appendingPathComponent("flat").path + "/"])
+        let flat = try OrientCommandTests.photocap(["orient", input.path, "--output", folder.path("flat") + "/"])
         #expect(flat.status == 1)
         #expect(flat.text.split(separator: "\n").count == 3, "\(flat.text)")
         #expect(flat.stderr.contains("orient: 2 turned, 1 already upright, 2 refused"), "\(flat.stderr)")

@@ -50,19 +50,19 @@ import TestSupport
     @Test(arguments: cases)
     func aCMYKJPEGTurnsInItsOwnColourModel(_ test: Case) throws {
         let folder = try TemporaryDirectory("orient-cmyk")
-        let input = folder.url.appendingPathComponent("print.jpg").path
+        let input = folder.path("print.jpg")
         try ExternalTool.run("convert", [TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path, "-resize", "\(test.size)!",
                                          "-colorspace", "CMYK", "-sampling-factor", test.sampling, "-quality", "92", input]).checked()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
         let adobe = try #require(bytes.firstRange(of: [0xFF, 0xEE, 0x00, 0x0E] + Array("Adobe".utf8)))
         bytes[adobe.lowerBound + 4 + 11] = test.transform
         try Data(bytes).write(to: URL(fileURLWithPath: input))
-        let icc = folder.url.appendingPathComponent("print.icc").path
+        let icc = folder.path("print.icc")
         try Data(Self.cmykICCProfile()).write(to: URL(fileURLWithPath: icc))
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=\(test.orientation)", "-ICC_Profile<=\(icc)", input]).checked()
         #expect(try ExternalTool.run("exiftool", ["-s3", "-n", "-ColorTransform", input]).checked().text == "\(test.transform)\n")
 
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out] + test.options + [input])
         #expect(run.status == 0, "\(run.stderr)")
         let output = out + "print.jpg"

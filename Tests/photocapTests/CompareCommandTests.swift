@@ -43,7 +43,7 @@ struct CompareCommandTests {
         let folder = try TemporaryDirectory("compare")
         let mirrored = try folder.write([UInt8](Data(contentsOf: URL(fileURLWithPath: Self.image("Landscape_1")))), named: "mirrored.jpg")
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=2", mirrored]).checked()
-        let diff = folder.url.appendingPathComponent("diff.png").path
+        let diff = folder.path("diff.png")
         let run = try Self.compare([mirrored, Self.image("Landscape_1"), "--diff", diff])
         #expect(run.status == 1)
         #expect(run.text.hasPrefix("\(mirrored): differs in orientation: the picture shows the golden mirrored left-right; mean difference 74."), "\(run.text)")
@@ -78,7 +78,7 @@ struct CompareCommandTests {
     @Test("a size mismatch with --diff writes the picture (left) and the golden (right) side by side and says so")
     func sizeMismatchSideBySide() throws {
         let folder = try TemporaryDirectory("compare-side-by-side")
-        let diff = folder.url.appendingPathComponent("sizes.png").path
+        let diff = folder.path("sizes.png")
         let (file, golden) = (Self.image("Portrait_1"), Self.image("Landscape_1"))
         let run = try Self.compare([file, golden, "--diff", diff])
         #expect(run.status == 1)
@@ -103,7 +103,7 @@ struct CompareCommandTests {
         #expect(run.status == 2)
         #expect(run.stderr == "photocap: error: \(cut): the JPEG file is truncated at byte 5000 (its data goes on past the end)\n")
         #expect(run.stdout.isEmpty)
-        let absent = try Self.compare([Self.image("Landscape_1"), folder.url.appendingPathComponent("none.png").path, "--json"])
+        let absent = try Self.compare([Self.image("Landscape_1"), folder.path("none.png"), "--json"])
         #expect(absent.status == 2 && absent.stderr.hasSuffix("none.png: no such file\n"), "\(absent.stderr)")
         #expect(absent.stdout.isEmpty)
     }
@@ -111,7 +111,7 @@ struct CompareCommandTests {
     @Test("a FIFO or a device, as the picture or the golden, is named as such, as every command names it")
     func pathsThatAreNoFiles() throws {
         let folder = try TemporaryDirectory("compare-paths")
-        let fifo = folder.url.appendingPathComponent("pipe.png").path
+        let fifo = folder.path("pipe.png")
         #expect(mkfifo(fifo, 0o600) == 0)
         for (path, reason) in [(fifo, "it is a FIFO (named pipe), not a regular file"), ("/dev/zero", "it is a character device, not a regular file")] {
             for arguments in [[path, Self.image("Landscape_1")], [Self.image("Landscape_1"), path]] {
@@ -125,15 +125,15 @@ struct CompareCommandTests {
     @Test("a CMYK JPEG, as orient turns it, is compared as ImageMagick shows it, as the picture or the golden")
     func cmykJPEG() throws {
         let folder = try TemporaryDirectory("compare-cmyk")
-        let cmyk = folder.url.appendingPathComponent("cmyk.jpg").path
+        let cmyk = folder.path("cmyk.jpg")
         try ExternalTool.run("convert", ["-size", "64x48", "-seed", "48", "plasma:fractal", "-colorspace", "CMYK", "-quality", "95", cmyk]).checked()
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", cmyk]).checked()
-        let out = folder.url.appendingPathComponent("out").path
+        let out = folder.path("out")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let turned = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, cmyk])
         #expect(turned.status == 0, "\(turned.stderr)")
         // What ImageMagick shows of each (the turn re-encodes: each file has its own).
-        let (golden, turnedGolden) = (folder.url.appendingPathComponent("golden.png").path, folder.url.appendingPathComponent("turned.png").path)
+        let (golden, turnedGolden) = (folder.path("golden.png"), folder.path("turned.png"))
         try ExternalTool.run("convert", [cmyk, "-auto-orient", "-colorspace", "sRGB", "PNG24:" + golden]).checked()
         try ExternalTool.run("convert", [out + "/cmyk.jpg", "-auto-orient", "-colorspace", "sRGB", "PNG24:" + turnedGolden]).checked()
         for arguments in [[cmyk, golden], [out + "/cmyk.jpg", turnedGolden], [golden, cmyk]] {
@@ -146,7 +146,7 @@ struct CompareCommandTests {
     @Test("record mode: PHOTOCAP_RECORD_GOLDENS=1 writes the golden PNG, says so, exits 0; the next run compares")
     func record() throws {
         let folder = try TemporaryDirectory("compare-record")
-        let golden = folder.url.appendingPathComponent("goldens/landscape.png").path
+        let golden = folder.path("goldens/landscape.png")
         let run = try Self.compare([Self.image("Landscape_8"), golden], environment: ["PHOTOCAP_RECORD_GOLDENS": "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text.contains("\(golden): recorded the golden"), "\(run.text)")
@@ -157,7 +157,7 @@ struct CompareCommandTests {
         #expect(json["recorded"] as? Bool == true && json["verdict"] as? String == "recorded")
         #expect(try Self.compare([Self.image("Landscape_8"), golden]).status == 0)
         #expect(try Self.compare([Self.image("Landscape_1"), golden, "--tolerance", "1"]).status == 1)
-        let jpegGolden = try Self.compare([Self.image("Landscape_8"), folder.url.appendingPathComponent("g.jpg").path],
+        let jpegGolden = try Self.compare([Self.image("Landscape_8"), folder.path("g.jpg")],
                                           environment: ["PHOTOCAP_RECORD_GOLDENS": "1"])
         #expect(jpegGolden.status == 2 && jpegGolden.stderr.contains("goldens are recorded as PNG"), "\(jpegGolden.stderr)")
     }

@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct ControlOptionTests {
     @Test func malformedOrControllessRequestsWriteNothing() throws {
         let folder = try TemporaryDirectory("control-cli")
-        let path = folder.url.appendingPathComponent("shot.jpg").path
+        let path = folder.path("shot.jpg")
         for (control, message) in [("brightness", "--control takes NAME=VALUE"), ("=5", "--control takes NAME=VALUE"),
                                    ("brightness=10", "has no controls")] {
             let run = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--control", control, "--output", path])

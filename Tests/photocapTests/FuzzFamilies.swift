@@ -46,7 +46,7 @@ enum FuzzFamilies {
         case "heic-aux":
             return [name: try read(try turnedHEIC(width: 64, height: 48, in: folder))]
         case "y4m":
-            let clip = folder.url.appendingPathComponent("clip.y4m").path
+            let clip = folder.path("clip.y4m")
             let photo = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
             try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-i", photo, "-vf", "scale=64:48,format=yuv420p", "-frames:v", "2",
                                             "-f", "yuv4mpegpipe", clip]).checked()
@@ -54,7 +54,7 @@ enum FuzzFamilies {
         default:
             var seeds: [String: [UInt8]] = [:]
             for (format, size) in [("odd-jpeg", "63x47"), ("odd-tiff", "63x47"), ("odd-png", "63x47"), ("odd-jpeg-1x1", "1x1")] {
-                let path = folder.url.appendingPathComponent("\(format).\(fileExtension(of: format))").path
+                let path = folder.path("\(format).\(fileExtension(of: format))")
                 // 4:2:0, so the odd side leaves a chroma sample half outside the picture.
                 try ExternalTool.run("convert", ["-size", size, "gradient:red-blue", "-sampling-factor", "2x2", "-quality", "90", path]).checked()
                 if format != "odd-png" {

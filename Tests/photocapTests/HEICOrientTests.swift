@@ -26,7 +26,7 @@ import TestSupport
     /// byte for byte the original (it used to be re-encoded, losing profile and maker notes, 4x larger).
     @Test func anAppleHEICIsLeftAsCoded() throws {
         let folder = try TemporaryDirectory("heic-apple")
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, Self.arrow.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text == "\(Self.arrow.path): already upright\n")
@@ -67,7 +67,7 @@ import TestSupport
         let input = try Self.copyOfArrow(in: folder)
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-XMP-tiff:Orientation=6", "-XMP-dc:Creator=Ada", input]).checked()
         let shownBefore = try Self.shown(input, in: folder)
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--pixels", "--output", out, input])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text == "\(input): orientation 6 -> 1 (3024x4032)\n")
@@ -133,7 +133,7 @@ import TestSupport
         let folder = try TemporaryDirectory("heic-from-exif")
         let input = try HEICOrientTests.copyOfArrow(in: folder)
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=\(exif)", input]).checked()
-        let upright = folder.url.appendingPathComponent("upright.png").path
+        let upright = folder.path("upright.png")
         try ExternalTool.run("heif-convert", [input, upright]).checked()
         let before = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
         let coded = try Self.codedData(input)
@@ -162,14 +162,14 @@ import TestSupport
     @Test(arguments: ["PNG32", "PNG64"])
     func aReencodeTurnsTheAlphaImage(pngKind: String) throws {
         let folder = try TemporaryDirectory("heic-alpha")
-        let png = folder.url.appendingPathComponent("alpha.png").path
+        let png = folder.path("alpha.png")
         try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "(", "-size", "48x64", "gradient:white-black", "-rotate", "90", ")",
                                          "-alpha", "off", "-compose", "CopyOpacity", "-composite", pngKind + ":" + png]).checked()
-        let input = folder.url.appendingPathComponent("alpha.heic").path
+        let input = folder.path("alpha.heic")
         try ExternalTool.run("heif-enc", ["-q", "90", png, "-o", input]).checked()
         #expect(try ExternalTool.run("heif-info", [input]).text.contains("alpha channel: yes"))
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", input]).checked()
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--pixels", "--output", out, input])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text == "\(input): orientation 6 -> 1 (48x64)\n")
@@ -244,7 +244,7 @@ import TestSupport
         var pictures: [String: RGBImage] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where file.hasPrefix(URL(fileURLWithPath: base).lastPathComponent + "-") {
             let name = String(file.dropFirst(URL(fileURLWithPath: base).lastPathComponent.count + 1).dropLast(4))
-            pictures[name] = try PPM.parse(try ExternalTool.run("convert", [folder.url.appendingPathComponent(file).path] + operations
+            pictures[name] = try PPM.parse(try ExternalTool.run("convert", [folder.path(file)] + operations
                 + ["-type", "TrueColor", "-depth", "8", "ppm:-"]).checked().stdout)
         }
         return pictures
@@ -259,7 +259,7 @@ import TestSupport
         let folder = try TemporaryDirectory("heic-aux-pixels")
         let input = try folder.write([UInt8](try Data(contentsOf: Self.pug)), named: "pug.heic")
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", input]).checked()
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--pixels", "--output", out, input])
         #expect(run.status == 0 && run.text == "\(input): orientation 6 -> 1 (3024x4032)\n", "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
@@ -304,7 +304,7 @@ import TestSupport
         let deep = try DepthHEIC.make(bits: 10, in: folder)
         #expect(try ExternalTool.run("heif-info", [deep]).text.contains("depth channel: yes"))
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-IFD0:Orientation=6", deep]).checked()
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         var run = try ExternalTool.run(TestPaths.photocap, ["orient", "--from-exif", "--pixels", "--output", out, deep])
         #expect(run.status == 0 && run.text == "\(deep): orientation 6 -> 1 (48x64)\n", "\(run.stderr)")
         #expect(run.stderr == "photocap: \(deep): warning: its depth image was dropped: its samples are deeper than 8 bits\n")

@@ -81,7 +81,7 @@ import TestSupport
             let refused = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "200000"] + pixels)
             #expect(refused.status == 1 && refused.stderr.contains("512x512 pixels (0.3 MP), more than the pixel budget of 200000"),
                     "\(format): \(refused.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("seed.\(format)").path))
+            #expect(!FileManager.default.fileExists(atPath: folder.path("seed.\(format)")))
             let raised = try Self.photocap(["orient", seeds.paths[format]!, "--output", folder.url.path, "--max-pixels", "262144"] + pixels)
             #expect(raised.status == 0, "\(format): \(raised.stderr)")
         }
@@ -179,7 +179,7 @@ import TestSupport
         let frame = try folder.write([UInt8](repeating: 0x80, count: 32), named: "frame.yuv")
         for budget in ["268435456", "9223372036854775807"] {
             let run = try Self.photocap(["shoot", "--frame-file", frame, "--frame-format", "yuyv", "--frame-size", size,
-                                         "--max-pixels", budget, "--output", folder.url.appendingPathComponent("x.jpg").path])
+                                         "--max-pixels", budget, "--output", folder.path("x.jpg")])
             #expect(run.signal == nil && run.status == 1, "\(run.stderr)")
             #expect(run.stderr.contains("declares \(size) pixels") && run.stderr.contains("more than the pixel budget"),
                     "\(run.stderr)")
@@ -386,7 +386,7 @@ import TestSupport
     @Test("XMP declaring nested entities (billion laughs) is turned at once: no document type is parsed")
     func entityExpansionInXMP() throws {
         let folder = try TemporaryDirectory("photocap-laughs")
-        let base = folder.url.appendingPathComponent("base.jpg").path
+        let base = folder.path("base.jpg")
         try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", base]).checked()
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", base]).checked()
         // 10^9 "lol"s in the extended-XMP GUID that the companion-picture reader looks up.
@@ -418,7 +418,7 @@ import TestSupport
         let header = Array("YUV4MPEG2 W64 H64 F".utf8) + [0x1B, 0x5D, 0x30, 0x3B] + Array("owned".utf8) + [0x07, 0x0D]
             + Array(":1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
         let clip = try folder.write(header + [UInt8](repeating: 128, count: 64 * 64 * 3 / 2), named: "title.y4m")
-        for arguments in [["shoot", "--frame-file", clip, "--output", folder.url.appendingPathComponent("x.jpg").path],
+        for arguments in [["shoot", "--frame-file", clip, "--output", folder.path("x.jpg")],
                           ["watch", "--frame-file", clip, "--duration", "1"]] {
             let run = try Self.photocap(arguments, deadline: 10)
             #expect(run.status == 1, "\(arguments): \(run.stderr)")
@@ -444,7 +444,7 @@ import TestSupport
     @Test("a device, a FIFO, a directory, an empty file and a truncated file are named as such")
     func pathMessages() throws {
         let folder = try TemporaryDirectory("photocap-paths")
-        let fifo = folder.url.appendingPathComponent("pipe.jpg").path
+        let fifo = folder.path("pipe.jpg")
         #expect(mkfifo(fifo, 0o600) == 0)
         let empty = try folder.write([], named: "empty.jpg")
         let seeds = try HostileSeeds()
@@ -488,7 +488,7 @@ import TestSupport
     @Test("a FIFO or a directory named as a clip is refused at once by shoot and watch, as the other readers refuse them")
     func clipPathsThatAreNoFiles() throws {
         let folder = try TemporaryDirectory("photocap-clip-paths")
-        let fifo = folder.url.appendingPathComponent("pipe.y4m").path
+        let fifo = folder.path("pipe.y4m")
         #expect(mkfifo(fifo, 0o600) == 0)
         let directory = folder.url.appendingPathComponent("folder.y4m")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -510,7 +510,7 @@ import TestSupport
         let folder = try TemporaryDirectory("photocap-clip-cut")
         let clip = try folder.write(Array("YUV4MPEG2 W64 H48 F30:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 128, count: 1000),
                                     named: "cut.y4m")
-        for arguments in [["shoot", "--frame-file", clip, "--output", folder.url.appendingPathComponent("x.jpg").path],
+        for arguments in [["shoot", "--frame-file", clip, "--output", folder.path("x.jpg")],
                           ["watch", "--frame-file", clip, "--duration", "3"]] {
             let run = try Self.photocap(arguments, deadline: 20)
             #expect(run.status == 1, "\(arguments): \(run.stderr)")
@@ -528,7 +528,7 @@ import TestSupport
         let dimensions = size.split(separator: "x").map { Int($0)! }
         let folder = try TemporaryDirectory("photocap-small-raw")
         let frame = try folder.write((0..<dimensions[0] * dimensions[1] * 2).map { UInt8(truncatingIfNeeded: $0 * 37) }, named: "frame.raw")
-        let dng = folder.url.appendingPathComponent("small.dng").path
+        let dng = folder.path("small.dng")
         let run = try Self.photocap(["shoot", "--frame-file", frame, "--frame-format", "srggb16", "--frame-size", size,
                                      "--format", "dng", "--output", dng])
         #expect(run.status == 0, "\(run.stderr)")

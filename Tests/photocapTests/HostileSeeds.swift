@@ -12,8 +12,8 @@ struct HostileSeeds {
 
     init(size: Int = 64) throws {
         folder = try TemporaryDirectory("photocap-seeds")
-        let frame = folder.url.appendingPathComponent("frame.yuv").path
-        let bayer = folder.url.appendingPathComponent("frame.rggb").path
+        let frame = folder.path("frame.yuv")
+        let bayer = folder.path("frame.rggb")
         // A texture with edges in both directions, so every codec has detail to code.
         let texture = (0..<size * size).map { UInt8(truncatingIfNeeded: ($0 % size) * 5 ^ ($0 / size) * 3) }
         try Data((0..<size * size * 2).map { UInt8(truncatingIfNeeded: texture[$0 / 2] &+ UInt8($0 % 2) * 90) })
@@ -21,7 +21,7 @@ struct HostileSeeds {
         try Data(texture).write(to: URL(fileURLWithPath: bayer))
         var paths: [String: String] = [:]
         for format in ["jpeg", "tiff", "heic", "dng"] {
-            let path = folder.url.appendingPathComponent("seed.\(format)").path
+            let path = folder.path("seed.\(format)")
             let source = format == "dng" ? ["--frame-file", bayer, "--frame-format", "srggb8"]
                 : ["--frame-file", frame, "--frame-format", "yuyv"]
             let run = try ExternalTool.run(TestPaths.photocap, ["shoot"] + source + [

@@ -24,7 +24,7 @@ import TestSupport
         let seeds = try HostileSeeds(size: size)
         let folder = try TemporaryDirectory("photocap-inplace")
         let original = Data(try seeds.bytes("jpeg"))
-        let file = folder.url.appendingPathComponent("photo.jpg").path
+        let file = folder.path("photo.jpg")
         try original.write(to: URL(fileURLWithPath: file))
         let reference = try TemporaryDirectory("photocap-inplace-reference")
         let run = try photocap(["orient", seeds.paths["jpeg"]!, "--output", reference.url.path])
@@ -56,7 +56,7 @@ import TestSupport
     @Test("a hard-linked file is refused with a clear message and left as it is")
     func hardLink() throws {
         let (folder, file, original, _) = try Self.fixture()
-        let other = folder.url.appendingPathComponent("other.jpg").path
+        let other = folder.path("other.jpg")
         #expect(link(file, other) == 0)
         let inode = Self.status(file).st_ino
         let run = try Self.photocap(["orient", "--in-place", file])

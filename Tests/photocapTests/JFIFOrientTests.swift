@@ -44,7 +44,7 @@ import TestSupport
         let original = [UInt8](try Data(contentsOf: OrientCommandTests.thirdParty.appendingPathComponent(
             "pillow-hopper-orientation/hopper_orientation_6.jpg")))
         let input = try folder.write(try Self.withOwnJFIF(original), named: "dense.jpg")
-        let icc = folder.url.appendingPathComponent("display.icc").path
+        let icc = folder.path("display.icc")
         try Data(OrientCommandTests.minimalICCProfile()).write(to: URL(fileURLWithPath: icc))
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Comment=kept comment", "-ICC_Profile<=\(icc)", input]).checked()
         let before = try Self.applicationSegments(input)
@@ -52,7 +52,7 @@ import TestSupport
         let thumbnail = try folder.write([UInt8](try ExternalTool.run("exiftool", ["-b", "-ThumbnailTIFF", input]).checked().stdout),
                                          named: "thumbnail.tif")
 
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, input])
         #expect(run.status == 0, "\(run.stderr)")
         let output = out + "dense.jpg"

@@ -9,7 +9,7 @@ import TestSupport
     func shoot(_ extra: [String]) throws -> String {
         let folder = try TemporaryDirectory("logging-cli")
         let run = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--size", "320x240",
-                                                  "--output", folder.url.appendingPathComponent("shot.jpg").path] + extra)
+                                                  "--output", folder.path("shot.jpg")] + extra)
         #expect(run.status == 0, "\(run.stderr)")
         return run.stderr
     }

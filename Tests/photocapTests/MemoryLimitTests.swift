@@ -53,7 +53,7 @@ import TestSupport
           arguments: ["jpeg", "heic"])
     func developStaysWithinItsFootprint(format: String) throws {
         let folder = try TemporaryDirectory("photocap-develop-footprint")
-        let dng = folder.url.appendingPathComponent("shot.dng").path
+        let dng = folder.path("shot.dng")
         let shot = try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "4032x3024", "--output", dng])
         #expect(shot.status == 0, "\(shot.stderr)")
         let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, ["develop", dng, "--format", format, "--output", folder.url.path + "/"],
@@ -188,7 +188,7 @@ import TestSupport
     /// A 4096x4096 uncompressed RGB TIFF of `depth`-bit samples with Orientation 6 in `folder`,
     /// named `rgbDEPTH.tif`, made by ImageMagick.
     static func uncompressedTIFF(depth: Int, in folder: TemporaryDirectory) throws -> String {
-        let path = folder.url.appendingPathComponent("rgb\(depth).tif").path
+        let path = folder.path("rgb\(depth).tif")
         try ExternalTool.run("convert", ["-size", "4096x4096", "gradient:red-blue", "-depth", "\(depth)", "-compress", "none",
                                          "-orient", "RightTop", path]).checked()
         return path
@@ -197,7 +197,7 @@ import TestSupport
     /// A 16384x16384 colour JPEG (4:2:0, a few MB: flat 64-pixel blocks) with Orientation 6 in
     /// `folder`, made by cjpeg from rows piped to it (the 805 MB picture is never stored whole).
     static func hugeJPEG(in folder: TemporaryDirectory) throws -> String {
-        let path = folder.url.appendingPathComponent("huge.jpg").path
+        let path = folder.path("huge.jpg")
         let side = 16384
         let cjpeg = Process()
         cjpeg.executableURL = URL(fileURLWithPath: try ExternalTool.path(of: "cjpeg"))
@@ -250,7 +250,7 @@ import TestSupport
     /// A 16384x16384 1-bit grey PNG in `folder` (67 KB: stripes), written by Python's zlib a
     /// row at a time.
     static func hugeBilevelPNG(in folder: TemporaryDirectory) throws -> String {
-        let path = folder.url.appendingPathComponent("huge.png").path
+        let path = folder.path("huge.png")
         let script = """
             import struct, sys, zlib
             def chunk(kind, data):

@@ -44,7 +44,7 @@ import TestSupport
     @Test(arguments: ["jpeg", "heic", "tiff", "dng"])
     func shootWritesSuppliedMetadata(format: String) throws {
         let folder = try TemporaryDirectory("metadata-cli")
-        let path = folder.url.appendingPathComponent("shot.\(PhotoFormat(rawValue: format)!.fileExtension!)").path
+        let path = folder.path("shot.\(PhotoFormat(rawValue: format)!.fileExtension!)")
         let run = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--format", format, "--size", "320x240",
                                                   "--heic-speed", "ultrafast", "--output", path] + Self.options)
         #expect(run.status == 0, "\(run.stderr)")
@@ -55,18 +55,18 @@ import TestSupport
     /// replaces the DNG's value.
     @Test func developCarriesTheDNGsMetadata() throws {
         let folder = try TemporaryDirectory("metadata-cli")
-        let dng = folder.url.appendingPathComponent("shot.dng").path
+        let dng = folder.path("shot.dng")
         let shoot = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "320x240",
                                                     "--output", dng] + Self.options)
         #expect(shoot.status == 0, "\(shoot.stderr)")
         for format in ["jpeg", "heic", "tiff"] {
-            let target = folder.url.appendingPathComponent("developed.\(PhotoFormat(rawValue: format)!.fileExtension!)").path
+            let target = folder.path("developed.\(PhotoFormat(rawValue: format)!.fileExtension!)")
             let run = try ShootCommandTests.photocap(["develop", dng, "--format", format, "--heic-speed", "ultrafast",
                                                       "--output", target])
             #expect(run.status == 0, "\(run.stderr)")
             try Self.expectSuppliedValues(target, "develop → \(format)")
         }
-        let target = folder.url.appendingPathComponent("renamed.jpg").path
+        let target = folder.path("renamed.jpg")
         let run = try ShootCommandTests.photocap(["develop", dng, "--artist", "Rui", "--output", target])
         #expect(run.status == 0, "\(run.stderr)")
         let tags = try Self.exiftool(target)
@@ -77,7 +77,7 @@ import TestSupport
     @Test func badLocationsAreRefusedBeforeShooting() throws {
         let folder = try TemporaryDirectory("metadata-cli")
         for location in ["91,0", "0,181", "12", "1,2,3,4", "north,east", "1,2,nan"] {
-            let path = folder.url.appendingPathComponent("shot.jpg").path
+            let path = folder.path("shot.jpg")
             let run = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--location", location, "--output", path])
             #expect(run.status != 0, "\(location)")
             #expect(run.stderr.contains("--location"), "\(location): \(run.stderr)")

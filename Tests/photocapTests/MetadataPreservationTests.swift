@@ -105,12 +105,12 @@ import TestSupport
     @Test func orientOutputWithATrailingSlashMakesTheFolder() throws {
         let temporary = try TemporaryDirectory("orient-new-folder")
         let input = TestPaths.testImages.appendingPathComponent("third-party/pillow-hopper-orientation/hopper_orientation_3.jpg").path
-        let folder = temporary.url.appendingPathComponent("new/deeper").path + "/"
+        let folder = temporary.path("new/deeper") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", folder, input])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder + "hopper_orientation_3.jpg"))
         // Without the slash a missing folder is still an error, as in shoot.
-        let missing = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", temporary.url.appendingPathComponent("absent").path, input])
+        let missing = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", temporary.path("absent"), input])
         #expect(missing.status == 64)
     }
 }
@@ -120,12 +120,12 @@ import TestSupport
 @Suite struct TruncatedJPEGTests {
     @Test func aTruncatedJPEGIsRefusedUnlessAccepted() throws {
         let folder = try TemporaryDirectory("truncated-jpeg")
-        let whole = folder.url.appendingPathComponent("whole.jpg").path
+        let whole = folder.path("whole.jpg")
         try ExternalTool.run("convert", ["-size", "320x240", "gradient:red-blue", "-quality", "95", whole]).checked()
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", whole]).checked()
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
         let input = try folder.write(Array(bytes.prefix(bytes.count * 6 / 10)), named: "cut.jpg")
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
 
         let refused = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, input])
         #expect(refused.status == 1)
@@ -156,7 +156,7 @@ import TestSupport
     /// main.jpg (64x48, Orientation 6) with an APP2 MPF index after its EXIF, and a 32x24
     /// preview JPEG appended after its EOI.
     static func makeMultiPicture(in folder: TemporaryDirectory) throws -> (path: String, preview: [UInt8]) {
-        let main = folder.url.appendingPathComponent("main.jpg").path, preview = folder.url.appendingPathComponent("preview.jpg").path
+        let main = folder.path("main.jpg"), preview = folder.path("preview.jpg")
         try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", main]).checked()
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", main]).checked()
         try ExternalTool.run("convert", ["-size", "32x24", "gradient:green-yellow", "-quality", "90", preview]).checked()
@@ -199,7 +199,7 @@ import TestSupport
         let (input, preview) = try Self.makeMultiPicture(in: folder)
         let original = try Self.images(input)
         #expect(original.second == Data(preview), "the crafted index is read by exiftool")
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out] + options + [input])
         #expect(run.status == 0, "\(run.stderr)")
         let result = out + "camera.jpg"
@@ -224,13 +224,13 @@ import TestSupport
     /// named in a warning, and the picture is turned.
     @Test func aCompanionThatCannotBeTurnedIsDroppedWithTheIndex() throws {
         let folder = try TemporaryDirectory("mpf-broken")
-        let main = folder.url.appendingPathComponent("main.jpg").path
+        let main = folder.path("main.jpg")
         try ExternalTool.run("convert", ["-size", "64x48", "gradient:red-blue", "-quality", "90", main]).checked()
         try ExternalTool.run("exiftool", ["-q", "-n", "-overwrite_original", "-Orientation=6", main]).checked()
         let broken: [UInt8] = [0xFF, 0xD8] + (0..<200).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) } + [0xFF, 0xD9]
         let input = try folder.write(try Self.multiPicture(main: [UInt8](try Data(contentsOf: URL(fileURLWithPath: main))), second: broken),
                                      named: "broken.jpg")
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out, input])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("image 2 of the Multi-Picture index (204 bytes after the picture) cannot be turned"), "\(run.stderr)")
@@ -250,7 +250,7 @@ import TestSupport
     @Test(arguments: [[], ["--lossless"]])
     func anUltraHDRGainMapTurnsWithThePicture(_ options: [String]) throws {
         let folder = try TemporaryDirectory("ultrahdr")
-        let gainMap = folder.url.appendingPathComponent("gainmap.jpg").path, main = folder.url.appendingPathComponent("main.jpg").path
+        let gainMap = folder.path("gainmap.jpg"), main = folder.path("main.jpg")
         let rdf = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
         let hdrgm = "xmlns:hdrgm=\"http://ns.adobe.com/hdr-gain-map/1.0/\" hdrgm:Version=\"1.0\""
         try ExternalTool.run("convert", ["-size", "32x24", "gradient:gray20-gray80", "-colorspace", "gray", "-quality", "90", gainMap]).checked()
@@ -276,7 +276,7 @@ import TestSupport
         let before = try lengths(input)
         #expect(before.directory == "\(gainMapBytes.count)\n" && before.gainMap == Data(gainMapBytes), "the made file reads as made: \(before.directory)")
 
-        let out = folder.url.appendingPathComponent("out").path + "/"
+        let out = folder.path("out") + "/"
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--output", out] + options + [input])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
         let result = out + "ultrahdr.jpg"
@@ -310,8 +310,8 @@ import TestSupport
     /// original have its size, written by exiftool.
     static func portrait(in folder: TemporaryDirectory, size: String, depthBits: Int,
                          depthData: [UInt8]? = nil) throws -> (photo: String, depth: String, original: String) {
-        let photo = folder.url.appendingPathComponent("portrait.jpg").path
-        let depth = folder.url.appendingPathComponent("depth.png").path, original = folder.url.appendingPathComponent("original.jpg").path
+        let photo = folder.path("portrait.jpg")
+        let depth = folder.path("depth.png"), original = folder.path("original.jpg")
         try ExternalTool.run("convert", ["-size", size, "gradient:red-blue", "-quality", "90", photo]).checked()
         try ExternalTool.run("convert", ["-size", size, "xc:", "+noise", "Random", "-colorspace", "gray", "-depth", "\(depthBits)", depth]).checked()
         if let depthData { try Data(depthData).write(to: URL(fileURLWithPath: depth)) }

@@ -253,7 +253,7 @@ import TestSupport
     @Test(arguments: [false, true])
     func iccXMPAndCommentSurvive(lossless: Bool) throws {
         let folder = try TemporaryDirectory("orient-metadata")
-        let input = folder.url.appendingPathComponent("tagged.jpg").path
+        let input = folder.path("tagged.jpg")
         let icc = folder.url.appendingPathComponent("display.icc")
         try Data(Self.minimalICCProfile()).write(to: icc)
         try FileManager.default.copyItem(atPath: Self.thirdParty.appendingPathComponent(
@@ -279,8 +279,8 @@ import TestSupport
     /// A photo with an IFD1 thumbnail and Orientation 8: the thumbnail is turned like the image.
     @Test func thumbnailIsTurnedLikeTheMainImage() throws {
         let folder = try TemporaryDirectory("orient-thumbnail")
-        let input = folder.url.appendingPathComponent("in/photo.jpg").path
-        try FileManager.default.createDirectory(atPath: folder.url.appendingPathComponent("in").path, withIntermediateDirectories: true)
+        let input = folder.path("in/photo.jpg")
+        try FileManager.default.createDirectory(atPath: folder.path("in"), withIntermediateDirectories: true)
         let shoot = try Self.photocap(["shoot", "--device", "synthetic", "--size", "640x480", "--no-compensation",
                                        "--sensor-rotation", "90", "--thumbnail", "160x120", "--output", input])
         #expect(shoot.status == 0, "\(shoot.stderr)")
@@ -289,7 +289,7 @@ import TestSupport
         let run = try Self.photocap(["orient", "--output", folder.url.path, input])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.text == "\(input): orientation 8 -> 1 (480x640)\n")
-        let output = folder.url.appendingPathComponent("photo.jpg").path
+        let output = folder.path("photo.jpg")
         #expect(try Self.orientationTags(output) == ["1", "1"])
         let dimensions = try ExternalTool.run("exiftool", ["-n", "-s3", "-ExifImageWidth", "-ExifImageHeight", output]).text
         #expect(dimensions == "480\n640\n")
@@ -315,7 +315,7 @@ import TestSupport
     /// decodes the same with or without transformations.
     @Test func heicIsTurnedUpright() throws {
         let folder = try TemporaryDirectory("orient-heic")
-        let input = folder.url.appendingPathComponent("photo.heic").path
+        let input = folder.path("photo.heic")
         let shoot = try Self.photocap(["shoot", "--device", "synthetic", "--format", "heic", "--heic-speed", "ultrafast",
                                        "--size", "320x240", "--no-compensation", "--sensor-rotation", "90",
                                        "--thumbnail", "160x120", "--output", input])
@@ -381,7 +381,7 @@ import TestSupport
     /// ImageMagick shows for the input (within the golden tolerance).
     @Test func oddSizesKeepEveryPixel() throws {
         let folder = try TemporaryDirectory("orient-odd")
-        let input = folder.url.appendingPathComponent("odd.jpg").path
+        let input = folder.path("odd.jpg")
         try ExternalTool.run("convert", ["-size", "101x75", "gradient:red-blue", "-quality", "95", input]).checked()
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", input]).checked()
         let shown = try ReferenceDecoder.imageMagickAutoOriented(input)
@@ -400,7 +400,7 @@ import TestSupport
     /// rotation_6.jpg is 308x231) once took the sample past its last column from unwritten memory.
     @Test func oddSizedReencodeIsTheSameBytesEveryRun() throws {
         let folder = try TemporaryDirectory("orient-odd-repeat")
-        let input = folder.url.appendingPathComponent("odd.jpg").path
+        let input = folder.path("odd.jpg")
         try ExternalTool.run("convert", ["-size", "308x231", "-seed", "48", "plasma:fractal", "-quality", "95", input]).checked()
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", input]).checked()
         var digests: Set<String> = []
@@ -419,7 +419,7 @@ import TestSupport
     @Test(arguments: [("1x1", "1x1,1x1,1x1"), ("2x1", "2x1,1x1,1x1"), ("gray", "1x1")])
     func reencodedTurnKeepsTheSampling(sampling: String, factors: String) throws {
         let folder = try TemporaryDirectory("orient-sampling")
-        let input = folder.url.appendingPathComponent("sampled.jpg").path
+        let input = folder.path("sampled.jpg")
         let options = sampling == "gray" ? ["-colorspace", "Gray"] : ["-sampling-factor", sampling]
         try ExternalTool.run("convert", ["-size", "101x75", "-seed", "48", "plasma:fractal"] + options + ["-quality", "95", input]).checked()
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", input]).checked()

@@ -15,7 +15,7 @@ import TestSupport
 
     @Test func shootFormatDNGWritesAValidDNG() throws {
         let folder = try TemporaryDirectory("raw-cli")
-        let path = folder.url.appendingPathComponent("raw.dng").path
+        let path = folder.path("raw.dng")
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480",
                                      "--sensor-rotation", "90", "--json", "--output", path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -42,7 +42,7 @@ import TestSupport
     @Test(arguments: [["--format", "dng"], ["--raw-plus", "jpeg"]])
     func aDefaultSizeRawPhotoAsAUserTakesIt(options: [String]) throws {
         let folder = try TemporaryDirectory("raw-cli")
-        let path = folder.url.appendingPathComponent("default.dng").path
+        let path = folder.path("default.dng")
         let run = try Self.photocap(["shoot", "--device", "synthetic"] + options + ["--output", path])
         #expect(run.status == 0, "status \(run.status): \(run.stderr)")
         #expect(try ExternalTool.exiftoolValidationProblems(path) == [])
@@ -51,7 +51,7 @@ import TestSupport
         let sizes = identified.split(separator: "\n").map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         #expect(sizes.contains("Full size: 4032 x 3024") && sizes.contains("Thumb size: 256 x 192"), "LibRaw: \(identified)")
         if options.contains("--raw-plus") {
-            let jpeg = folder.url.appendingPathComponent("default.jpg").path
+            let jpeg = folder.path("default.jpg")
             #expect(try ExternalTool.exiftoolValidationProblems(jpeg) == [])
             #expect(try ReferenceDecoder.djpeg(jpeg).size == PixelSize(width: 4032, height: 3024))
         }
@@ -65,7 +65,7 @@ import TestSupport
         let bits = code.hasSuffix("AA") ? 10 : 12
         let values = CSI2Packer.pattern(width: 64, height: 48, bits: bits)
         let framePath = try folder.write(CSI2Packer.pack(values, width: 64, bits: bits), named: "frame.raw")
-        let path = folder.url.appendingPathComponent("packed.dng").path
+        let path = folder.path("packed.dng")
         let run = try Self.photocap(["shoot", "--frame-file", framePath, "--frame-format", code, "--frame-size", "64x48",
                                      "--raw-plus", "jpeg", "--json", "--output", path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -76,7 +76,7 @@ import TestSupport
         #expect(raw["whiteLevel"] as? Int == (1 << bits) - 1 && raw["storedBitsPerSample"] as? Int == 16)
         #expect(try ExternalTool.exiftoolValidationProblems(path) == [])
         #expect(try ReferenceDecoder.dcrawRawSamples(path).samples == values)
-        #expect(try ReferenceDecoder.djpeg(folder.url.appendingPathComponent("packed.jpg").path).size
+        #expect(try ReferenceDecoder.djpeg(folder.path("packed.jpg")).size
             == PixelSize(width: 64, height: 48))
     }
 
@@ -87,7 +87,7 @@ import TestSupport
         let ext = PhotoFormat(rawValue: processed)!.fileExtension!
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--raw-plus", processed, "--heic-speed", "ultrafast",
                                      "--pixel-format", "BA10", "--size", "640x480", "--json",
-                                     "--output", folder.url.appendingPathComponent("shot.\(ext)").path])
+                                     "--output", folder.path("shot.\(ext)")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["shot.dng", "shot.\(ext)"])
         let reports = try run.text.split(separator: "\n").map(Self.json)
@@ -97,11 +97,11 @@ import TestSupport
         #expect(reports[1]["encodingRoute"] as? String == "developed")
         #expect((reports[0]["raw"] as? [String: Any])?["pixelFormat"] as? String == "BA10")
         for name in ["shot.dng", "shot.\(ext)"] {
-            #expect(try ExternalTool.exiftoolValidationProblems(folder.url.appendingPathComponent(name).path) == [], "\(name)")
+            #expect(try ExternalTool.exiftoolValidationProblems(folder.path(name)) == [], "\(name)")
         }
         // The processed file shows the scene (white balance and tone curve applied: the raw
         // samples themselves differ from it by over 30).
-        let path = folder.url.appendingPathComponent("shot.\(ext)").path
+        let path = folder.path("shot.\(ext)")
         let developed: RGBImage
         if processed == "heic" {
             let decoded = try HEICDecoder.decodeRGB([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), applyingTransformations: true)
@@ -118,18 +118,17 @@ import TestSupport
     @Test func rawPlusWithAStemNamesBothFiles() throws {
         let folder = try TemporaryDirectory("raw-cli")
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--raw-plus", "jpeg", "--pixel-format", "BA10", "--size", "64x48",
-                                     "--output", folder.url.appendingPathComponent("shot").path])
+                                     "--output", folder.path("shot")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["shot.dng", "shot.jpg"])
-        #expect(try ExternalTool.exiftoolValidationProblems(folder.url.appendingPathComponent("shot.jpg").path) == [])
+        #expect(try ExternalTool.exiftoolValidationProblems(folder.path("shot.jpg")) == [])
     }
 
     /// Acceptance 5, and nothing is written: a device without Bayer formats, a taken name,
     /// contradictory options.
     @Test func impossibleRawRequestsFailWithoutWriting() throws {
         let folder = try TemporaryDirectory("raw-cli")
-        let frame = try FrameBuilder.frame(from: SyntheticScene.image(size: PixelSize(width: 64, height: 48)), format: .yuyv)
-        let framePath = try folder.write(frame.storage.withUnsafeBytes { [UInt8]($0) }, named: "frame.yuv")
+        let framePath = try folder.writeFrame(of: SyntheticScene.image(size: PixelSize(width: 64, height: 48)), format: .yuyv, named: "frame.yuv")
         let target = folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         for options in [["--format", "dng"], ["--raw-plus", "jpeg"]] {
@@ -155,7 +154,7 @@ import TestSupport
 
     @Test func developWritesTheProcessedPhotoBesideTheDNG() throws {
         let folder = try TemporaryDirectory("raw-cli")
-        let dng = folder.url.appendingPathComponent("shot.dng").path
+        let dng = folder.path("shot.dng")
         let shot = try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480",
                                       "--sensor-rotation", "90", "--rotation", "180", "--output", dng])
         #expect(shot.status == 0, "\(shot.stderr)")
@@ -163,15 +162,15 @@ import TestSupport
         let run = try Self.photocap(["develop", dng, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try Self.json(try #require(run.text.split(separator: "\n").first))
-        #expect(report["path"] as? String == folder.url.appendingPathComponent("shot.jpg").path)
+        #expect(report["path"] as? String == folder.path("shot.jpg"))
         #expect(report["orientationWritten"] as? Int == 3 && report["compensationApplied"] as? Bool == true)
-        let jpeg = folder.url.appendingPathComponent("shot.jpg").path
+        let jpeg = folder.path("shot.jpg")
         #expect(try ExternalTool.exiftoolValidationProblems(jpeg) == [])
         let upright = SyntheticScene.image(size: PixelSize(width: 480, height: 640)).transformed(by: .down)
         #expect(try ReferenceDecoder.imageMagickAutoOriented(jpeg).meanAbsoluteDifference(to: upright) <= 4)
 
         for (flag, ext, orientation) in [("--no-compensation", "tiff", 6), ("--upright", "heic", 1)] {
-            let out = folder.url.appendingPathComponent("out\(flag).\(ext)").path
+            let out = folder.path("out\(flag).\(ext)")
             let developed = try Self.photocap(["develop", dng, "--format", ext, flag, "--heic-speed", "ultrafast", "--output", out])
             #expect(developed.status == 0, "\(developed.stderr)")
             #expect(try ImageFileInfo(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))).orientation.exifValue == orientation)
@@ -187,22 +186,22 @@ import TestSupport
     /// and nothing is written.
     @Test func developRefusesDamagedAndForeignFiles() throws {
         let folder = try TemporaryDirectory("raw-cli")
-        let dng = folder.url.appendingPathComponent("whole.dng").path
+        let dng = folder.path("whole.dng")
         #expect(try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "320x240", "--output", dng]).status == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: dng))
         let cut = try folder.write([UInt8](bytes.prefix(bytes.count * 2 / 3)), named: "cut.dng")
-        let jpeg = folder.url.appendingPathComponent("photo.jpg").path
+        let jpeg = folder.path("photo.jpg")
         #expect(try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--output", jpeg]).status == 0)
         for (file, message) in [(cut, "truncated or damaged"), (jpeg, "not a DNG"),
-                                (folder.url.appendingPathComponent("missing.dng").path, "no such file")] {
-            let out = folder.url.appendingPathComponent("out.jpg").path
+                                (folder.path("missing.dng"), "no such file")] {
+            let out = folder.path("out.jpg")
             let run = try Self.photocap(["develop", file, "--output", out])
             #expect(run.status == 1)
             #expect(run.stderr.hasPrefix("photocap: error: cannot develop \(file): ") && run.stderr.contains(message), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
         // A file that cannot be read at all: the reason alone, not the reader's own sentence.
-        let missing = folder.url.appendingPathComponent("missing.dng").path
+        let missing = folder.path("missing.dng")
         #expect(try Self.photocap(["develop", missing]).stderr == "photocap: error: cannot develop \(missing): no such file\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["cut.dng", "photo.jpg", "whole.dng"])
     }
@@ -246,7 +245,7 @@ sys.exit("no CFA image")
     @Test(arguments: ["jpeg", "tiff"])
     func developCarriesTheDNGsCameraAndExposure(format: String) throws {
         let folder = try TemporaryDirectory("develop-camera")
-        let dng = folder.url.appendingPathComponent("raw.dng").path
+        let dng = folder.path("raw.dng")
         #expect(try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480", "--output", dng]).status == 0)
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Make=Canon", "-Model=EOS 5D Mark IV", "-ExposureTime=1/125",
                                           "-FNumber=5.6", "-ISO=400", "-FocalLength=50", "-ExposureCompensation=-0.7", dng]).checked()
@@ -263,9 +262,9 @@ sys.exit("no CFA image")
     /// to develop into a black JPEG with exit 0).
     @Test func developRefusesADNGWithoutRawData() throws {
         let folder = try TemporaryDirectory("develop-empty")
-        let dng = folder.url.appendingPathComponent("raw.dng").path
+        let dng = folder.path("raw.dng")
         #expect(try Self.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "640x480", "--output", dng]).status == 0)
-        let empty = folder.url.appendingPathComponent("empty.dng").path
+        let empty = folder.path("empty.dng")
         try ExternalTool.run("python3", ["-c", Self.zeroRawData, dng, empty]).checked()
         let output = folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)

@@ -15,7 +15,7 @@ import TestSupport
     /// a 4:3 landscape crop of the sensor's frame with orientation 8, and a viewer shows 3:4.
     @Test func portraitFromARotatedSensorWithoutCompensation() throws {
         let folder = try TemporaryDirectory("photocap-shoot-aspect")
-        let path = folder.url.appendingPathComponent("portrait.jpg").path
+        let path = folder.path("portrait.jpg")
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--sensor-rotation", "90", "--no-compensation",
                                      "--size", "1000x750", "--aspect", "1:1", "--zoom", "1.5", "--output", path, "--json"])
         #expect(run.status == 0, "\(run.stderr)")

@@ -193,17 +193,17 @@ import TestSupport
     /// after its DNG gives the processed photo its own extension beside it.
     @Test func aTrailingSlashFolderIsMadeAndRawPlusMayNameTheDNG() throws {
         let folder = try TemporaryDirectory("output-paths")
-        let nested = folder.url.appendingPathComponent("shots/new").path
+        let nested = folder.path("shots/new")
         let made = try Self.photocap(["shoot", "--device", "synthetic", "--size", "64x48", "--output", nested + "/"])
         #expect(made.status == 0, "\(made.stderr)")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: nested)) ?? []
         #expect(files.count == 1 && files.allSatisfy { $0.hasPrefix("photocap-") && $0.hasSuffix(".jpg") }, "\(files)")
 
-        let dng = folder.url.appendingPathComponent("pair.dng").path
+        let dng = folder.path("pair.dng")
         let pair = try Self.photocap(["shoot", "--device", "synthetic", "--size", "64x48", "--raw-plus", "jpeg", "--output", dng])
         #expect(pair.status == 0, "\(pair.stderr)")
         #expect(FileManager.default.fileExists(atPath: dng))
-        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("pair.jpg").path))
+        #expect(FileManager.default.fileExists(atPath: folder.path("pair.jpg")))
     }
 
     @Test func anExistingFileIsNotOverwrittenUnlessAsked() throws {

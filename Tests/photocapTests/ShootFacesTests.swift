@@ -18,7 +18,7 @@ import TestSupport
     /// The portrait as a raw RGB24 frame file, turned `clockwise` degrees first (as a sensor
     /// mounted 90° counter-clockwise delivers an upright scene when it is turned 90° clockwise).
     func frame(clockwise: Int) throws -> [String] {
-        let path = folder.url.appendingPathComponent("astronaut-\(clockwise).rgb").path
+        let path = folder.path("astronaut-\(clockwise).rgb")
         let portrait = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
         _ = try ExternalTool.run("convert", [portrait, "-rotate", "\(clockwise)", "-depth", "8", "rgb:\(path)"]).checked()
         return ["--frame-file", path, "--frame-format", "rgb24", "--frame-size", "512x512"]
@@ -27,7 +27,7 @@ import TestSupport
     /// Runs `shoot` with `arguments` and `--json`; returns the report and exiftool's reading
     /// (`-struct`, numbers) of the photo, which must validate without warnings.
     func shoot(_ arguments: [String], to name: String) throws -> (report: [String: Any], tags: [String: Any]) {
-        let path = folder.url.appendingPathComponent(name).path
+        let path = folder.path(name)
         let run = try ExternalTool.run(TestPaths.photocap, ["shoot"] + arguments + ["--output", path, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])

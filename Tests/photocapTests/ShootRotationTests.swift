@@ -28,7 +28,7 @@ import TestSupport
         let scene = SyntheticScene.image(size: PixelSize(width: 480, height: 640))
         for turn in Self.turns {
             try proxy.turn(to: turn.orientation)
-            let path = folder.url.appendingPathComponent("\(turn.orientation).jpg").path
+            let path = folder.path("\(turn.orientation).jpg")
             let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "640x480", "--sensor-rotation", "90",
                                          "--rotation", "auto", "--quality", "92", "--output", path], bus: proxy.address)
             #expect(run.status == 0, "\(turn.orientation): \(run.stderr)")
@@ -47,7 +47,7 @@ import TestSupport
     @Test func autoRotationWithoutAnAccelerometerSaysSoAndShootsAtZero() throws {
         let proxy = try SensorProxyMock(hasAccelerometer: false)
         let folder = try TemporaryDirectory("photocap-shoot-rotation")
-        let path = folder.url.appendingPathComponent("photo.jpg").path
+        let path = folder.path("photo.jpg")
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "640x480", "--rotation", "auto",
                                      "--output", path, "--json"], bus: proxy.address)
         #expect(run.status == 0, "\(run.stderr)")
@@ -61,7 +61,7 @@ import TestSupport
         let bus = try SensorProxyMock(hasAccelerometer: nil)
         let folder = try TemporaryDirectory("photocap-shoot-rotation")
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "640x480", "--rotation", "auto",
-                                     "--output", folder.url.appendingPathComponent("photo.jpg").path], bus: bus.address)
+                                     "--output", folder.path("photo.jpg")], bus: bus.address)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("--rotation auto: no rotation source: iio-sensor-proxy (net.hadess.SensorProxy) is not running"),
                 "\(run.stderr)")

@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct ShootSmartFramingTests {
     @Test func framesTheOnePersonInPortraitAndReportsTheFace() throws {
         let person = try OnePersonFrame(folderName: "photocap-smart-framing")
-        let path = person.folder.url.appendingPathComponent("person.jpg").path
+        let path = person.folder.path("person.jpg")
         let run = try ExternalTool.run(TestPaths.photocap, ["shoot"] + person.arguments + ["--smart-framing", "--framing-timeout", "10",
                                                                                             "--output", path, "--json"])
         #expect(run.status == 0, "\(run.stderr)")

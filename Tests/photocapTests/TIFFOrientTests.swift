@@ -42,7 +42,7 @@ import TestSupport
     @Test(arguments: cases)
     func aTIFFIsTurnedInItsOwnKindKeepingEveryTag(_ testCase: Case) throws {
         let folder = try TemporaryDirectory("tiff-kind")
-        let path = folder.url.appendingPathComponent("\(testCase.name).tif").path
+        let path = folder.path("\(testCase.name).tif")
         try ExternalTool.run("convert", ["-size", "101x67"] + testCase.make + [path]).checked()
         if !testCase.copy.isEmpty {
             let made = path + ".made.tif"
@@ -52,14 +52,14 @@ import TestSupport
         }
         // The P3 profile of the iPhone HEIC in TestImages (BSD-3-Clause), and the rest of what a
         // photo library holds: XMP, IPTC, an author, the original date, a location.
-        let profile = folder.url.appendingPathComponent("p3.icc").path
+        let profile = folder.path("p3.icc")
         try ExternalTool.run("exiftool", ["-b", "-ICC_Profile", HEICOrientTests.arrow.path]).checked().stdout
             .write(to: URL(fileURLWithPath: profile))
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=\(testCase.orientation)", "-ICC_Profile<=\(profile)",
                                           "-XMP-dc:Creator=Ada", "-XMP-tiff:Orientation=\(testCase.orientation)", "-IPTC:Keywords=harbour",
                                           "-Artist=Bob", "-DateTimeOriginal=2004:06:21 23:37:53", "-GPSLatitude=51.5",
                                           "-GPSLatitudeRef=N", path]).checked()
-        let original = folder.url.appendingPathComponent("original.tif").path
+        let original = folder.path("original.tif")
         try FileManager.default.copyItem(atPath: path, toPath: original)
 
         let run = try ExternalTool.run(TestPaths.photocap, ["orient", "--in-place", path])
@@ -92,7 +92,7 @@ import TestSupport
     ])
     func whatCannotBeTurnedInItsKindIsRefused(options: [String], reason: String) throws {
         let folder = try TemporaryDirectory("tiff-refused")
-        let path = folder.url.appendingPathComponent("refused.tif").path
+        let path = folder.path("refused.tif")
         try ExternalTool.run("convert", ["-size", "101x67", "gradient:red-blue", "-depth", "8"] + options + [path]).checked()
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", path]).checked()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))

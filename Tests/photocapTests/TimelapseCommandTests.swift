@@ -14,7 +14,7 @@ import TestSupport
                    "timed on a quiet machine: PHOTOCAP_TIMING_TESTS=1"))
     func photosFollowTheScheduleWithoutDrift() throws {
         let folder = try TemporaryDirectory("timelapse")
-        let latest = folder.url.appendingPathComponent("latest.jpg").path
+        let latest = folder.path("latest.jpg")
         let run = try Self.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--interval", "300ms",
                                      "--count", "8", "--latest", latest, "--json", "--output", folder.url.path + "/"])
         #expect(run.status == 0, "\(run.stderr)")

@@ -30,7 +30,7 @@ import TestSupport
     @Test func reportsTheFaceEachSecondAndEachNewRecommendationOnce() throws {
         let person = try OnePersonFrame(folderName: "photocap-watch-faces")
         let size = OnePersonFrame.size
-        let preview = person.folder.url.appendingPathComponent("view.jpg").path
+        let preview = person.folder.path("view.jpg")
         let run = try ExternalTool.run(TestPaths.photocap, ["watch"] + person.arguments + ["--faces", "--smart-framing", "--duration", "5",
                                                                                             "--json", "--preview-file", preview, "--overlay"])
         #expect(run.status == 0, "\(run.stderr)")

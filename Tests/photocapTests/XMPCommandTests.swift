@@ -29,7 +29,7 @@ import TestSupport
     }
 
     static func write(_ text: String, in folder: TemporaryDirectory, name: String = "app.xmp") throws -> String {
-        let path = folder.url.appendingPathComponent(name).path
+        let path = folder.path(name)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -72,19 +72,19 @@ import TestSupport
     /// develop carries the DNG's XMP without photocap's record; `--xmp` given to develop replaces it.
     @Test func developCarriesTheDNGsXMP() throws {
         let folder = try TemporaryDirectory("xmp-cli")
-        let dng = folder.url.appendingPathComponent("shot.dng").path
+        let dng = folder.path("shot.dng")
         let shoot = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--format", "dng", "--size", "320x240",
                                                     "--rotation", "270", "--xmp", try Self.write(Self.packet(), in: folder), "--output", dng])
         #expect(shoot.status == 0, "\(shoot.stderr)")
         for format in ["jpeg", "heic", "tiff"] {
-            let target = folder.url.appendingPathComponent("developed.\(PhotoFormat(rawValue: format)!.fileExtension!)").path
+            let target = folder.path("developed.\(PhotoFormat(rawValue: format)!.fileExtension!)")
             let run = try ShootCommandTests.photocap(["develop", dng, "--format", format, "--heic-speed", "ultrafast", "--output", target])
             #expect(run.status == 0, "\(run.stderr)")
             try Self.expectAppXMP(target, orientation: 8, "develop → \(format)")
             #expect(try Self.tags(target)["XMP-photocap:DeviceRotation"] == nil, "\(format)")
         }
         let other = try Self.write(Self.packet().replacingOccurrences(of: "Ada Lovelace", with: "Charles Babbage"), in: folder, name: "other.xmp")
-        let target = folder.url.appendingPathComponent("replaced.jpg").path
+        let target = folder.path("replaced.jpg")
         let run = try ShootCommandTests.photocap(["develop", dng, "--xmp", other, "--output", target])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.tags(target)["XMP-dc:Creator"] as? String == "Charles Babbage")
@@ -113,7 +113,7 @@ import TestSupport
         let folder = try TemporaryDirectory("xmp-cli")
         let base = Self.packet().utf8.count
         let largest = try Self.write(Self.packet(padding: 65502 - base), in: folder)
-        let path = folder.url.appendingPathComponent("largest.jpg").path
+        let path = folder.path("largest.jpg")
         let run = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--rotation", "90",
                                                   "--xmp", largest, "--output", path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -136,7 +136,7 @@ import TestSupport
         ]
         for (index, (packet, message)) in refused.enumerated() {
             let file = try Self.write(packet, in: folder, name: "bad\(index).xmp")
-            let target = folder.url.appendingPathComponent("bad\(index).jpg").path
+            let target = folder.path("bad\(index).jpg")
             let run = try ShootCommandTests.photocap(["shoot", "--device", "synthetic", "--size", "320x240", "--xmp", file, "--output", target])
             #expect(run.status == 1)
             #expect(run.stderr == "photocap: error: invalid photo metadata: \(message.replacingOccurrences(of: "FILE", with: file))\n")
