@@ -229,8 +229,14 @@ import TestSupport
     @Test func invalidSettingsAreRejectedBeforeCapture() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "64x48", "--quality", "0",
-                                     "--output", folder.path + "/"], in: folder, before: [], mentioning: "quality 0")
+        // A quality out of range is a usage error: refused before any camera is looked for.
+        for quality in ["0", "500"] {
+            let run = try Self.photocap(["shoot", "--quality", quality, "--output", folder.path + "/"])
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: --quality \(quality) is not in 1...100\n"), "\(run.stderr)")
+            #expect(!run.stderr.contains("camera"), "looked for a camera first: \(run.stderr)")
+        }
+        #expect(try Self.files(in: folder) == [])
         try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "640x480", "--preview", "1280x960",
                                      "--output", folder.path + "/"], in: folder, before: [], mentioning: "larger than the photo")
     }

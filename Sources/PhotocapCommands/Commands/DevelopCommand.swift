@@ -40,7 +40,6 @@ struct DevelopCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard format.isProcessed, format != .uncompressed else { throw ValidationError("--format must be jpeg, heic or tiff") }
-        guard (1...100).contains(encoding.quality) else { throw ValidationError("--quality \(encoding.quality) is not in 1...100") }
     }
 
     func run() async throws {

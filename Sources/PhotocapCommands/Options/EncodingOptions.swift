@@ -11,6 +11,12 @@ struct EncodingOptions: ParsableArguments {
 
     @Flag var compensation: CompensationMode = .compensation
 
+    /// Refuses a quality outside 1...100 with the other usage errors, before a camera is looked
+    /// for or a file read.
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
+    }
+
     /// Sets the quality and HEIC speed of `settings` (the compensation mode belongs to the output).
     func apply(to settings: inout PhotoSettings) {
         settings.quality = quality
