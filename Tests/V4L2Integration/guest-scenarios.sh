@@ -218,12 +218,11 @@ while IFS= read -r line; do
 done < <(grep -E "^. Test [^ ]+\(.*\) .*(passed|failed) after" swift-tests.txt)
 grep -E "recorded an issue|^shutter lag|^dropped buffers" swift-tests.txt | head -40
 grep -q "Test run with" swift-tests.txt || fail "library tests" "the test binary did not finish: $(tail -5 swift-tests.txt)"
-# An end after the summary is the process's exit, not a test: said, with its first line, not
-# counted. It used to be "pure virtual method called" there, in every run: libcamera's manager
-# thread, which discovery starts, ran on while exit destroyed libcamera's objects.
+# A failure after the summary is the process's exit, not a test, and fails the run all the
+# same: it was "pure virtual method called" there, in every run, while libcamera's manager
+# thread (which discovery starts) ran on as exit destroyed libcamera's objects.
 if ((tests_status != 0)) && grep -q "Test run with" swift-tests.txt; then
-    echo "library tests: the test binary exited with status $tests_status after its summary:" \
-        "$(sed -n '/Test run with/{n;p;q}' swift-tests.txt)"
+    fail "library tests" "the test binary exited with status $tests_status after its summary: $(sed -n '/Test run with/{n;p;q}' swift-tests.txt)"
 fi
 
 echo "vivid scenarios: $passed passed, $failed failed"
