@@ -9,4 +9,7 @@ enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
+
+    /// The time between frames at `framesPerSecond` (at least 1), in this clock's nanoseconds.
+    static func frameInterval(framesPerSecond: Int) -> UInt64 { 1_000_000_000 / UInt64(max(framesPerSecond, 1)) }
 }

@@ -34,7 +34,7 @@ actor StillFrameSource: FrameSource {
         self.script = script
         self.exposure = exposure
         self.lens = lens
-        interval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
+        interval = MonotonicClock.frameInterval(framesPerSecond: framesPerSecond)
     }
 
     func startStreaming(format: FramePixelFormat, size: PixelSize, discardingFirst: Int) async throws(PhotoCaptureError) {

@@ -95,9 +95,9 @@ final class SyntheticExposureControls: PerFrameExposureControls {
         var saved: Values?
         var isInterrupted = false
         var framesToSettle: Int
-        /// Exposure factors by the instant after which a starting frame sees them, oldest first,
-        /// each with its serial number.
-        var changes: [(effectiveAfter: UInt64, factor: Double, serial: UInt64)] = [(0, 1, 0)]
+        /// The exposure factor each frame sees, each change with its serial number (0 the
+        /// initial value, which is never forgotten).
+        var timeline = ControlTimeline((factor: 1.0, serial: UInt64(0)))
         var lastSerial: UInt64 = 0
     }
 
@@ -116,7 +116,7 @@ final class SyntheticExposureControls: PerFrameExposureControls {
             exposureDuration: controls.contains(.exposureDuration) ? Self.durationRange : nil,
             iso: controls.contains(.iso) ? Self.isoRange : nil)
         maximumBracketCount = configuration.maxBracketedCapturePhotoCount
-        frameInterval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
+        frameInterval = MonotonicClock.frameInterval(framesPerSecond: framesPerSecond)
         delayFrames = configuration.controlDelayFrames
         schedulesPerFrame = configuration.perFrameControls
         state = Mutex(State(framesToSettle: configuration.controlDelayFrames))
@@ -129,7 +129,7 @@ final class SyntheticExposureControls: PerFrameExposureControls {
 
     /// The exposure factor of a frame whose exposure started at `instant`.
     func factor(forExposureStartingAt instant: UInt64) -> Double {
-        state.withLock { state in state.changes.last { $0.effectiveAfter < instant }?.factor ?? 1 }
+        state.withLock { state in state.timeline.value(forExposureStartingAt: instant)?.factor ?? 1 }
     }
 
     var perFrame: (any PerFrameExposureControls)? { schedulesPerFrame ? self : nil }
@@ -145,18 +145,13 @@ final class SyntheticExposureControls: PerFrameExposureControls {
     func exposed(frameStartingAt start: UInt64, with change: ScheduledExposure) throws(PhotoCaptureError) -> Bool {
         try state.withLock { (state) throws(PhotoCaptureError) in
             guard !state.isInterrupted else { throw PhotoCaptureError(.bracket(.interrupted)) }
-            return state.changes.last { $0.effectiveAfter < start }?.serial == change.serial
+            return state.timeline.value(forExposureStartingAt: start)?.serial == change.serial
         }
     }
 
     /// A stream (re)start programs the sensor afresh: pending changes apply from its first frame.
     func streamStarted() {
-        state.withLock { state in
-            let now = MonotonicClock.now()
-            for index in state.changes.indices where state.changes[index].effectiveAfter > now {
-                state.changes[index].effectiveAfter = now
-            }
-        }
+        state.withLock { $0.timeline.bringForward(to: MonotonicClock.now()) }
     }
 
     func metered() throws(PhotoCaptureError) -> ExposureReading {
@@ -201,10 +196,9 @@ final class SyntheticExposureControls: PerFrameExposureControls {
     private func set(_ values: Values, in state: inout State, after instant: UInt64) -> (UInt64, UInt64) {
         state.values = values
         let effectiveAfter = max(instant, MonotonicClock.now() + UInt64(delayFrames) * frameInterval)
-        state.changes.removeAll { $0.effectiveAfter >= effectiveAfter && $0.serial != 0 }
+        state.timeline.forget { due, change in due >= effectiveAfter && change.serial != 0 }
         state.lastSerial += 1
-        state.changes.append((effectiveAfter, values.factor, state.lastSerial))
-        if state.changes.count > 64 { state.changes.removeFirst(state.changes.count - 64) }
+        state.timeline.record((values.factor, state.lastSerial), after: effectiveAfter)
         return (effectiveAfter, state.lastSerial)
     }
 

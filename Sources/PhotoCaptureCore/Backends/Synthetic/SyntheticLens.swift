@@ -20,8 +20,8 @@ final class SyntheticLens: FocusControls {
         var scanEndsAt: UInt64?
         /// How the last scan ended; nil before the first.
         var lastScanReached: Bool?
-        /// Lens positions by the instant after which a starting frame sees them, oldest first.
-        var changes: [(effectiveAfter: UInt64, position: Int64)]
+        /// The lens position each frame sees.
+        var timeline: ControlTimeline<Int64>
     }
 
     let capabilities = FocusCapabilities(supportedFocusModes: FocusMode.allCases, lensPosition: SyntheticLens.lensRange)
@@ -37,17 +37,17 @@ final class SyntheticLens: FocusControls {
         let range = Self.lensRange
         inFocus = Int64(range.nearest(Double(configuration.inFocusLensPosition)))
         findsSubject = configuration.autoFocusFindsSubject
-        frameInterval = 1_000_000_000 / UInt64(max(framesPerSecond, 1))
+        frameInterval = MonotonicClock.frameInterval(framesPerSecond: framesPerSecond)
         scanFrames = configuration.autoFocusFrames
         framesToSettle = configuration.controlDelayFrames
         let start = configuration.initialLensPosition.map { Int64(range.nearest(Double($0))) }
-        state = Mutex(State(continuous: start == nil, position: start ?? inFocus, changes: [(0, start ?? inFocus)]))
+        state = Mutex(State(continuous: start == nil, position: start ?? inFocus, timeline: ControlTimeline(start ?? inFocus)))
     }
 
     /// How far from sharp a frame whose exposure started at `instant` is: 0 in focus, 1 the
     /// whole lens range away.
     func defocus(forExposureStartingAt instant: UInt64) -> Double {
-        let position = state.withLock { state in state.changes.last { $0.effectiveAfter < instant }?.position ?? inFocus }
+        let position = state.withLock { $0.timeline.value(forExposureStartingAt: instant) } ?? inFocus
         return Double(abs(position - inFocus)) / Self.lensRange.maximum
     }
 
@@ -98,10 +98,10 @@ final class SyntheticLens: FocusControls {
                 }
                 if state.scanEndsAt != nil {
                     (state.scanEndsAt, state.lastScanReached) = (nil, false)
-                    state.changes.removeAll { $0.effectiveAfter > now }
+                    state.timeline.forget { due, _ in due > now }
                 }
                 state.position = Int64(Self.lensRange.nearest(Double(value)))
-                record(state.position, after: now + UInt64(framesToSettle) * frameInterval, in: &state)
+                state.timeline.record(state.position, after: now + UInt64(framesToSettle) * frameInterval)
             case .start:
                 guard !state.continuous else {
                     throw PhotoCaptureError(.invalidControl("auto_focus_start cannot be pressed during continuous autofocus"))
@@ -121,7 +121,7 @@ final class SyntheticLens: FocusControls {
         state.scanEndsAt = end
         state.lastScanReached = nil
         guard findsSubject || !oneShot else { return }
-        record(inFocus, after: end, in: &state)
+        state.timeline.record(inFocus, after: end)
     }
 
     private func finishScan(_ state: inout State, at now: UInt64) {
@@ -132,11 +132,6 @@ final class SyntheticLens: FocusControls {
         } else if state.continuous, state.scanEndsAt == nil {
             state.position = inFocus
         }
-    }
-
-    private func record(_ position: Int64, after instant: UInt64, in state: inout State) {
-        state.changes.append((instant, position))
-        if state.changes.count > 64 { state.changes.removeFirst(state.changes.count - 64) }
     }
 }
 
