@@ -50,16 +50,22 @@ package struct EXIFBlockEditor {
     }
 
     private var exifIFDOffset: Int? {
-        guard let pointer = entries(at: ifd0Offset)?.first(where: { $0.tag == Int(EXIF_TAG_EXIF_IFD_POINTER.rawValue) }) else { return nil }
+        guard let pointer = entry(EXIF_TAG_EXIF_IFD_POINTER, in: ifd0Offset) else { return nil }
         guard let offset = try? pointer.inlineInteger(in: block) else { return nil }
         return entries(at: offset) == nil ? nil : offset
+    }
+
+    /// The entry for `tag` in the directory at `directory`; nil when there is none (or no directory).
+    private func entry(_ tag: ExifTag, in directory: Int?) -> Entry? {
+        guard let directory else { return nil }
+        return entries(at: directory)?.first { $0.tag == Int(tag.rawValue) }
     }
 
     /// Sets a single SHORT or LONG value in place; false when the entry is absent, of another
     /// type, or the value does not fit a SHORT.
     @discardableResult
     private mutating func setInteger(_ tag: ExifTag, in directory: Int?, to value: Int) -> Bool {
-        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == Int(tag.rawValue) }), entry.count == 1 else { return false }
+        guard let entry = entry(tag, in: directory), entry.count == 1 else { return false }
         switch entry.type {
         case 3 where value <= 0xFFFF: set(value, at: entry.position + 8, count: 2)
         case 4: set(value, at: entry.position + 8, count: 4)
@@ -69,7 +75,7 @@ package struct EXIFBlockEditor {
     }
 
     private func integerValue(_ tag: ExifTag, in directory: Int?) -> Int? {
-        guard let directory, let entry = entries(at: directory)?.first(where: { $0.tag == Int(tag.rawValue) }), entry.count == 1 else { return nil }
+        guard let entry = entry(tag, in: directory), entry.count == 1 else { return nil }
         return [3, 4].contains(entry.type) ? try? entry.inlineInteger(in: block) : nil
     }
 
