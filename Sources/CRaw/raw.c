@@ -84,6 +84,31 @@ void pc_raw_read_info(const pc_raw *raw, pc_raw_info *info) {
     info->black = d->color.black;
     memcpy(info->camera_multipliers, d->color.cam_mul, sizeof info->camera_multipliers);
     info->raw_image = d->rawdata.raw_image;
+    info->top_margin = d->sizes.top_margin;
+    info->left_margin = d->sizes.left_margin;
+    memcpy(info->camera_to_srgb, d->color.rgb_cam, sizeof info->camera_to_srgb);
+}
+
+int pc_raw_site_levels(pc_raw *raw, unsigned black[4], float multiplier[4], unsigned *white) {
+    const libraw_colordata_t *color = &data(raw)->color;
+    const unsigned rows = color->cblack[4], columns = color->cblack[5];
+    if ((rows || columns) && (rows == 0 || columns == 0 || 2 % rows || 2 % columns)) return 0;
+    // scale_colors: the multipliers as shot unless the file has none (cam_mul[0] is -1 or 0).
+    const float *chosen = color->cam_mul[0] > 0 && color->cam_mul[2] > 0 ? color->cam_mul : color->pre_mul;
+    for (int site = 0; site < 4; site++) {
+        const int row = site / 2, column = site % 2;
+        const int c = lib.COLOR(data(raw), row, column);
+        if (c < 0 || c > 3) return 0;
+        black[site] = color->black + color->cblack[c] + (rows ? color->cblack[6 + row % rows * columns + column % columns] : 0);
+        // A missing second green is the first's (scale_colors).
+        float value = chosen[c] > 0 ? chosen[c] : c == 3 && chosen[1] > 0 ? chosen[1] : 0;
+        if (c == 1 && value <= 0) value = 1;
+        if (!(value > 0)) return 0;
+        multiplier[site] = value;
+    }
+    if (color->maximum <= color->black) return 0;
+    *white = color->maximum - color->black;
+    return 1;
 }
 
 int pc_raw_process(pc_raw *raw, int half_size, int apply_flip) {

@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Codecs
 import Foundation
+import Imaging
+import PhotoCapture
 import PhotocapCommands
 import Testing
 import TestSupport
@@ -63,8 +66,66 @@ import TestSupport
         // development takes lets the kernel kill it part way instead. photocap itself starts at
         // some 30 MB (40 with x265 loaded).
         let pixels = 4032 * 3024
-        #expect(peak <= DecodeFootprint.develop.rawValue * pixels + 64 * 1024 * 1024,
+        #expect(peak <= RawDevelopment.bytesPerPixel(developing: PixelSize(width: 4032, height: 3024)) * pixels + 64 * 1024 * 1024,
                 "peak \(peak / 1_048_576) MB, \(Double(peak - 40 * 1_048_576) / Double(pixels)) bytes a pixel over the start")
+    }
+
+    /// LibRaw develops a picture whole, some 13 bytes a pixel before it is encoded (3.5 GB at
+    /// this size, 5.8 GB before the bands); past 64 MP photocap develops it in bands of the
+    /// conversion pass, beside the sensor data alone. The DNG is a real photo (libheif's pug,
+    /// tiled) mosaicked as a 16-bit sensor with a black level and white balance would record it.
+    @Test("develop of a 16384x16384 16-bit DNG stays within 1.2 GB")
+    func developsTheLargestDNGInBands() throws {
+        let folder = try TemporaryDirectory("photocap-develop-16k")
+        let dng = folder.path("huge.dng")
+        try FileManager.default.createFile(atPath: dng, contents: Data(try Self.hugeDNG()))
+        let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, ["develop", dng, "--output", folder.path("huge.jpg")],
+                                                   deadline: 300)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(peak <= 1_200_000_000, "peak \(peak / 1_048_576) MB (/usr/bin/time)")
+        let size = try ExternalTool.run("exiftool", ["-s3", "-ImageSize", folder.path("huge.jpg")]).checked()
+        #expect(size.text.trimmingCharacters(in: .whitespacesAndNewlines) == "16384x16384")
+        // The memory check counts what the bands hold, not LibRaw's whole development (4.8 GB
+        // here): a 2 GB cgroup lets it through, and it fits.
+        guard let group = LimitedGroup.made(bytes: 2 << 30) else { return }
+        let limited = try group.photocap(["develop", dng, "--output", folder.path("limited.jpg")])
+        #expect(limited.status == 0, "status \(String(describing: limited.status)), signal \(String(describing: limited.signal)): \(limited.stderr)")
+    }
+
+    /// A 16384x16384 16-bit RGGB DNG of libheif's pug photo, tiled: its sRGB samples made linear,
+    /// scaled by a white balance of (0.5, 1, 0.7) over a black level of 1024 (the sensor's
+    /// response, which development must undo), rows copied side by side.
+    static func hugeDNG() throws -> [UInt8] {
+        let pug = try Data(contentsOf: TestPaths.testImages.appendingPathComponent("third-party/pillow-heif/pillow_heif_pug.heic"))
+        let decoded = try HEICDecoder.decodeRGB([UInt8](pug), applyingTransformations: true)
+        let tileSize = PixelSize(width: decoded.size.width & ~1, height: decoded.size.height & ~1)
+        let rows = (0..<tileSize.height).flatMap { decoded.rgb[($0 * decoded.size.width * 3)..<($0 * decoded.size.width + tileSize.width) * 3] }
+        let black = 1024.0
+        let curves = [0.5, 1, 0.7].map { gain in
+            (0..<256).map { value -> UInt16 in
+                let v = Double(value) / 255
+                let linear = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+                return UInt16(black + linear * gain * (65535 - black))
+            }
+        }
+        let tile = try FrameBuilder.bayerFrame(from: RGBImage(size: tileSize, pixels: rows), format: .srggb16, curves: curves)
+        let size = PixelSize(width: 16384, height: 16384)
+        let storage = FrameStorage(count: size.area * 2) { target in
+            tile.storage.withUnsafeBytes { source in
+                for y in 0..<size.height {
+                    let from = source.baseAddress! + (y % tileSize.height) * tile.bytesPerRow
+                    var x = 0
+                    while x < size.width {
+                        let count = min(tileSize.width, size.width - x)
+                        (target.baseAddress! + (y * size.width + x) * 2).copyMemory(from: from, byteCount: count * 2)
+                        x += count
+                    }
+                }
+            }
+        }
+        var metadata = DNGMetadata(exif: EXIFMetadata(orientation: .up), uniqueCameraModel: "tiled pug")
+        (metadata.asShotNeutral, metadata.blackLevel) = ([0.5, 1, 0.7], Int(black))
+        return try DNGFile.encode(try Frame(format: .srggb16, size: size, storage: storage), metadata: metadata)
     }
 
     /// A TIFF is turned from the file in memory, its turned picture and the strips libtiff

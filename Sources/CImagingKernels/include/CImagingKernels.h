@@ -61,6 +61,25 @@ void pc_difference_image(const uint8_t *a, const uint8_t *b, size_t pixels, uint
 void pc_demosaic_row(const uint8_t *frame, size_t stride, int width, int height, int bytes_per_sample,
                      int bits, const uint8_t pattern[4], int row, int x, int count, uint8_t *rgb);
 
+/// How a RAW file's sensor values become 8-bit sRGB in photocap's own development, done a row
+/// at a time (for pictures too large to develop whole): per site of the 2×2 tile, row by row,
+/// the black level subtracted and the scale that brings white balance and white level to
+/// 0...65535; then the camera's colours to linear sRGB (`matrix`, row by row) and `curve`, the
+/// tone curve's 65,536 entries.
+typedef struct {
+    int32_t black[4];
+    float scale[4];
+    float matrix[9];
+    const uint8_t *curve;
+} pc_development;
+
+/// Develops columns `x ..< x + count` of row `row` of a 16-bit CFA image (`stride` samples
+/// from row to row; `pattern` as for pc_demosaic_row) into packed R, G, B bytes: each site
+/// scaled as `development` says, demosaiced by Malvar–He–Cutler's 5×5 filters, neighbours
+/// outside the image mirrored so the tile phase holds (`width` and `height` at least 2).
+void pc_develop_row(const uint16_t *cfa, size_t stride, int width, int height, const uint8_t pattern[4],
+                    const pc_development *development, int row, int x, int count, uint8_t *rgb);
+
 /// Bins a Bayer mosaic of `width`×`height` (both even) by `factor`: each 2×2 tile of the result
 /// is the rounded mean of the same sites of a `factor`×`factor` block of source tiles (blocks at
 /// the right and bottom edges take the tiles there are), so the result keeps the colour

@@ -57,9 +57,21 @@ typedef struct {
     float camera_multipliers[4];
     /// The single-channel CFA values after pc_raw_unpack; NULL for other data.
     const uint16_t *_Nullable raw_image;
+    /// Where the visible image starts in `raw_image`.
+    int top_margin, left_margin;
+    /// The camera's colours (indexed as `colors`) to linear sRGB, row by row (LibRaw's rgb_cam).
+    float camera_to_srgb[3][4];
 } pc_raw_info;
 
 void pc_raw_read_info(const pc_raw *_Nonnull raw, pc_raw_info *_Nonnull info);
+
+/// What pc_raw_process does to each site of the 2×2 filter tile at the image's top-left, row
+/// by row, as LibRaw's scale_colors does it: `black` is subtracted (the common black level, the
+/// colour's and the file's black pattern) and the rest multiplied by `multiplier` (the white
+/// balance as shot, else the daylight one) over `white` (the white level above the common
+/// black). Returns 0 when the tile cannot say it: a black pattern that does not repeat every
+/// two rows and columns, or no multiplier.
+int pc_raw_site_levels(pc_raw *_Nonnull raw, unsigned black[_Nonnull 4], float multiplier[_Nonnull 4], unsigned *_Nonnull white);
 /// The colour index of the filter at (`row`, `column`) of the image.
 int pc_raw_color(pc_raw *_Nonnull raw, int row, int column);
 

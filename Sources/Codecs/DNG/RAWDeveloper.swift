@@ -10,9 +10,9 @@ import Imaging
 /// level as it says (no automatic brightening or white-level adjustment), highlights clipped.
 /// A handle is used by one thread at a time.
 package final class RAWDeveloper {
-    private let raw: OpaquePointer
+    let raw: OpaquePointer
     /// What LibRaw read of the file, once unpacked.
-    private let info: pc_raw_info
+    let info: pc_raw_info
 
     /// Opens and unpacks `data`. Throws ``CodecError/libRaw(function:message:)`` when LibRaw
     /// cannot read it (not a RAW file, truncated data) and

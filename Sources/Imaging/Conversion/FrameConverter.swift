@@ -264,17 +264,29 @@ struct SourcePlanes: @unchecked Sendable {
                                          target.cr, target.chromaStride, w, h))
     }
 
-    /// Bayer: each row demosaiced into R, G, B in `scratch`, then the strip converted.
+    /// Bayer: each row demosaiced (or, with the frame's ``Frame/development``, developed) into
+    /// R, G, B in `scratch`, then the strip converted.
     private func convertBayer(_ span: RowSpan, into target: Destination, scratch rgb: UnsafeMutablePointer<UInt8>) -> LibyuvCall {
         let format = frame.format
         let tile = format.bayerPattern!.colorIndices
         let bytesPerSample = format.bitsPerSample == 8 ? 1 : 2
         let (w, h) = span.size
+        func row(_ line: Int) -> Int32 { Int32(span.firstRow + span.direction * line) }
         tile.withUnsafeBufferPointer { pattern in
+            if let development = frame.development, bytesPerSample == 2 {
+                let samples = UnsafeRawPointer(base).assumingMemoryBound(to: UInt16.self)
+                development.withKernelParameters { parameters in
+                    for line in 0..<span.rows {
+                        pc_develop_row(samples, stride / 2, Int32(frame.size.width), Int32(frame.size.height), pattern.baseAddress,
+                                       parameters, row(line), Int32(span.x), w, rgb + line * span.width * 3)
+                    }
+                }
+                return
+            }
             for line in 0..<span.rows {
                 pc_demosaic_row(base, stride, Int32(frame.size.width), Int32(frame.size.height),
                                 Int32(bytesPerSample), Int32(format.bitsPerSample), pattern.baseAddress,
-                                Int32(span.firstRow + span.direction * line), Int32(span.x), w, rgb + line * span.width * 3)
+                                row(line), Int32(span.x), w, rgb + line * span.width * 3)
             }
         }
         return ("RAWToJ420", RAWToJ420(rgb, w * 3, target.y, target.lumaStride, target.cb, target.chromaStride,

@@ -25,6 +25,9 @@ public struct Frame: Sendable {
     public let sequence: UInt64
     /// When the exposure started, on the monotonic clock, in nanoseconds.
     public let timestampNanoseconds: UInt64
+    /// For the 16-bit CFA image of a RAW file that photocap develops itself: how its samples
+    /// become sRGB, which the conversion pass then does instead of a camera's plain demosaic.
+    package var development: CFADevelopment?
 
     /// Creates a frame over `storage`; fails when the storage is too small for the layout.
     package init(

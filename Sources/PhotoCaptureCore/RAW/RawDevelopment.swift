@@ -4,7 +4,8 @@ import Imaging
 
 /// Develops DNG files into processed photos through the capture pipeline: LibRaw opens the DNG
 /// from memory and develops it (demosaic, white balance as shot, the camera's colour matrix to
-/// sRGB), then the photo is converted, oriented and encoded exactly as a captured one.
+/// sRGB), then the photo is converted, oriented and encoded exactly as a captured one. A picture
+/// past ``largestWholeDevelopment`` is developed in bands by the conversion pass instead.
 ///
 /// The orientation follows the settings' compensation mode like any processed photo. photocap's
 /// DNGs record, in their XMP, how their Orientation tag splits into the sensor's mounting and
@@ -34,15 +35,18 @@ public enum RawDevelopment {
     /// ``developPhoto(fromDNG:settings:name:)`` of the file's bytes, which it takes: LibRaw
     /// lets go of them once it has the sensor data, so a caller that keeps no other reference
     /// (`photocap develop`) does not hold the file beside the development.
-    package static func developPhoto(fromDNG bytes: consuming [UInt8], settings: PhotoSettings,
-                                     name: String = "DNG") throws(PhotoCaptureError) -> CapturePhoto {
+    ///
+    /// A picture of more than `largestWhole` pixels (``largestWholeDevelopment`` unless a test
+    /// says otherwise) is developed in bands where its filter layout allows.
+    package static func developPhoto(fromDNG bytes: consuming [UInt8], settings: PhotoSettings, name: String = "DNG",
+                                     largestWhole: Int = largestWholeDevelopment) throws(PhotoCaptureError) -> CapturePhoto {
         let id = settings.uniqueID
         guard settings.format.isProcessed, !settings.isRawPhotoRequested else {
             throw PhotoCaptureError(.developmentFormatUnsupported(settings.format), uniqueID: id)
         }
         let info = try dngInfo(bytes, name: name, uniqueID: id)
         let processor = PhotoProcessor(encoders: EncoderPool())
-        let (frame, developmentTime) = try developedFrame(consume bytes, processor: processor, uniqueID: id)
+        let (frame, developmentTime) = try developedFrame(consume bytes, largestWhole: largestWhole, uniqueID: id)
         let size = frame.size
         let written = info.xmp.flatMap(RawOrientationRecord.init(xmp:))
         let record = RawOrientationRecord.of(written, orientation: info.orientation)
@@ -70,14 +74,46 @@ public enum RawDevelopment {
         return photo
     }
 
-    /// The developed image as a frame: the image itself is let go of on return, before the
-    /// photo is made from the frame.
-    private static func developedFrame(_ bytes: consuming [UInt8], processor: PhotoProcessor,
+    /// The largest picture, in pixels, developed whole by LibRaw (AHD demosaic). LibRaw holds
+    /// the sensor data, a 16-bit four-channel copy and the 8-bit result at once: a larger
+    /// picture is developed in bands instead, by the conversion pass (LibRaw's black levels,
+    /// white balance, white level and colour matrix; Malvar–He–Cutler's demosaic), beside the
+    /// sensor data alone. A RAW file whose filter layout is not a 2×2 Bayer tile is developed
+    /// whole at any size.
+    public static let largestWholeDevelopment = 64_000_000
+
+    /// The bytes a development of a picture of `size` holds at once per pixel, the file read
+    /// and the photo encoded included: 18 when LibRaw develops it whole (x265's lookahead makes
+    /// a HEIC the largest), 6 in bands (measured at 16384x16384: JPEG 4.0, TIFF and HEIC 5.2).
+    /// For a memory check before anything is read (``PixelBudget/MemoryCheck``).
+    public static func bytesPerPixel(developing size: PixelSize) -> Int {
+        size.area > largestWholeDevelopment ? 6 : wholeDevelopmentBytesPerPixel
+    }
+
+    /// ``bytesPerPixel(developing:)`` of a picture LibRaw develops whole.
+    private static let wholeDevelopmentBytesPerPixel = 18
+
+    /// The developed image as a frame, and the time LibRaw took: developed whole by LibRaw
+    /// (its image let go of on return, before the photo is made from the frame), or, past
+    /// `largestWhole` pixels, the sensor data as a CFA frame that the conversion pass develops.
+    private static func developedFrame(_ bytes: consuming [UInt8], largestWhole: Int,
                                        uniqueID id: Int64) throws(PhotoCaptureError) -> (Frame, Double) {
-        let developed = try processor.developed(consume bytes, uniqueID: id)
+        let start = ContinuousClock.now
+        let image: RGBImage
+        do throws(CodecError) {
+            let developer = try RAWDeveloper(data: consume bytes)
+            if developer.imageSize.area > largestWhole {
+                if let frame = developer.bandedFrame() { return (frame, (ContinuousClock.now - start).seconds) }
+                // Checked for bands from the header: LibRaw takes more.
+                try PixelBudget.check(developer.imageSize, declaredBy: "RAW", holding: wholeDevelopmentBytesPerPixel)
+            }
+            image = try developer.develop()
+        } catch {
+            throw PhotoCaptureError(.rawDevelopmentFailed(error), uniqueID: id)
+        }
+        let time = (ContinuousClock.now - start).seconds
         do {
-            let storage = FrameStorage(copying: developed.image.pixels)
-            return (try Frame(format: .rgb24, size: developed.image.size, storage: storage), developed.time)
+            return (try Frame(format: .rgb24, size: image.size, storage: FrameStorage(copying: image.pixels)), time)
         } catch {
             throw PhotoCaptureError(.imaging(error), uniqueID: id)
         }
@@ -101,9 +137,15 @@ public enum RawDevelopment {
     /// ``PhotoCaptureError/Code/rawDevelopmentFailed(_:)`` as that check does. A file that cannot
     /// be opened, or whose directories do not say, is left to the full read, which names why.
     public static func checkPixelBudget(ofFileAt path: String) throws(PhotoCaptureError) {
-        let declared = try? InputFile.withOpenFile(path) { descriptor, size in DNGHeader.cfaSize(descriptor: descriptor, fileSize: size) }
-        guard let size = declared ?? nil else { return }
+        guard let size = declaredSize(ofFileAt: path) else { return }
         do throws(CodecError) { try PixelBudget.check(size, declaredBy: "RAW") } catch { throw PhotoCaptureError(.rawDevelopmentFailed(error)) }
+    }
+
+    /// The size of the CFA image a DNG's directories declare, read with `pread` without reading
+    /// the file whole; nil when the file cannot be opened or its directories do not say.
+    public static func declaredSize(ofFileAt path: String) -> PixelSize? {
+        let declared = try? InputFile.withOpenFile(path) { descriptor, size in DNGHeader.cfaSize(descriptor: descriptor, fileSize: size) }
+        return declared ?? nil
     }
 
     private static func dngInfo(_ bytes: [UInt8], name: String, uniqueID: Int64?) throws(PhotoCaptureError) -> DNGFileInfo {

@@ -2,15 +2,17 @@ import ArgumentParser
 import FoundationEssentials
 import PhotoCapture
 
-/// `photocap develop FILE.dng`: a processed photo developed from a DNG by LibRaw, oriented and
-/// encoded like a captured one.
+/// `photocap develop FILE.dng`: a processed photo developed from a DNG (by LibRaw, or in bands
+/// past 64 megapixels), oriented and encoded like a captured one.
 struct DevelopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "develop",
         abstract: "Develop a DNG into a JPEG, HEIC or TIFF photo.",
         discussion: """
             LibRaw demosaics the DNG, applies its white balance as shot and its colour matrix to \
-            sRGB; then the photo is oriented and encoded like a captured one. By default the sensor's \
+            sRGB (a picture over 64 megapixels is developed in bands instead, with LibRaw's levels \
+            and matrix, so that it never needs more than about 6 bytes a pixel); then the photo is \
+            oriented and encoded like a captured one. By default the sensor's \
             mounting is compensated in the pixels and the metadata says how the device was held \
             (photocap's DNGs record both; for other DNGs the Orientation tag is taken as how the \
             device was held). The result is written atomically next to the DNG (or to --output) \
@@ -43,7 +45,7 @@ struct DevelopCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        pixelBudget.limitMemory(.develop)
+        pixelBudget.limitMemory(.develop(fileAt: file))
         do {
             try develop()
         } catch {

@@ -1,17 +1,25 @@
+import PhotoCapture
+
 /// What each command holds in memory per pixel of the largest picture it decodes, stated in
 /// one place: with the default `--max-pixels`, a picture whose decode times this does not fit
 /// in the memory the process may use is refused from its header (``PixelBudgetOptions``).
-package enum DecodeFootprint: Int {
+package struct DecodeFootprint: Sendable {
+    /// Bytes held at once per pixel of the picture.
+    package let bytesPerPixel: Int
+
     /// The picture as 8-bit RGB (3); the golden decoded whole (3) when it is not a PNG or JPEG
     /// read by rows, and a TIFF's stored picture while its turned copy is made (3). Judged from
     /// the header, before the golden's kind is known: the most it may take.
-    case compare = 9
+    package static let compare = DecodeFootprint(bytesPerPixel: 9)
     /// The decoded picture and its turned copy (3 + 3).
-    case orient = 6
-    /// LibRaw's sensor data (2), its 16-bit four-channel image (8) and the 8-bit bitmap made
-    /// from it (3), at once; then the developed picture, its upright copy and the encoder's:
-    /// x265's lookahead makes a HEIC the larger (measured, `MemoryLimitTests`).
-    case develop = 18
+    package static let orient = DecodeFootprint(bytesPerPixel: 6)
+    /// A DNG's development: ``RawDevelopment/bytesPerPixel(developing:)`` of the size its
+    /// header declares; LibRaw's whole development's when the header does not say.
+    package static func develop(fileAt path: String) -> DecodeFootprint {
+        let size = RawDevelopment.declaredSize(ofFileAt: path) ?? PixelSize(width: 1, height: 1)
+        return DecodeFootprint(bytesPerPixel: RawDevelopment.bytesPerPixel(developing: size))
+    }
+
     /// A frame, its upright copy (3 + 3) and the encoder's planes (2).
-    case capture = 8
+    package static let capture = DecodeFootprint(bytesPerPixel: 8)
 }

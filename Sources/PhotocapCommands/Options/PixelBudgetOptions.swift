@@ -21,6 +21,6 @@ extension PixelBudgetOptions {
     /// part way instead. A budget given on purpose is the user's to judge.
     func limitMemory(_ footprint: DecodeFootprint) {
         guard maxPixels == PixelBudget.defaultMaximumPixels, let allowance = MemoryAllowance.current() else { return }
-        PixelBudget.memory = PixelBudget.MemoryCheck(bytesPerPixel: footprint.rawValue, allowance: allowance)
+        PixelBudget.memory = PixelBudget.MemoryCheck(bytesPerPixel: footprint.bytesPerPixel, allowance: allowance)
     }
 }
