@@ -17,13 +17,30 @@ package enum TIFFFile {
     /// TIFF 6 Compression; PixelX/YDimension are left out because EXIF does not allow them in
     /// TIFF files (ImageWidth/ImageLength say it).
     package static func encode(rgb: [UInt8], size: PixelSize, metadata: EXIFMetadata, xmp: String? = nil) throws(CodecError) -> [UInt8] {
-        guard !size.isEmpty, size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
-            throw .invalidArgument("invalid TIFF size \(size)")
-        }
         let rowBytes = size.width * 3
         guard rgb.count == rowBytes * size.height else {
             throw .invalidArgument("\(rgb.count) bytes are not \(size) packed RGB (\(rowBytes * size.height) bytes)")
         }
+        // Array.withUnsafeBytes rethrows untyped errors: the typed one comes out as a Result.
+        let encoded = rgb.withUnsafeBytes { rgb in
+            Result { () throws(CodecError) in
+                try encode(size: size, metadata: metadata, xmp: xmp) { rows, strip in
+                    strip.copyMemory(from: UnsafeRawBufferPointer(rebasing: rgb[(rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)]))
+                }
+            }
+        }
+        return try encoded.get()
+    }
+
+    /// ``encode(rgb:size:metadata:xmp:)`` of a picture whose packed RGB rows `fill` writes a
+    /// strip at a time (rows `rows` into `strip`, rows without padding), as each strip is coded.
+    package static func encode(size: PixelSize, metadata: EXIFMetadata, xmp: String? = nil,
+                               rows fill: (_ rows: Range<Int>, _ strip: UnsafeMutableRawBufferPointer) throws(CodecError) -> Void)
+        throws(CodecError) -> [UInt8] {
+        guard !size.isEmpty, size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
+            throw .invalidArgument("invalid TIFF size \(size)")
+        }
+        let rowBytes = size.width * 3
         let stream = TIFFMemoryStream()
         let file = try stream.open(mode: "wl")  // little-endian classic TIFF
 
@@ -46,7 +63,7 @@ package enum TIFFFile {
         try file.setXMP(xmp)
         // A placeholder, so IFD0 keeps its size when the real offset is filled in below.
         try file.set(UInt32(TIFFTAG_EXIFIFD), UInt64(0))
-        try file.writeStrips(rgb, rowBytes: rowBytes, rows: size.height, rowsPerStrip: rowsPerStrip)
+        try file.writeStrips(rowBytes: rowBytes, rows: size.height, rowsPerStrip: rowsPerStrip, fill: fill)
         try file.check(libtiff.WriteDirectory(file.tiff), "TIFFWriteDirectory")
         try file.writeEXIFDirectory(metadata, colorSpace: 1)
         file.close()

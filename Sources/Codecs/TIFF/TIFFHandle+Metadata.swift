@@ -135,23 +135,30 @@ extension TIFFHandle {
     /// as strips of `rowsPerStrip` rows (padding at the ends of rows is left out).
     func writeStrips(_ bytes: UnsafeRawBufferPointer, bytesPerRow: Int, rowBytes: Int, rows: Int,
                      rowsPerStrip: Int) throws(CodecError) {
+        try writeStrips(rowBytes: rowBytes, rows: rows, rowsPerStrip: rowsPerStrip) { range, strip in
+            if bytesPerRow == rowBytes {
+                strip.baseAddress!.copyMemory(from: bytes.baseAddress! + range.lowerBound * rowBytes, byteCount: range.count * rowBytes)
+                return
+            }
+            for (index, row) in range.enumerated() {
+                (strip.baseAddress! + index * rowBytes).copyMemory(from: bytes.baseAddress! + row * bytesPerRow, byteCount: rowBytes)
+            }
+        }
+    }
+
+    /// Writes `rows` rows of `rowBytes` bytes each as strips of `rowsPerStrip` rows, each strip's
+    /// packed rows written by `fill` (rows `range` into the strip's buffer) just before it is
+    /// coded: the picture need never be held whole in the strips' layout.
+    func writeStrips(rowBytes: Int, rows: Int, rowsPerStrip: Int,
+                     fill: (_ range: Range<Int>, _ strip: UnsafeMutableRawBufferPointer) throws(CodecError) -> Void) throws(CodecError) {
         // libtiff's encoders may modify the buffer they are given (predictor, byte swapping).
-        var strip = [UInt8](repeating: 0, count: rowsPerStrip * rowBytes)
+        let strip = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, rowsPerStrip * rowBytes), alignment: 64)
+        defer { strip.deallocate() }
         for index in 0..<(rows + rowsPerStrip - 1) / rowsPerStrip {
             let firstRow = index * rowsPerStrip
             let stripRows = min(rowsPerStrip, rows - firstRow)
-            let written = strip.withUnsafeMutableBytes { buffer in
-                if bytesPerRow == rowBytes {
-                    buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + firstRow * rowBytes, byteCount: stripRows * rowBytes)
-                } else {
-                    for row in 0..<stripRows {
-                        (buffer.baseAddress! + row * rowBytes).copyMemory(
-                            from: bytes.baseAddress! + (firstRow + row) * bytesPerRow, byteCount: rowBytes)
-                    }
-                }
-                return libtiff.WriteEncodedStrip(tiff, UInt32(index), buffer.baseAddress!, tmsize_t(stripRows * rowBytes))
-            }
-            guard written == stripRows * rowBytes else {
+            try fill(firstRow..<(firstRow + stripRows), UnsafeMutableRawBufferPointer(rebasing: strip[0..<(stripRows * rowBytes)]))
+            guard libtiff.WriteEncodedStrip(tiff, UInt32(index), strip.baseAddress!, tmsize_t(stripRows * rowBytes)) == stripRows * rowBytes else {
                 throw .tiff(function: "TIFFWriteEncodedStrip", message: stream.lastError)
             }
         }

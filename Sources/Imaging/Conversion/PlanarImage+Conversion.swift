@@ -20,6 +20,24 @@ extension PlanarImage {
         try packed(bytesPerPixel: 3, "J420ToRAW", J420ToRAW)
     }
 
+    /// Rows `rows` of ``rgbBytes()``, the same bytes, into `target` (rows without padding): a
+    /// strip at a time, without the whole picture's RGB.
+    package func rgbBytes(rows: Range<Int>, into target: UnsafeMutableRawBufferPointer) throws(ImagingError) {
+        let rowBytes = size.width * 3
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= size.height && target.count >= rows.count * rowBytes,
+                     "rows \(rows) of \(size) do not fit \(target.count) bytes")
+        let source = planes
+        for (index, row) in rows.enumerated() {
+            // One row at a time with its own chroma row: 4:2:0 pairs rows from even ones, and a
+            // strip may start at an odd one.
+            let chroma = row / 2 * chromaStride
+            let code = J420ToRAW(source.y + row * lumaStride, Int32(lumaStride), source.cb + chroma, Int32(chromaStride),
+                                 source.cr + chroma, Int32(chromaStride), target.baseAddress!.assumingMemoryBound(to: UInt8.self) + index * rowBytes,
+                                 Int32(rowBytes), Int32(size.width), 1)
+            guard code == 0 else { throw .libyuvFailed(function: "J420ToRAW", code: code) }
+        }
+    }
+
     /// The libyuv signature of the J420 to packed converters.
     private typealias PackedConversion = (UnsafePointer<UInt8>?, Int32, UnsafePointer<UInt8>?, Int32, UnsafePointer<UInt8>?, Int32,
                                           UnsafeMutablePointer<UInt8>?, Int32, Int32, Int32) -> Int32

@@ -88,9 +88,12 @@ extension PhotoProcessor {
                                                thumbnail: reductions.thumbnail, exif: exifBlock, xmp: described.xmp))
             }
         case .tiff:
-            let rgb = try PhotoCaptureError.imaging { () throws(ImagingError) in try pixels.image.rgbBytes() }
+            // Each strip's RGB made from the planes as it is coded, not the whole picture's first.
+            let image = pixels.image
             fileData = Data(try PhotoCaptureError.encoding { () throws(CodecError) in
-                try TIFFFile.encode(rgb: rgb, size: pixels.size, metadata: described.exif, xmp: described.xmp)
+                try TIFFFile.encode(size: pixels.size, metadata: described.exif, xmp: described.xmp) { rows, strip throws(CodecError) in
+                    do throws(ImagingError) { try image.rgbBytes(rows: rows, into: strip) } catch { throw .imaging(error) }
+                }
             })
         default:
             fileData = nil
