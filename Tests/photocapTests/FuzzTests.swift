@@ -268,10 +268,7 @@ import TestSupport
 
     /// Cases past ``pixelLimitBytes`` not fixed yet, and why: each recorded as a known issue,
     /// which fails the test once the case passes, so that its entry goes.
-    static let knownPeaks = [
-        "jpeg-16384x16384.orient.jpg": "the re-encoding turn decodes the planes the SOF declares (410 MB) "
-            + "before libjpeg finds the 3.9 KB of data missing",
-    ]
+    static let knownPeaks: [String: String] = [:]
 
     @Test("every input that ever failed replays as every fuzz run must end; a pixel-limit file within 200 MB (/usr/bin/time)",
           arguments: corpus)

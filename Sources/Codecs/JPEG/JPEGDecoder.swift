@@ -25,6 +25,7 @@ package final class JPEGDecoder {
         let header = try decompressor.header(of: jpeg)
         let size = header.size
         try PixelBudget.check(size, declaredBy: "JPEG")
+        if !acceptingTruncation { try Self.checkHoldsItsPicture(jpeg) }
         if header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue) {
             return (size, try decodeCMYKAsRGB(jpeg, size: size, acceptingTruncation: acceptingTruncation))
         }
@@ -82,6 +83,7 @@ package final class JPEGDecoder {
                 throw .imaging(error)
             }
         }
+        try Self.checkHoldsItsPicture(jpeg)
         let image: PlanarImage
         do { image = try PlanarImage(size: header.size) } catch { throw .imaging(error) }
         let planes = image.planes
@@ -93,6 +95,15 @@ package final class JPEGDecoder {
         }
         try check(code, "tjDecompressToYUVPlanes", jpeg)
         return image
+    }
+
+    /// Refuses, before the picture is allocated, a file too short for the picture its frame
+    /// header declares (``JPEGFile/fewestCodedBytes(of:)``): libjpeg would decode that much
+    /// memory before finding the data missing.
+    static func checkHoldsItsPicture(_ jpeg: [UInt8]) throws(CodecError) {
+        guard let fewest = JPEGFile.fewestCodedBytes(of: jpeg), jpeg.count < fewest else { return }
+        throw .corruptFile(format: "JPEG", reason: "its \(jpeg.count) bytes cannot hold the picture its header declares "
+                               + "(at least \(fewest) bytes of coded data): the data is missing")
     }
 
     /// Fails on errors; a warning (for example a truncated file) is an error too, because the

@@ -39,11 +39,13 @@ package enum JPEGLosslessTransform {
     }
 
     /// Why turning `jpeg` by `orientation` losslessly is refused: nil when it is exact. Throws
-    /// for a header that cannot be read, or a picture larger than the pixel budget (tjTransform
-    /// holds every coefficient of the image: as much memory as its pixels).
+    /// for a header that cannot be read, a picture larger than the pixel budget (tjTransform
+    /// holds every coefficient of the image: as much memory as its pixels), or a file too short
+    /// to hold the picture it declares.
     package static func refusal(of jpeg: [UInt8], applying orientation: Orientation) throws(CodecError) -> NotExact? {
         let geometry = try geometry(of: jpeg)
         try PixelBudget.check(geometry.size, declaredBy: "JPEG")
+        try JPEGDecoder.checkHoldsItsPicture(jpeg)
         return isExact(orientation, size: geometry.size, mcu: geometry.mcu)
             ? nil : NotExact(orientation: orientation, size: geometry.size, mcu: geometry.mcu)
     }
