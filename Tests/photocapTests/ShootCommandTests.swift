@@ -235,6 +235,11 @@ import TestSupport
             #expect(run.status == 64, "\(run.stderr)")
             #expect(run.stderr.hasPrefix("Error: --quality \(quality) is not in 1...100\n"), "\(run.stderr)")
             #expect(!run.stderr.contains("camera"), "looked for a camera first: \(run.stderr)")
+            // orient and develop say it in the same words, before any file is read.
+            for command in ["orient", "develop"] {
+                let other = try Self.photocap([command, folder.path + "/missing.jpg", "--quality", quality, "--output", folder.path + "/"])
+                #expect(other.status == 64 && other.stderr.hasPrefix("Error: --quality \(quality) is not in 1...100\n"), "\(command): \(other.stderr)")
+            }
         }
         #expect(try Self.files(in: folder) == [])
         try Self.expectCleanFailure(["shoot", "--device", "synthetic", "--size", "640x480", "--preview", "1280x960",

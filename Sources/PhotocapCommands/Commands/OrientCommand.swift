@@ -69,7 +69,7 @@ struct OrientCommand: AsyncParsableCommand {
         if acceptTruncated && lossless {
             throw ValidationError("--accept-truncated re-encodes what the data holds; it cannot be combined with --lossless")
         }
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality \(quality) is not in 1...100") }
+        if let quality { try EncodingOptions.validate(quality: quality) }
         if let output {
             var isFolder = false
             let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)

@@ -14,6 +14,11 @@ struct EncodingOptions: ParsableArguments {
     /// Refuses a quality outside 1...100 with the other usage errors, before a camera is looked
     /// for or a file read.
     func validate() throws {
+        try Self.validate(quality: quality)
+    }
+
+    /// Refuses a `--quality` outside 1...100, in the one sentence every command gives.
+    static func validate(quality: Int) throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality \(quality) is not in 1...100") }
     }
 
