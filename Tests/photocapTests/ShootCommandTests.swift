@@ -144,6 +144,27 @@ import TestSupport
         #expect(decoded.meanAbsoluteDifference(to: SyntheticScene.image(size: size)) <= Self.lossyTolerance)
     }
 
+    /// A TIFF from a frame file is coded strip by strip from bands of the conversion (no whole
+    /// planes); asking for a preview makes the planes whole first. Both give the same pixels,
+    /// upright and through a quarter turn (349 rows a strip at 1000 pixels wide:
+    /// strips start on odd rows).
+    @Test(arguments: ["0", "90"])
+    func aTIFFFromBandsHasThePixelsOfOneFromWholePlanes(rotation: String) throws {
+        let folder = try TemporaryDirectory("tiff-bands")
+        let size = PixelSize(width: 1000, height: 750)
+        let framePath = try folder.writeFrame(of: SyntheticScene.image(size: size), format: .nv12, named: "frame.nv12")
+        var decoded: [RGBImage] = []
+        for (name, extra) in [("bands.tif", [String]()), ("whole.tif", ["--preview", "320x240"])] {
+            let run = try Self.photocap(["shoot", "--frame-file", framePath, "--frame-format", "nv12", "--frame-size", "1000x750",
+                                         "--format", "tiff", "--sensor-rotation", rotation, "--output", folder.path(name)] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            decoded.append(try ReferenceDecoder.imageMagickStored(folder.path(name)))
+        }
+        #expect(decoded[0].size == decoded[1].size && decoded[0].pixels == decoded[1].pixels, "\(rotation)°")
+        #expect(decoded[0].size == (rotation == "0" ? size : PixelSize(width: 750, height: 1000)), "turned in the pixels")
+        if rotation == "0" { #expect(decoded[0].meanAbsoluteDifference(to: SyntheticScene.image(size: size)) <= Self.lossyTolerance) }
+    }
+
     // MARK: Bad input: one line on stderr, non-zero exit, nothing left behind.
 
     static func expectCleanFailure(_ arguments: [String], in folder: URL, before: [String],

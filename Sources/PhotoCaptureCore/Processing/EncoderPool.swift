@@ -23,7 +23,7 @@ final class EncoderPool: @unchecked Sendable {
     /// Creates what `resolved` will need, and has the memory of its photo's planes made ready
     /// on another thread (in a process taking one photo, that memory is fresh: its zeroing then
     /// overlaps the camera's start instead of the conversion) — unless the photo will not have
-    /// whole planes: a JPEG without a preview from frames the camera keeps anyway
+    /// whole planes: a JPEG or TIFF without a preview from frames the camera keeps anyway
     /// (`framesAreFreeToKeep`) is encoded from band buffers (see ``PixelBuffer``).
     func prepare(for resolved: ResolvedPhotoSettings, framesAreFreeToKeep: Bool) throws(PhotoCaptureError) {
         let banded = PhotoProcessor.encodesFromBands(resolved, framesAreFreeToKeep: framesAreFreeToKeep)

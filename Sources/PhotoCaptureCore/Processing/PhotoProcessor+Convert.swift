@@ -18,8 +18,11 @@ extension PhotoProcessor {
         return try errors.converting { () throws(ImagingError) in
             let converter = FrameConverter()
             let conversion = try converter.prepare(source, crop: resolved.cropRect, applying: resolved.pixelTransform)
-            guard resolved.format == .jpeg else { return ConvertedFrame(pixels: PixelBuffer(image: try converter.convert(conversion))) }
             let deferred = Self.encodesFromBands(resolved, framesAreFreeToKeep: conversion.isFreeToKeep)
+            if resolved.format == .tiff, deferred {
+                return ConvertedFrame(pixels: PixelBuffer(deferring: conversion), inEncode: conversion, deferredPlanes: true)
+            }
+            guard resolved.format == .jpeg else { return ConvertedFrame(pixels: PixelBuffer(image: try converter.convert(conversion))) }
             let pixels = deferred ? PixelBuffer(deferring: conversion) : PixelBuffer(image: try PlanarImage(size: conversion.size))
             return ConvertedFrame(pixels: pixels, inEncode: conversion, deferredPlanes: deferred)
         }
@@ -52,13 +55,14 @@ extension PhotoProcessor {
         }
     }
 
-    /// Whether a photo is encoded from band buffers of each strip encoder, its planes made only
-    /// if its pixel buffer is read: a JPEG without a preview (which is scaled from the whole
-    /// photo) from frames its camera keeps anyway (a file's mapping, the synthetic camera's
-    /// picture) — 18 MB less memory to touch at 12 MP, all of it fresh in a process that takes
-    /// one photo. The processor decides by the frame; the prepared memory by the camera.
+    /// Whether a photo is encoded from band buffers (each strip encoder's, or a TIFF's strip by
+    /// strip), its planes made only if its pixel buffer is read: a JPEG or TIFF without a preview
+    /// (which is scaled from the whole photo) from frames its camera keeps anyway (a file's
+    /// mapping, the synthetic camera's picture, a RAW file's sensor data developed in bands) —
+    /// 18 MB less memory to touch at 12 MP, all of it fresh in a process that takes one photo.
+    /// The processor decides by the frame; the prepared memory by the camera.
     static func encodesFromBands(_ resolved: ResolvedPhotoSettings, framesAreFreeToKeep: Bool) -> Bool {
-        resolved.format == .jpeg && resolved.previewDimensions == nil && framesAreFreeToKeep
+        (resolved.format == .jpeg || resolved.format == .tiff) && resolved.previewDimensions == nil && framesAreFreeToKeep
     }
 
     /// The camera's own JPEG for a JPEG photo of a whole MJPEG frame: as it came (Huffman

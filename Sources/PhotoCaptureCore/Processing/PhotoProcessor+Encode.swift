@@ -14,7 +14,7 @@ extension PhotoProcessor {
             } else if resolved.format == .jpeg {
                 return try encodeJPEG(converted, described: described, resolved: resolved)
             }
-            return try encodeFile(converted.pixels, described: described, resolved: resolved)
+            return try encodeFile(converted, described: described, resolved: resolved)
         } catch {
             throw error.attributed(to: resolved.uniqueID)
         }
@@ -70,10 +70,11 @@ extension PhotoProcessor {
         return EncodedPhoto(fileData: jpeg, exifBlock: exifBlock, reductions: reductions, scaling: scaling, encoding: encoding)
     }
 
-    /// A HEIC's or a TIFF's encode from the converted planes, after the reductions; an
-    /// uncompressed photo has no file.
-    private func encodeFile(_ pixels: PixelBuffer, described: PhotoDescription,
+    /// A HEIC's or a TIFF's encode from the converted planes (a TIFF's from bands when its planes
+    /// are deferred), after the reductions; an uncompressed photo has no file.
+    private func encodeFile(_ converted: ConvertedFrame, described: PhotoDescription,
                             resolved: ResolvedPhotoSettings) throws(PhotoCaptureError) -> EncodedPhoto {
+        let pixels = converted.pixels
         let (reductions, scaling) = try PhotoCaptureError.imaging { () throws(ImagingError) in
             try Self.timed { () throws(ImagingError) in try PhotoReductions(scaling: pixels, for: resolved) }
         }
@@ -88,11 +89,12 @@ extension PhotoProcessor {
                                                thumbnail: reductions.thumbnail, exif: exifBlock, xmp: described.xmp))
             }
         case .tiff:
-            // Each strip's RGB made from the planes as it is coded, not the whole picture's first.
-            let image = pixels.image
+            // Each strip's RGB made as it is coded (from the planes, or converted band by band),
+            // not the whole picture's first.
+            var source = TIFFStripRows(pixels: pixels, conversion: converted.deferredPlanes ? converted.inEncode : nil)
             fileData = Data(try PhotoCaptureError.encoding { () throws(CodecError) in
                 try TIFFFile.encode(size: pixels.size, metadata: described.exif, xmp: described.xmp) { rows, strip throws(CodecError) in
-                    do throws(ImagingError) { try image.rgbBytes(rows: rows, into: strip) } catch { throw .imaging(error) }
+                    do throws(ImagingError) { try source.write(rows, into: strip) } catch { throw .imaging(error) }
                 }
             })
         default:

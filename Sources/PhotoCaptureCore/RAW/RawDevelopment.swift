@@ -84,7 +84,7 @@ public enum RawDevelopment {
 
     /// The bytes a development of a picture of `size` holds at once per pixel, the file read
     /// and the photo encoded included: 18 when LibRaw develops it whole (x265's lookahead makes
-    /// a HEIC the largest), 6 in bands (measured at 16384x16384: JPEG 4.0, TIFF and HEIC 5.2).
+    /// a HEIC the largest), 6 in bands (measured at 16384x16384: JPEG and TIFF 4.0, HEIC 5.2).
     /// For a memory check before anything is read (``PixelBudget/MemoryCheck``).
     public static func bytesPerPixel(developing size: PixelSize) -> Int {
         size.area > largestWholeDevelopment ? 6 : wholeDevelopmentBytesPerPixel
