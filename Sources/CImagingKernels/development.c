@@ -35,18 +35,17 @@ void pc_develop_row(const uint16_t *cfa, size_t stride, int width, int height, c
         const int centre = S(0, 0);
         const int n = S(-1, 0), s = S(1, 0), w = S(0, -1), e = S(0, 1);
         const int nn = S(-2, 0), ss = S(2, 0), ww = S(0, -2), ee = S(0, 2);
+        const int diagonal = S(-1, -1) + S(-1, 1) + S(1, -1) + S(1, 1);
         int value[3];
         value[here] = centre;
         // Malvar, He and Cutler's gradient-corrected bilinear interpolation ("High-quality
         // linear interpolation for demosaicing of Bayer-patterned color images", 2004), in
         // sixteenths so that its half weights stay integers.
         if (here == 1) {
-            const int diagonal = S(-1, -1) + S(-1, 1) + S(1, -1) + S(1, 1);
             const int beside = pattern[phase + ((c + 1) & 1)], above = 2 - beside;
             value[beside] = (10 * centre + 8 * (w + e) - 2 * (ww + ee) - 2 * diagonal + (nn + ss)) / 16;
             value[above] = (10 * centre + 8 * (n + s) - 2 * (nn + ss) - 2 * diagonal + (ww + ee)) / 16;
         } else {
-            const int diagonal = S(-1, -1) + S(-1, 1) + S(1, -1) + S(1, 1);
             value[1] = (8 * centre + 4 * (n + s + w + e) - 2 * (nn + ss + ww + ee)) / 16;
             value[2 - here] = (12 * centre + 4 * diagonal - 3 * (nn + ss + ww + ee)) / 16;
         }

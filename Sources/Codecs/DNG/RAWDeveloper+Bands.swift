@@ -15,16 +15,10 @@ extension RAWDeveloper {
         let size = imageSize
         guard let image = info.raw_image, size.width >= 2, size.height >= 2,
               let pattern = FramePixelFormat.BayerPattern.allCases.first(where: { $0.colorIndices == cfaColorIndices }),
-              let development = bandDevelopment() else { return nil }
+              let format = FramePixelFormat.bayer(pattern, bits: 16), let development = bandDevelopment() else { return nil }
         let pitch = Int(info.raw_pitch)
         let first = Int(info.top_margin) * pitch / 2 + Int(info.left_margin)
         let available = pitch * Int(info.raw_height) - first * 2
-        let format: FramePixelFormat = switch pattern {
-        case .rggb: .srggb16
-        case .grbg: .sgrbg16
-        case .gbrg: .sgbrg16
-        case .bggr: .sbggr16
-        }
         // The storage only keeps the developer, whose LibRaw processor owns the samples.
         let keeper = Keeper(developer: self)
         let storage = FrameStorage(borrowing: UnsafeRawBufferPointer(start: image + first, count: available), holder: .source) { _ in
