@@ -16,16 +16,42 @@ struct pc_png_rows {
 void pc_png_rows_close(pc_png_rows *rows) {
     if (!rows) return;
     png_destroy_read_struct(&rows->png, &rows->info, NULL);
+    free(rows->source.buffer);
     free(rows);
 }
 
+static pc_png_rows *pc_png_rows_start(pc_png_source source, uint32_t *width, uint32_t *height, int *status,
+                                      char *message, size_t message_size);
+
 pc_png_rows *pc_png_rows_open(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *status,
                               char *message, size_t message_size) {
+    return pc_png_rows_start((pc_png_source){data, size, 0, message, message_size, -1, NULL, 0, 0}, width, height, status,
+                             message, message_size);
+}
+
+pc_png_rows *pc_png_rows_open_file(int descriptor, size_t size, uint32_t *width, uint32_t *height, int *status,
+                                   char *message, size_t message_size) {
+    *status = PC_PNG_ROWS_FAILED;
+    uint8_t *buffer = malloc(PC_PNG_FILE_BUFFER);
+    if (!buffer) {
+        pc_png_keep_message(message, message_size, "out of memory");
+        return NULL;
+    }
+    return pc_png_rows_start((pc_png_source){NULL, size, 0, message, message_size, descriptor, buffer, 0, 0}, width, height,
+                             status, message, message_size);
+}
+
+/// Reads the header from `source` (whose buffer, if any, the reader now owns).
+static pc_png_rows *pc_png_rows_start(pc_png_source source, uint32_t *width, uint32_t *height, int *status,
+                                      char *message, size_t message_size) {
     *status = PC_PNG_ROWS_FAILED;
     message[0] = 0;
     pc_png_rows *rows = calloc(1, sizeof *rows);
-    if (!rows) return NULL;
-    rows->source = (pc_png_source){data, size, 0, message, message_size};
+    if (!rows) {
+        free(source.buffer);
+        return NULL;
+    }
+    rows->source = source;
     rows->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &rows->source, pc_png_source_error, pc_png_ignore_warning);
     if (!rows->png || !(rows->info = png_create_info_struct(rows->png))) {
         strncpy(message, "libpng could not start", message_size - 1);

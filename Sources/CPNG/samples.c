@@ -62,7 +62,7 @@ pc_png_samples *pc_png_samples_read(const uint8_t *data, size_t size, size_t max
         pc_png_keep_message(message, message_size, "out of memory");
         return NULL;
     }
-    samples->source = (pc_png_source){data, size, 0, message, message_size};
+    samples->source = (pc_png_source){data, size, 0, message, message_size, -1, NULL, 0, 0};
     samples->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &samples->source, pc_png_source_error, pc_png_ignore_warning);
     if (samples->png == NULL || (samples->info = png_create_info_struct(samples->png)) == NULL) {
         pc_png_keep_message(message, message_size, "libpng could not start");

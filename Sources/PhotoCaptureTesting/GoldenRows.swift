@@ -11,7 +11,8 @@ import PhotoCapture
 package struct GoldenRows {
     /// What errors call the file.
     package let path: String
-    private let data: [UInt8]
+    /// The file's bytes; nil for a PNG, read from the file on each pass (never held whole).
+    private let data: [UInt8]?
     /// The file's own orientation, which a viewer applies.
     private let orientation: Orientation
     /// The first bytes of every PNG file.
@@ -19,10 +20,16 @@ package struct GoldenRows {
 
     /// The golden at `path`; nil when it is not a file read by rows.
     package init?(fileAt path: String) throws(GoldenImageError) {
+        let signature: [UInt8]
+        do { signature = try InputFile.prefix(of: path, count: Self.pngSignature.count) } catch {
+            throw GoldenImageError(.unreadable(error), path: path)
+        }
+        if signature == Self.pngSignature {
+            (self.path, self.data, self.orientation) = (path, nil, .up)
+            return
+        }
         let data = try DisplayedImage.contents(of: path)
-        if data.starts(with: Self.pngSignature) {
-            orientation = .up
-        } else if data.starts(with: [0xFF, 0xD8]) || data.starts(with: Array("II*\0".utf8)) || data.starts(with: Array("MM\0*".utf8)) {
+        if data.starts(with: [0xFF, 0xD8]) || data.starts(with: Array("II*\0".utf8)) || data.starts(with: Array("MM\0*".utf8)) {
             let info: ImageFileInfo
             do { info = try ImageFileInfo(data: data) } catch { throw GoldenImageError(.undecodable(error), path: path) }
             guard info.format != .dng else { return nil }  // RAW data: its decode refuses it
@@ -31,6 +38,30 @@ package struct GoldenRows {
             return nil
         }
         (self.path, self.data) = (path, data)
+    }
+
+    /// The picture of the file at `path` compared with the golden at `goldenPath` row for row,
+    /// neither decoded whole, when both are PNG or JPEG files read by rows (``RGBRowSource``),
+    /// shown as stored (no orientation to apply) and of one size, and they match within
+    /// `tolerance`; nil otherwise, for the caller to decode the picture whole (a mismatch asks
+    /// whether a turn explains it, which needs it whole). A progressive JPEG then holds its
+    /// coefficients but not its picture beside them.
+    package static func compareRowForRow(fileAt path: String, goldenAt goldenPath: String,
+                                         tolerance: GoldenTolerance) throws(GoldenImageError) -> ImageComparison? {
+        var sums = DifferenceSums()
+        let size: PixelSize?
+        do {
+            size = try ImageDecoder().decodeRowPairs(ofFileAt: path, andFileAt: goldenPath) { row, golden in
+                sums.add(row.baseAddress!, golden.baseAddress!, count: row.count)
+            }
+        } catch {
+            if case .unreadable(let reason) = error.code { throw GoldenImageError(.unreadable(reason), path: error.name) }
+            throw GoldenImageError(.undecodable(error.codecError), path: error.name)
+        }
+        guard let size else { return nil }
+        let comparison = ImageComparison(actualSize: size, goldenSize: size, statistics: sums.statistics,
+                                         tolerance: tolerance) { [:] }
+        return comparison.verdict == .match ? comparison : nil
     }
 
     /// `actual` compared with the golden as a viewer shows it, judged against `tolerance`;
@@ -59,7 +90,7 @@ package struct GoldenRows {
         var scratch: [UInt8] = []
         let stored: PixelSize?
         do {
-            stored = try ImageDecoder().decodeRows(of: data, name: path) { size, _, row in
+            stored = try decodeRows { size, _, row in
                 if bands == nil {
                     bands = RowBands(size: size)
                     // The golden's stored pixels, shown (its orientation) and then turned.
@@ -85,7 +116,7 @@ package struct GoldenRows {
         var mapping: RowBands.Turn?
         var scratch: [UInt8] = []
         do {
-            return try ImageDecoder().decodeRows(of: data, name: path) { size, _, row in
+            return try decodeRows { size, _, row in
                 if bands == nil {
                     (bands, mapping) = (RowBands(size: size), RowBands.Turn(size: size, orientation: orientation))
                     precondition(orientation.apply(to: size) == actual.size, "a difference image needs pictures of one size")
@@ -95,5 +126,12 @@ package struct GoldenRows {
         } catch {
             throw GoldenImageError(.undecodable(error.codecError), path: path)
         }
+    }
+
+    /// The golden's rows, from its bytes or, for a PNG, from the file.
+    private func decodeRows(_ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
+        throws(ImageDecodingError) -> PixelSize? {
+        if let data { return try ImageDecoder().decodeRows(of: data, name: path, body) }
+        return try ImageDecoder().decodeRows(ofFileAt: path, body)
     }
 }

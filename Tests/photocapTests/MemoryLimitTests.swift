@@ -79,7 +79,7 @@ import TestSupport
     func developsTheLargestDNGInBands() throws {
         let folder = try TemporaryDirectory("photocap-develop-16k")
         let dng = folder.path("huge.dng")
-        try FileManager.default.createFile(atPath: dng, contents: Data(try Self.hugeDNG()))
+        _ = FileManager.default.createFile(atPath: dng, contents: Data(try Self.hugeDNG()))
         for format in ["jpeg", "tiff"] {
             let output = folder.path("huge.\(format)")
             let (run, peak) = try MeasuredRun.runTimed(TestPaths.photocap, ["develop", dng, "--format", format, "--output", output],
@@ -260,14 +260,16 @@ import TestSupport
         return path
     }
 
-    /// A 16384x16384 colour JPEG (4:2:0, a few MB: flat 64-pixel blocks) with Orientation 6 in
-    /// `folder`, made by cjpeg from rows piped to it (the 805 MB picture is never stored whole).
-    static func hugeJPEG(in folder: TemporaryDirectory) throws -> String {
-        let path = folder.path("huge.jpg")
+    /// A 16384x16384 colour JPEG (4:2:0, a few MB: flat 64-pixel blocks) with Orientation 6
+    /// (none when `orientation` is nil) in `folder`, made by cjpeg with `options` from rows piped
+    /// to it (the 805 MB picture is never stored whole).
+    static func hugeJPEG(in folder: TemporaryDirectory, name: String = "huge.jpg", options: [String] = [],
+                         orientation: Int? = 6) throws -> String {
+        let path = folder.path(name)
         let side = 16384
         let cjpeg = Process()
         cjpeg.executableURL = URL(fileURLWithPath: try ExternalTool.path(of: "cjpeg"))
-        cjpeg.arguments = ["-quality", "85", "-outfile", path]
+        cjpeg.arguments = ["-quality", "85"] + options + ["-outfile", path]
         let input = Pipe()
         cjpeg.standardInput = input
         cjpeg.standardError = FileHandle.nullDevice
@@ -290,7 +292,7 @@ import TestSupport
         try writer.close()
         cjpeg.waitUntilExit()
         try #require(cjpeg.terminationStatus == 0)
-        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", path])
+        if let orientation { try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=\(orientation)", path]) }
         return path
     }
 
@@ -344,6 +346,51 @@ import TestSupport
             // Two RGB pictures of this size would be 1.6 GB; one is 805 MB.
             #expect(run.peakBytes <= 1_200_000_000, "\(file): peak \(run.peakBytes / 1_000_000) MB")
             #expect(run.seconds <= 20, "\(file): took \(run.seconds) s")
+        }
+    }
+
+    /// The picture djpeg decodes from the JPEG at `jpeg`, as a PNG of stored (uncompressed)
+    /// deflate blocks at `path`: as large as the picture (805 MB at 16384x16384), so a reader
+    /// that held the file whole would show it. Written by Python from djpeg's rows, a row at a
+    /// time.
+    static func storedPNG(decodedFrom jpeg: String, to path: String) throws {
+        let script = """
+            import struct, sys, zlib
+            def chunk(kind, data):
+                return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
+            source = sys.stdin.buffer
+            fields = []
+            while len(fields) < 4:
+                line = source.readline()
+                fields += line.split(b'#')[0].split()
+            width, height = int(fields[1]), int(fields[2])
+            packer = zlib.compressobj(0)
+            with open(sys.argv[1], 'wb') as out:
+                out.write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0)))
+                for y in range(height):
+                    out.write(chunk(b'IDAT', packer.compress(b'\\x00' + source.read(width * 3))))
+                out.write(chunk(b'IDAT', packer.flush()) + chunk(b'IEND', b''))
+            """
+        try ExternalTool.run("sh", ["-c", "djpeg -ppm \"$1\" | python3 -c \"$2\" \"$3\"", "sh", jpeg, script, path]).checked()
+    }
+
+    /// Both files are read a row at a time, side by side: a PNG from its descriptor (never the
+    /// file whole), a progressive JPEG holding its DCT coefficients (805 MB at 4:2:0, 2 bytes
+    /// each) but not its 805 MB picture beside them. Its golden is djpeg's decode of it.
+    @Test("compare of matching 16384x16384 files holds neither picture: a stored PNG against itself ≤ 64 MB, a progressive JPEG against djpeg's PNG of it ≤ 1.2 GB")
+    func compareMatchingHugeFilesRowForRow() throws {
+        let folder = try TemporaryDirectory("photocap-huge-rows")
+        let jpeg = try Self.hugeJPEG(in: folder, name: "progressive.jpg", options: ["-progressive"], orientation: nil)
+        let png = folder.path("golden.png")
+        try Self.storedPNG(decodedFrom: jpeg, to: png)
+        let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: png)[.size] as? Int)
+        #expect(fileBytes > 800_000_000)
+        for (file, bound) in [(png, 64_000_000), (jpeg, 1_200_000_000)] {
+            let run = try Self.photocap(["compare", file, png])
+            #expect(run.status == 0 && String(decoding: run.stdout, as: UTF8.self).contains("matches the golden (16384x16384, mean difference 0, max 0"),
+                    "\(file): \(String(decoding: run.stdout, as: UTF8.self)) \(run.stderr)")
+            #expect(run.peakBytes <= bound, "\(file): peak \(run.peakBytes / 1_000_000) MB")
+            #expect(run.seconds <= 30, "\(file): took \(run.seconds) s")
         }
     }
 }

@@ -24,6 +24,12 @@ enum {
 pc_png_rows *pc_png_rows_open(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *status,
                               char *message, size_t message_size);
 
+/// pc_png_rows_open for the `size` bytes of the open regular file `descriptor` (which must stay
+/// open while the reader is), read by pread a few hundred KiB at a time: the file is never
+/// held whole.
+pc_png_rows *pc_png_rows_open_file(int descriptor, size_t size, uint32_t *width, uint32_t *height, int *status,
+                                   char *message, size_t message_size);
+
 /// Reads the next row into `rgb` (width × 3 bytes); -1 with a message on damage.
 int pc_png_rows_read(pc_png_rows *rows, uint8_t *rgb, char *message, size_t message_size);
 

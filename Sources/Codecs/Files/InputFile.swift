@@ -40,6 +40,18 @@ public enum InputFile {
         return try body(descriptor, size)
     }
 
+    /// Up to the first `count` bytes of the regular file at `path`, after the same checks as
+    /// ``read(_:maximumBytes:)``: enough to tell a file's kind without reading it whole.
+    package static func prefix(of path: String, count: Int) throws(FileReadError) -> [UInt8] {
+        try withOpenFile(path) { (descriptor, size) throws(FileReadError) in
+            var bytes = [UInt8](repeating: 0, count: min(count, size))
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(FileReadError) in try readAll(descriptor, into: buffer, path: path) }
+            }
+            return Array(bytes.prefix(try read.get()))
+        }
+    }
+
     /// Opens the regular file at `path` (symbolic links followed) for reading, once it is known
     /// to be one: its descriptor, which the caller closes, and its size (possibly 0). A
     /// directory, a FIFO or a device is refused as ``read(_:maximumBytes:)`` refuses it.

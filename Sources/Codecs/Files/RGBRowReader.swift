@@ -40,13 +40,51 @@ package enum RGBRowReader {
         return size == nil ? nil : turned
     }
 
+    /// ``read(_:_:)`` of the file at `path`: a PNG is read from its descriptor a few hundred KiB
+    /// at a time, never held whole (a 16384×16384 PNG of a detailed picture is some 700 MB);
+    /// other files are read whole first.
+    package static func read(fileAt path: String,
+                             _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
+        let read: Result<PixelSize?, CodecError>
+        do {
+            if try InputFile.prefix(of: path, count: PNGFile.signature.count) == PNGFile.signature {
+                read = try InputFile.withOpenFile(path) { (descriptor, size) throws(FileReadError) in
+                    Result { () throws(CodecError) in try readPNG(descriptor: descriptor, size: size, body) }
+                }
+            } else {
+                let data = try InputFile.read(path)
+                read = Result { () throws(CodecError) in try Self.read(data, body) }
+            }
+        } catch {
+            throw .file(error)
+        }
+        return try read.get()
+    }
+
     private static func readPNG(_ data: [UInt8],
                                 _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
-        try readRows(data, format: "PNG", body, notStreamable: Int32(PC_PNG_ROWS_NOT_STREAMABLE),
-                     failure: { _, message in .corruptFile(format: "PNG", reason: message) },
-                     open: { bytes, width, height, status, message in
-                         pc_png_rows_open(bytes.baseAddress, bytes.count, width, height, status, message, 256)
-                     },
+        try withBytes(data) { (bytes) throws(CodecError) in
+            try readPNGRows(body) { width, height, status, message in
+                pc_png_rows_open(bytes.baseAddress, bytes.count, width, height, status, message, 256)
+            }
+        }
+    }
+
+    private static func readPNG(descriptor: Int32, size: Int,
+                                _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
+        try readPNGRows(body) { width, height, status, message in
+            pc_png_rows_open_file(descriptor, size, width, height, status, message, 256)
+        }
+    }
+
+    private static func readPNGRows(
+        _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void,
+        open: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<CChar>)
+            -> OpaquePointer?
+    ) throws(CodecError) -> PixelSize? {
+        try readRows(format: "PNG", body, notStreamable: Int32(PC_PNG_ROWS_NOT_STREAMABLE),
+                     failure: { step, message in failure(format: "PNG", step: step, message: message) },
+                     open: open,
                      read: { rows, row, message in pc_png_rows_read(rows, row, message, 256) },
                      finish: { rows, message in pc_png_rows_finish(rows, message, 256) },
                      close: { pc_png_rows_close($0) })
@@ -54,16 +92,23 @@ package enum RGBRowReader {
 
     private static func readJPEG(_ data: [UInt8],
                                  _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
-        try readRows(data, format: "JPEG", body, notStreamable: Int32(PC_JPEG_ROWS_NOT_STREAMABLE),
-                     failure: { step, message in
-                         .libjpeg(function: step == "open" ? "jpeg_read_header" : "jpeg_read_scanlines", message: message)
-                     },
-                     open: { bytes, width, height, status, message in
-                         pc_jpeg_rows_open(bytes.baseAddress, bytes.count, width, height, status, message)
-                     },
-                     read: { rows, row, message in pc_jpeg_rows_read(rows, row, message) },
-                     finish: { _, _ in 0 },
-                     close: { pc_jpeg_rows_close($0) })
+        try withBytes(data) { (bytes) throws(CodecError) in
+            try readRows(format: "JPEG", body, notStreamable: Int32(PC_JPEG_ROWS_NOT_STREAMABLE),
+                         failure: { step, message in failure(format: "JPEG", step: step, message: message) },
+                         open: { width, height, status, message in
+                             pc_jpeg_rows_open(bytes.baseAddress, bytes.count, width, height, status, message)
+                         },
+                         read: { rows, row, message in pc_jpeg_rows_read(rows, row, message) },
+                         finish: { _, _ in 0 },
+                         close: { pc_jpeg_rows_close($0) })
+        }
+    }
+
+    /// `body` with `data`'s bytes, its typed error kept (`withUnsafeBufferPointer` rethrows
+    /// untyped ones).
+    private static func withBytes<T>(_ data: [UInt8],
+                                     _ body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> T) throws(CodecError) -> T {
+        try data.withUnsafeBufferPointer { bytes in Result { () throws(CodecError) in try body(bytes) } }.get()
     }
 
     /// One C row reader driven: `open` (size, a status that may be `notStreamable`), the size
@@ -71,38 +116,41 @@ package enum RGBRowReader {
     /// bytes), `finish` and `close`; `failure` makes the error of a step ("open", "read",
     /// "finish") from libjpeg's or libpng's message.
     private static func readRows(
-        _ data: [UInt8], format: String, _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void, notStreamable: Int32,
+        format: String, _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void, notStreamable: Int32,
         failure: (String, String) -> CodecError,
-        open: (UnsafeBufferPointer<UInt8>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<Int32>,
+        open: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<Int32>,
                UnsafeMutablePointer<CChar>) -> OpaquePointer?,
         read: (OpaquePointer, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<CChar>) -> Int32,
         finish: (OpaquePointer, UnsafeMutablePointer<CChar>) -> Int32,
         close: (OpaquePointer) -> Void
     ) throws(CodecError) -> PixelSize? {
         var message = [CChar](repeating: 0, count: 256)
-        let result = data.withUnsafeBufferPointer { bytes -> Result<PixelSize?, CodecError> in
-            var (width, height, status): (UInt32, UInt32, Int32) = (0, 0, 0)
-            guard let rows = open(bytes, &width, &height, &status, &message) else {
-                return status == notStreamable ? .success(nil) : .failure(failure("open", text(message)))
-            }
-            defer { close(rows) }
-            let size = PixelSize(width: Int(width), height: Int(height))
-            return Result { () throws(CodecError) in
-                try PixelBudget.check(size, declaredBy: format)
-                var row = [UInt8](repeating: 0, count: size.width * 3)
-                for y in 0..<size.height {
-                    let status = row.withUnsafeMutableBufferPointer { read(rows, $0.baseAddress!, &message) }
-                    guard status == 0 else { throw failure("read", text(message)) }
-                    row.withUnsafeBufferPointer { body(size, y, $0) }
-                }
-                guard finish(rows, &message) == 0 else { throw failure("finish", text(message)) }
-                return size
-            }
+        var (width, height, status): (UInt32, UInt32, Int32) = (0, 0, 0)
+        guard let rows = open(&width, &height, &status, &message) else {
+            if status == notStreamable { return nil }
+            throw failure("open", text(message))
         }
-        return try result.get()
+        defer { close(rows) }
+        let size = PixelSize(width: Int(width), height: Int(height))
+        try PixelBudget.check(size, declaredBy: format)
+        var row = [UInt8](repeating: 0, count: size.width * 3)
+        for y in 0..<size.height {
+            let status = row.withUnsafeMutableBufferPointer { read(rows, $0.baseAddress!, &message) }
+            guard status == 0 else { throw failure("read", text(message)) }
+            row.withUnsafeBufferPointer { body(size, y, $0) }
+        }
+        guard finish(rows, &message) == 0 else { throw failure("finish", text(message)) }
+        return size
     }
 
-    private static func text(_ message: [CChar]) -> String {
+    /// The error of a step ("open", "read", "finish") of reading a PNG's or JPEG's rows, from
+    /// libpng's or libjpeg's message.
+    static func failure(format: String, step: String, message: String) -> CodecError {
+        format == "PNG" ? .corruptFile(format: "PNG", reason: message)
+            : .libjpeg(function: step == "open" ? "jpeg_read_header" : "jpeg_read_scanlines", message: message)
+    }
+
+    static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

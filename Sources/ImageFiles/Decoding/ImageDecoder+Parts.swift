@@ -18,6 +18,40 @@ extension ImageDecoder {
         do { return try RGBRowReader.read(bytes, body) } catch { throw ImageDecodingError(codecError: error, name: name) }
     }
 
+    /// ``decodeRows(of:name:_:)`` of the file at `path`; a PNG is read from the file a few
+    /// hundred KiB at a time and never held whole.
+    public func decodeRows(ofFileAt path: String,
+                           _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
+        throws(ImageDecodingError) -> PixelSize? {
+        do { return try RGBRowReader.read(fileAt: path, body) } catch { throw ImageDecodingError(codecError: error, name: path) }
+    }
+
+    /// Calls `body` with each row of the file at `path` beside the same row of the file at
+    /// `otherPath` (8-bit RGB, `width × 3` bytes each, valid during the call), top to bottom,
+    /// neither picture held whole; returns their size. Nil, without a call, unless both are PNG
+    /// or JPEG files read by rows (``decodeRows(of:name:_:)``), shown as stored (no orientation
+    /// to apply) and of one size. A progressive JPEG holds its DCT coefficients meanwhile.
+    package func decodeRowPairs(ofFileAt path: String, andFileAt otherPath: String,
+                                _ body: (_ row: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Void)
+        throws(ImageDecodingError) -> PixelSize? {
+        func source(_ path: String) throws(ImageDecodingError) -> RGBRowSource? {
+            do { return try RGBRowSource(fileAt: path) } catch { throw ImageDecodingError(codecError: error, name: path) }
+        }
+        func next(_ source: RGBRowSource, into row: inout [UInt8], _ path: String) throws(ImageDecodingError) {
+            let read = row.withUnsafeMutableBufferPointer { row in Result { () throws(CodecError) in try source.next(into: row.baseAddress!) } }
+            do { try read.get() } catch { throw ImageDecodingError(codecError: error, name: path) }
+        }
+        guard let first = try source(path), first.orientation == .up, let other = try source(otherPath), other.orientation == .up,
+              first.size == other.size else { return nil }
+        var (row, otherRow) = ([UInt8](repeating: 0, count: first.size.width * 3), [UInt8](repeating: 0, count: first.size.width * 3))
+        for _ in 0..<first.size.height {
+            try next(first, into: &row, path)
+            try next(other, into: &otherRow, otherPath)
+            row.withUnsafeBufferPointer { row in otherRow.withUnsafeBufferPointer { body(row, $0) } }
+        }
+        return first.size
+    }
+
     /// The thumbnail embedded in the file — a JPEG's EXIF thumbnail (IFD1), a HEIF's thumbnail
     /// item — shown with its own orientation when ``appliesOrientation`` (IFD1's Orientation,
     /// else IFD0's, which then applies to the thumbnail too; the HEIF item's `irot`/`imir`),

@@ -1,0 +1,106 @@
+import CJPEGCoefficients
+import CPNG
+#if canImport(Glibc)
+import Glibc
+#endif
+import Imaging
+
+/// A PNG or JPEG file whose rows of 8-bit RGB are pulled one at a time, top to bottom as
+/// stored, where ``RGBRowReader`` pushes them: two pictures can then be compared row for row
+/// with neither held whole. A PNG is read from its descriptor; a JPEG from its bytes, held by
+/// the source (libjpeg reads them as it decodes; a progressive one also holds its DCT
+/// coefficients, some 3 bytes a pixel at 4:2:0, but never the decoded picture).
+///
+/// The rows are those ``RGBRowReader`` gives; files it does not read by rows (TIFF, PNG with
+/// alpha or 16-bit samples, CMYK JPEG, …) give no source.
+package final class RGBRowSource {
+    /// The stored size, checked against ``PixelBudget``.
+    package let size: PixelSize
+    /// What a viewer applies to the stored rows: a JPEG's EXIF `Orientation`; `.up` for a PNG.
+    package let orientation: Orientation
+    private let reader: OpaquePointer
+    private let input: Input
+    private var message = [CChar](repeating: 0, count: 256)
+    private var rowsRead = 0
+
+    /// Where the file's bytes come from; both are released with the source.
+    private enum Input {
+        case png(descriptor: Int32)
+        case jpeg(bytes: UnsafeMutableRawBufferPointer)
+    }
+
+    /// The rows of the PNG or JPEG at `path`; nil when it is neither or not read by rows.
+    package init?(fileAt path: String) throws(CodecError) {
+        let signature: [UInt8]
+        do { signature = try InputFile.prefix(of: path, count: PNGFile.signature.count) } catch { throw .file(error) }
+        var (width, height, status): (UInt32, UInt32, Int32) = (0, 0, 0)
+        let opened: OpaquePointer?
+        let format: String
+        if signature == PNGFile.signature {
+            let descriptor: Int32, fileSize: Int
+            do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw .file(error) }
+            (input, orientation, format) = (.png(descriptor: descriptor), .up, "PNG")
+            opened = pc_png_rows_open_file(descriptor, fileSize, &width, &height, &status, &message, 256)
+            if opened == nil { close(descriptor) }
+            if opened == nil, status == Int32(PC_PNG_ROWS_NOT_STREAMABLE) { return nil }
+        } else if signature.starts(with: [0xFF, 0xD8]) {
+            guard let (bytes, info) = try Self.jpegBytes(path) else { return nil }
+            (input, orientation, format) = (.jpeg(bytes: bytes), info.orientation, "JPEG")
+            opened = pc_jpeg_rows_open(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &width, &height, &status,
+                                       &message)
+            if opened == nil { bytes.deallocate() }
+            if opened == nil, status == Int32(PC_JPEG_ROWS_NOT_STREAMABLE) { return nil }
+        } else {
+            return nil
+        }
+        guard let opened else { throw RGBRowReader.failure(format: format, step: "open", message: RGBRowReader.text(message)) }
+        reader = opened
+        size = PixelSize(width: Int(width), height: Int(height))
+        try PixelBudget.check(size, declaredBy: format)
+    }
+
+    /// The JPEG at `path` in memory of the source's own (so that no pointer into an array
+    /// outlives a closure) and what its header says; the array read is gone before the decode
+    /// starts. Nil when the file is not a JPEG picture (a DNG, say).
+    private static func jpegBytes(_ path: String) throws(CodecError) -> (UnsafeMutableRawBufferPointer, ImageFileInfo)? {
+        let data: [UInt8]
+        do { data = try InputFile.read(path) } catch { throw .file(error) }
+        let info = try ImageFileInfo(data: data)
+        guard info.format == .jpeg else { return nil }
+        try PixelBudget.check(info.storedSize, declaredBy: "JPEG")
+        try JPEGDecoder.checkHoldsItsPicture(data)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+        data.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        return (bytes, info)
+    }
+
+    deinit {
+        switch input {
+        case .png(let descriptor):
+            pc_png_rows_close(reader)
+            close(descriptor)
+        case .jpeg(let bytes):
+            pc_jpeg_rows_close(reader)
+            bytes.deallocate()
+        }
+    }
+
+    /// Decodes the next row into `row` (`size.width × 3` bytes); after the last, a PNG is read
+    /// to its end, so damage after the pixels is found as ``RGBRowReader`` finds it.
+    package func next(into row: UnsafeMutablePointer<UInt8>) throws(CodecError) {
+        precondition(rowsRead < size.height, "read past the last row")
+        switch input {
+        case .png:
+            guard pc_png_rows_read(reader, row, &message, 256) == 0 else { throw failure("read") }
+        case .jpeg:
+            guard pc_jpeg_rows_read(reader, row, &message) == 0 else { throw failure("read") }
+        }
+        rowsRead += 1
+        if rowsRead == size.height, case .png = input, pc_png_rows_finish(reader, &message, 256) != 0 { throw failure("finish") }
+    }
+
+    private func failure(_ step: String) -> CodecError {
+        let format = if case .png = input { "PNG" } else { "JPEG" }
+        return RGBRowReader.failure(format: format, step: step, message: RGBRowReader.text(message))
+    }
+}
