@@ -118,7 +118,8 @@ static void make_coefficient_map(struct pc_jpeg_turn *turn) {
             case 5: turn->negate[k] = 0; break;                       // transpose
             case 6: turn->negate[k] = odd_column; break;              // 90° clockwise
             case 7: turn->negate[k] = odd_row ^ odd_column; break;    // transverse
-            default: turn->negate[k] = odd_row; break;                // 8: 90° counter-clockwise
+            case 8: turn->negate[k] = odd_row; break;                 // 90° counter-clockwise
+            default: turn->negate[k] = 0; break;                      // 1: as stored
             }
         }
     }
@@ -135,7 +136,8 @@ static void source_block(const struct pc_jpeg_turn *turn, int component, int row
     case 5: *source_row = column; *source_column = row; break;
     case 6: *source_row = rows - 1 - column; *source_column = row; break;
     case 7: *source_row = rows - 1 - column; *source_column = columns - 1 - row; break;
-    default: *source_row = column; *source_column = columns - 1 - row; break;
+    case 8: *source_row = column; *source_column = columns - 1 - row; break;
+    default: *source_row = row; *source_column = column; break;
     }
 }
 
@@ -154,7 +156,7 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
                       pc_jpeg_turn **result, char *message) {
     *result = NULL;
     message[0] = 0;
-    if (orientation < 2 || orientation > 8) return unsupported(NULL, message, "orientation is not a turn (2...8)");
+    if (orientation < 1 || orientation > 8) return unsupported(NULL, message, "orientation is not an EXIF orientation (1...8)");
     struct pc_jpeg_turn *turn = calloc(1, sizeof *turn);
     if (!turn) return give_up(NULL, message, PC_JPEG_TURN_FAILED, "out of memory");
     turn->orientation = orientation;
@@ -256,6 +258,8 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
 }
 
 int pc_jpeg_turn_strip_count(const pc_jpeg_turn *turn) { return turn->strip_count; }
+
+long pc_jpeg_turn_warnings(const pc_jpeg_turn *turn) { return turn->source.err->num_warnings; }
 
 void pc_jpeg_turn_geometry(const pc_jpeg_turn *turn, int *width, int *height, unsigned *restart_interval) {
     *width = turn->width;

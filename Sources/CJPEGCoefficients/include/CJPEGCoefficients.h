@@ -22,7 +22,8 @@ enum {
 
 /// Reads the coefficients of `jpeg` (`count` bytes, which must stay valid until
 /// `pc_jpeg_turn_close`) and prepares up to `strips` output strips of whole iMCU rows for
-/// the turn that EXIF orientation `orientation` (2...8) asks for. On success `*turn` is set and
+/// the turn that EXIF orientation `orientation` (1...8; 1 re-codes the coefficients as they
+/// are, as a baseline file) asks for. On success `*turn` is set and
 /// `pc_jpeg_turn_strip` can be called once for every index below `pc_jpeg_turn_strip_count`,
 /// from any threads (each strip touches only its own coefficients and its own compressor).
 /// `message` (at least 200 bytes) receives the reason of a failure.
@@ -32,6 +33,10 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
 /// The number of strips prepared (1 when the picture has too few iMCU rows, or the restart
 /// interval of a strip would not fit in 16 bits).
 int pc_jpeg_turn_strip_count(const pc_jpeg_turn *turn);
+
+/// The warnings libjpeg gave while reading the coefficients (data cut short or damaged, which
+/// it fills in or skips and a whole decode refuses).
+long pc_jpeg_turn_warnings(const pc_jpeg_turn *turn);
 
 /// The turned picture's size, and the MCUs in each strip but the last (the restart interval
 /// that joins the strips).

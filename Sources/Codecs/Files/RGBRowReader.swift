@@ -30,7 +30,8 @@ package enum RGBRowReader {
         var bands: RowBands?
         var turn: RowBands.Turn?
         var turned: RGBImage?
-        let size = try read(data) { size, _, row in
+        // A large progressive JPEG would hold its coefficients beside the turned picture.
+        let size = try read(data.starts(with: [0xFF, 0xD8]) ? JPEGDecoder.decodable(data) : data) { size, _, row in
             if bands == nil {
                 (bands, turn) = (RowBands(size: size), RowBands.Turn(size: size, orientation: orientation))
                 turned = RGBImage(size: orientation.apply(to: size), pixels: [UInt8](repeating: 0, count: size.area * 3))

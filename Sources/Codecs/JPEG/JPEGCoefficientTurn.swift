@@ -38,6 +38,10 @@ final class JPEGCoefficientTurn {
 
     deinit { pc_jpeg_turn_close(turn) }
 
+    /// Whether libjpeg warned while reading the coefficients: data cut short or damaged, which it
+    /// filled in or skipped.
+    var readWithWarnings: Bool { pc_jpeg_turn_warnings(turn) > 0 }
+
     /// The turned picture: a baseline JPEG with the original's quantisation tables, one restart
     /// interval per strip, and `segments` (the caller's application segments, whole) after its
     /// SOI — written once, as the strips are joined.

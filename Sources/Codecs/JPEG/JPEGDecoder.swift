@@ -29,7 +29,7 @@ package final class JPEGDecoder {
         if header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue) {
             return (size, try decodeCMYKAsRGB(jpeg, size: size, acceptingTruncation: acceptingTruncation))
         }
-        return (size, try decompress(jpeg, size: size, to: TJPF_RGB, bytesPerPixel: 3, acceptingTruncation: acceptingTruncation))
+        return (size, try decompress(Self.decodable(jpeg), size: size, to: TJPF_RGB, bytesPerPixel: 3, acceptingTruncation: acceptingTruncation))
     }
 
     /// The pixels of `jpeg` (of `size`) in TurboJPEG's pixel format `format`, rows unpadded.
@@ -84,6 +84,7 @@ package final class JPEGDecoder {
             }
         }
         try Self.checkHoldsItsPicture(jpeg)
+        let jpeg = Self.decodable(jpeg)
         let image: PlanarImage
         do { image = try PlanarImage(size: header.size) } catch { throw .imaging(error) }
         let planes = image.planes

@@ -7,8 +7,7 @@ extension JPEGFile {
     /// A file shorter than this cannot hold the picture it declares, whatever its markers say,
     /// so its planes need not be allocated to find the data missing.
     package static func fewestCodedBytes(of jpeg: [UInt8]) -> Int? {
-        guard let segments = try? headerSegments(of: jpeg),
-              let frame = segments.list.first(where: { (0xC0...0xCF).contains($0.marker) && ![0xC4, 0xC8, 0xCC].contains($0.marker) }),
+        guard let segments = try? headerSegments(of: jpeg), let frame = frameSegment(in: segments.list),
               [0xC0, 0xC1, 0xC2, 0xC3].contains(frame.marker) else { return nil }
         // SOF: precision, height, width, component count, then (id, H<<4 | V, table) each.
         let start = frame.payloadStart
@@ -25,5 +24,11 @@ extension JPEGFile {
             sum + blocks((width * factor.0 + maxH - 1) / maxH) * blocks((height * factor.1 + maxV - 1) / maxV)
         }
         return (total + 7) / 8
+    }
+
+    /// The frame header (SOF0–SOF15; not DHT, JPG or DAC, which share the range) among a
+    /// file's header segments.
+    static func frameSegment(in segments: [Segment]) -> Segment? {
+        segments.first { (0xC0...0xCF).contains($0.marker) && ![0xC4, 0xC8, 0xCC].contains($0.marker) }
     }
 }
