@@ -16,6 +16,7 @@
     X(init) \
     X(set_dataerror_handler) \
     X(open_buffer) \
+    X(open_file) \
     X(unpack) \
     X(recycle_datastream) \
     X(free_image) \
@@ -64,6 +65,8 @@ int pc_raw_open_buffer(pc_raw *raw, const void *buffer, size_t size) {
     // LibRaw only reads the buffer, though its parameter is not const.
     return lib.open_buffer(data(raw), (void *)buffer, size);
 }
+
+int pc_raw_open_file(pc_raw *raw, const char *path) { return lib.open_file(data(raw), path); }
 
 int pc_raw_unpack(pc_raw *raw) { return lib.unpack(data(raw)); }
 void pc_raw_recycle_datastream(pc_raw *raw) { lib.recycle_datastream(data(raw)); }

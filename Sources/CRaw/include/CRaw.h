@@ -34,9 +34,12 @@ const char *_Nullable pc_raw_strerror(int code);
 /// Reads the headers of the file in `buffer`, which LibRaw reads in place until
 /// pc_raw_recycle_datastream.
 int pc_raw_open_buffer(pc_raw *_Nonnull raw, const void *_Nonnull buffer, size_t size);
+/// Reads the headers of the file at `path`, which LibRaw keeps open and reads a buffer at a
+/// time (never whole) until pc_raw_recycle_datastream.
+int pc_raw_open_file(pc_raw *_Nonnull raw, const char *_Nonnull path);
 /// Decodes the sensor data.
 int pc_raw_unpack(pc_raw *_Nonnull raw);
-/// Lets go of the file given to pc_raw_open_buffer.
+/// Lets go of the file given to pc_raw_open_buffer or pc_raw_open_file.
 void pc_raw_recycle_datastream(pc_raw *_Nonnull raw);
 
 /// What photocap reads of an opened file.

@@ -1,4 +1,7 @@
 import CRaw
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 
 /// A RAW file (photocap's DNGs, or any other RAW file LibRaw reads) opened from memory with
@@ -20,26 +23,46 @@ package final class RAWDeveloper {
     /// ``PixelBudget`` (checked before unpacking).
     package init(data: consuming [UInt8]) throws(CodecError) {
         guard !data.isEmpty else { throw .corruptFile(format: "RAW", reason: "the file is empty") }
-        try LibRaw.load()
-        guard let raw = pc_raw_init() else { throw .libRaw(function: "libraw_init", message: "out of memory") }
-        self.raw = raw
         // LibRaw reads the file only until unpack has the sensor data: it reads `data` in
         // place, and lets go of it before the closure ends (the array's storage is valid only
         // there). No copy of the file is held beside the sensor data while it is developed.
-        let unpacked = data.withUnsafeBytes { file in
-            Result { () throws(CodecError) in
-                defer { pc_raw_recycle_datastream(raw) }
-                try Self.check(pc_raw_open_buffer(raw, file.baseAddress!, file.count), "libraw_open_buffer")
-                // libraw_open_buffer reads the headers only; unpack allocates the sensor data.
-                try PixelBudget.check(Self.info(raw).rawSize, declaredBy: "RAW")
-                try Self.check(pc_raw_unpack(raw), "libraw_unpack")
-            }
+        (raw, info) = try Self.unpacked(by: "libraw_open_buffer") { raw in
+            data.withUnsafeBytes { file in pc_raw_open_buffer(raw, file.baseAddress!, file.count) }
         }
-        // Every property is set before a throw: deinit closes the processor.
-        info = Self.info(raw)
-        try unpacked.get()
-        guard info.raw_image != nil else {
-            throw CodecError.unsupportedFormat(reason: "LibRaw decoded no single-channel CFA data (not a Bayer RAW file)")
+    }
+
+    /// Opens and unpacks the regular file open as `descriptor` (which stays the caller's), as
+    /// ``init(data:)`` does, without holding the file in memory: LibRaw reads it a buffer at a
+    /// time through `/proc/self/fd`, the same file whatever has happened to its path since. Nil
+    /// where that path cannot be opened (no /proc): read the file then.
+    package init?(descriptor: Int32) throws(CodecError) {
+        let path = "/proc/self/fd/\(descriptor)"
+        guard access(path, R_OK) == 0 else { return nil }
+        (raw, info) = try Self.unpacked(by: "libraw_open_file") { raw in pc_raw_open_file(raw, path) }
+    }
+
+    /// A LibRaw processor that `open` (LibRaw's function `opening`) gave the file to, its headers
+    /// checked against the budget, unpacked, and its file let go of. Throws (the processor
+    /// closed) when any step fails or LibRaw decoded no CFA data.
+    private static func unpacked(by opening: String, _ open: (OpaquePointer) -> Int32) throws(CodecError) -> (OpaquePointer, pc_raw_info) {
+        try LibRaw.load()
+        guard let raw = pc_raw_init() else { throw .libRaw(function: "libraw_init", message: "out of memory") }
+        do throws(CodecError) {
+            do {
+                defer { pc_raw_recycle_datastream(raw) }
+                try check(open(raw), opening)
+                // Opening reads the headers only; unpack allocates the sensor data.
+                try PixelBudget.check(info(raw).rawSize, declaredBy: "RAW")
+                try check(pc_raw_unpack(raw), "libraw_unpack")
+            }
+            let info = info(raw)
+            guard info.raw_image != nil else {
+                throw CodecError.unsupportedFormat(reason: "LibRaw decoded no single-channel CFA data (not a Bayer RAW file)")
+            }
+            return (raw, info)
+        } catch {
+            pc_raw_close(raw)
+            throw error
         }
     }
 

@@ -13,17 +13,31 @@ public enum InputFile {
     ///   before reading them.
     public static func read(_ path: String, maximumBytes: Int = .max) throws(FileReadError) -> [UInt8] {
         try withOpenFile(path, maximumBytes: maximumBytes) { (descriptor, size) throws(FileReadError) in
-            // Written only by the read (no zeroing first); the file may have shrunk since its size
-            // was taken: what was there is kept.
-            var outcome: Result<Int, FileReadError> = .success(0)
-            let bytes = [UInt8](unsafeUninitializedCapacity: size) { (buffer, initialized) in
-                outcome = Result { () throws(FileReadError) in try readAll(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: path) }
-                initialized = (try? outcome.get()) ?? 0
-            }
-            _ = try outcome.get()
-            guard !bytes.isEmpty else { throw .empty(path: path) }
-            return bytes
+            try contents(of: descriptor, size: size, path: path)
         }
+    }
+
+    /// The bytes of the regular file open as `descriptor` (from ``openRegular(_:)``), from its
+    /// start, whatever has been read of it before; `path` names it in errors.
+    package static func read(descriptor: Int32, path: String) throws(FileReadError) -> [UInt8] {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(path, "fstat") }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure(path, "lseek") }
+        return try contents(of: descriptor, size: Int(status.st_size), path: path)
+    }
+
+    /// `size` bytes (or as many as are left) read from `descriptor`; never empty.
+    private static func contents(of descriptor: Int32, size: Int, path: String) throws(FileReadError) -> [UInt8] {
+        // Written only by the read (no zeroing first); the file may have shrunk since its size
+        // was taken: what was there is kept.
+        var outcome: Result<Int, FileReadError> = .success(0)
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { (buffer, initialized) in
+            outcome = Result { () throws(FileReadError) in try readAll(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: path) }
+            initialized = (try? outcome.get()) ?? 0
+        }
+        _ = try outcome.get()
+        guard !bytes.isEmpty else { throw .empty(path: path) }
+        return bytes
     }
 
     /// Opens the regular file at `path` after the same checks as ``read(_:maximumBytes:)`` and

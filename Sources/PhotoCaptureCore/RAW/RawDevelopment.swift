@@ -1,10 +1,13 @@
 import Codecs
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 
 /// Develops DNG files into processed photos through the capture pipeline: LibRaw opens the DNG
-/// from memory and develops it (demosaic, white balance as shot, the camera's colour matrix to
-/// sRGB), then the photo is converted, oriented and encoded exactly as a captured one. A picture
+/// (from memory, or a file from its descriptor) and develops it (demosaic, white balance as
+/// shot, the camera's colour matrix to sRGB), then the photo is converted, oriented and encoded exactly as a captured one. A picture
 /// past ``largestWholeDevelopment`` is developed in bands by the conversion pass instead.
 ///
 /// The orientation follows the settings' compensation mode like any processed photo. photocap's
@@ -41,12 +44,57 @@ public enum RawDevelopment {
     package static func developPhoto(fromDNG bytes: consuming [UInt8], settings: PhotoSettings, name: String = "DNG",
                                      largestWhole: Int = largestWholeDevelopment) throws(PhotoCaptureError) -> CapturePhoto {
         let id = settings.uniqueID
-        guard settings.format.isProcessed, !settings.isRawPhotoRequested else {
-            throw PhotoCaptureError(.developmentFormatUnsupported(settings.format), uniqueID: id)
-        }
+        try checkDevelopable(settings)
         let info = try dngInfo(bytes, name: name, uniqueID: id)
+        // Handed on, not copied: LibRaw lets go of it once it has the sensor data.
+        var file: [UInt8]? = consume bytes
+        let developed = try developedFrame(largestWhole: largestWhole, uniqueID: id) { () throws(CodecError) in
+            try RAWDeveloper(data: file.take()!)
+        }
+        return try developPhoto(developed, of: info, settings: settings, name: name)
+    }
+
+    /// ``developPhoto(fromDNG:settings:name:largestWhole:)`` of the DNG at `path`, which is read
+    /// for its metadata and let go of, then given to LibRaw by its descriptor: LibRaw reads it
+    /// a buffer at a time as it unpacks, so the file is never held beside the sensor data (at
+    /// 16384x16384, 16-bit: 537 MB each). Where the descriptor cannot be given to LibRaw, the
+    /// file is read again and handed over in memory.
+    package static func developPhoto(fromDNGAt path: String, settings: PhotoSettings, name: String = "DNG",
+                                     largestWhole: Int = largestWholeDevelopment) throws(PhotoCaptureError) -> CapturePhoto {
+        let id = settings.uniqueID
+        try checkDevelopable(settings)
+        func unreadable(_ error: FileReadError) -> PhotoCaptureError {
+            PhotoCaptureError(.unreadableRaw(path: name, error: .file(error)), uniqueID: id)
+        }
+        let descriptor: Int32
+        do { (descriptor, _) = try InputFile.openRegular(path) } catch { throw unreadable(error) }
+        defer { close(descriptor) }
+        func contents() throws(PhotoCaptureError) -> [UInt8] {
+            do { return try InputFile.read(descriptor: descriptor, path: path) } catch { throw unreadable(error) }
+        }
+        let info = try dngInfo(try contents(), name: name, uniqueID: id)
+        let developed = try developedFrame(largestWhole: largestWhole, uniqueID: id) { () throws(CodecError) in
+            if let developer = try RAWDeveloper(descriptor: descriptor) { return developer }
+            let bytes: [UInt8]
+            do throws(FileReadError) { bytes = try InputFile.read(descriptor: descriptor, path: path) } catch { throw .file(error) }
+            return try RAWDeveloper(data: bytes)
+        }
+        return try developPhoto(developed, of: info, settings: settings, name: name)
+    }
+
+    /// Refuses settings no development can meet: RAW output, or no processed format.
+    private static func checkDevelopable(_ settings: PhotoSettings) throws(PhotoCaptureError) {
+        guard settings.format.isProcessed, !settings.isRawPhotoRequested else {
+            throw PhotoCaptureError(.developmentFormatUnsupported(settings.format), uniqueID: settings.uniqueID)
+        }
+    }
+
+    /// The photo of a DNG whose metadata is `info`, from its `developed` frame and the time
+    /// its development took.
+    private static func developPhoto(_ developed: (frame: Frame, time: Double), of info: DNGFileInfo, settings: PhotoSettings,
+                                     name: String) throws(PhotoCaptureError) -> CapturePhoto {
+        let (frame, developmentTime) = developed
         let processor = PhotoProcessor(encoders: EncoderPool())
-        let (frame, developmentTime) = try developedFrame(consume bytes, largestWhole: largestWhole, uniqueID: id)
         let size = frame.size
         let written = info.xmp.flatMap(RawOrientationRecord.init(xmp:))
         let record = RawOrientationRecord.of(written, orientation: info.orientation)
@@ -84,7 +132,7 @@ public enum RawDevelopment {
 
     /// The bytes a development of a picture of `size` holds at once per pixel, the file read
     /// and the photo encoded included: 18 when LibRaw develops it whole (x265's lookahead makes
-    /// a HEIC the largest), 6 in bands (measured at 16384x16384: JPEG and TIFF 4.0, HEIC 5.2).
+    /// a HEIC the largest), 6 in bands (measured at 16384x16384: JPEG 2.4, TIFF 3.6, HEIC 5.2).
     /// For a memory check before anything is read (``PixelBudget/MemoryCheck``).
     public static func bytesPerPixel(developing size: PixelSize) -> Int {
         size.area > largestWholeDevelopment ? 6 : wholeDevelopmentBytesPerPixel
@@ -96,12 +144,12 @@ public enum RawDevelopment {
     /// The developed image as a frame, and the time LibRaw took: developed whole by LibRaw
     /// (its image let go of on return, before the photo is made from the frame), or, past
     /// `largestWhole` pixels, the sensor data as a CFA frame that the conversion pass develops.
-    private static func developedFrame(_ bytes: consuming [UInt8], largestWhole: Int,
-                                       uniqueID id: Int64) throws(PhotoCaptureError) -> (Frame, Double) {
+    private static func developedFrame(largestWhole: Int, uniqueID id: Int64,
+                                       opening open: () throws(CodecError) -> RAWDeveloper) throws(PhotoCaptureError) -> (frame: Frame, time: Double) {
         let start = ContinuousClock.now
         let image: RGBImage
         do throws(CodecError) {
-            let developer = try RAWDeveloper(data: consume bytes)
+            let developer = try open()
             if developer.imageSize.area > largestWhole {
                 if let frame = developer.bandedFrame() { return (frame, (ContinuousClock.now - start).seconds) }
                 // Checked for bands from the header: LibRaw takes more.

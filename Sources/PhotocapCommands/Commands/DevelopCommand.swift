@@ -56,12 +56,11 @@ struct DevelopCommand: AsyncParsableCommand {
 
     private func develop() throws(PhotoCaptureError) {
         try RawDevelopment.checkPixelBudget(ofFileAt: file)
-        var data: [UInt8]
-        do { data = try InputFile.read(file) } catch {
-            throw PhotoCaptureError(.unreadableRaw(path: file, error: .file(error)))
-        }
-        // Refused before any development: a file that is no DNG, or a result that cannot be saved.
-        try RawDevelopment.validate(data, name: file)
+        // Refused before any development: a file that is no DNG, or a result that cannot be
+        // saved. The file is read again to develop it: not held meanwhile.
+        let data: [UInt8]
+        do { data = try InputFile.read(file) } catch { throw PhotoCaptureError(.unreadableRaw(path: file, error: .file(error))) }
+        try RawDevelopment.validate(consume data, name: file)
         let target = destination()
         if URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: file).standardizedFileURL {
             throw PhotoCaptureError(.file(ImageFileError(.sameAsSource(path: target))))
@@ -72,7 +71,7 @@ struct DevelopCommand: AsyncParsableCommand {
         encoding.apply(to: &settings)
         metadata.apply(to: &settings, xmp: xmp)
         settings.orientationCompensation = .mode(encoding.compensation.orientationCompensation)
-        let photo = try RawDevelopment.developPhoto(fromDNG: consume data, settings: settings, name: file)
+        let photo = try RawDevelopment.developPhoto(fromDNGAt: file, settings: settings, name: file)
         try photo.write(to: target, overwrite: outputOptions.overwrite)
         if outputOptions.json {
             print(PhotoReport(photo: photo, path: target, previewPath: nil, device: "dng:\(file)").jsonLine())
