@@ -41,7 +41,7 @@ package enum TIFFFile {
             throw .invalidArgument("invalid TIFF size \(size)")
         }
         let rowBytes = size.width * 3
-        let stream = TIFFMemoryStream()
+        let stream = TIFFStream()
         let file = try stream.open(mode: "wl")  // little-endian classic TIFF
 
         // IFD0: the image.
@@ -94,7 +94,7 @@ package enum TIFFFile {
         guard TIFFHeader(data) != nil else {
             throw .corruptFile(format: "TIFF", reason: "no TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }
-        let stream = TIFFMemoryStream(bytes: data)
+        let stream = TIFFStream(bytes: data)
         let file = try stream.open(mode: "rm")
         var width: UInt32 = 0, height: UInt32 = 0, tag: UInt16 = 0
         guard withUnsafeMutablePointer(to: &width, { file.get(UInt32(TIFFTAG_IMAGEWIDTH), $0) }),

@@ -59,7 +59,7 @@ package enum TIFFPixelTurner {
     /// link into other data, a directory cut short) or IFD0's EXIF and GPS directories: readers
     /// such as ImageMagick read them all and reject the whole file.
     private static func checkDirectoryChain(_ bytes: [UInt8], _ problem: String) throws(CodecError) {
-        let stream = TIFFMemoryStream(bytes: bytes)
+        let stream = TIFFStream(bytes: bytes)
         let file = try stream.open(mode: "rm")
         defer { file.close() }
         func refuse(_ directory: String) -> CodecError {
@@ -196,7 +196,7 @@ package enum TIFFPixelTurner {
     /// to `strip` one strip at a time: its first row and its rows, valid during the call.
     private static func decodeStrips(_ data: [UInt8], _ layout: Layout,
                                      strip: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        let file = try TIFFMemoryStream(bytes: data).open(mode: "rm")
+        let file = try TIFFStream(bytes: data).open(mode: "rm")
         defer { file.close() }
         let rowBytes = layout.rowBytes(width: layout.size.width)
         guard Int(libtiff.ScanlineSize64(file.tiff)) == rowBytes else {
@@ -268,7 +268,7 @@ package enum TIFFPixelTurner {
     /// the same coding tags; no more strips than the original had, so their tables fit.
     private static func encodeStrips(_ rows: [UInt8], size: PixelSize, _ layout: Layout, from editor: TIFFDirectoryEditor,
                                      littleEndian: Bool) throws(CodecError) -> (scratch: [UInt8], ranges: [Range<Int>], rowsPerStrip: Int) {
-        let stream = TIFFMemoryStream()
+        let stream = TIFFStream()
         // Room for the strips as the original coded them, and the directory: grown by doubling
         // instead, a picture's worth would be held twice while it is copied.
         stream.bytes.reserveCapacity(layout.strips.reduce(65_536) { $0 + $1.length })
