@@ -346,4 +346,48 @@ import TestSupport
             #expect(run.seconds <= 20, "\(file): took \(run.seconds) s")
         }
     }
+    /// A 16384x16384 uncompressed 8-bit RGB TIFF of one strip (805 MB) in `folder`, the picture
+    /// of ``hugeBilevelPNG(in:)``, with `orientation` (an EXIF value); written by Python a row at
+    /// a time after its header and IFD0, so the picture is never held whole.
+    static func hugeSingleStripTIFF(in folder: TemporaryDirectory, orientation: Int = 1) throws -> String {
+        let path = folder.path("huge-\(orientation).tif")
+        let script = """
+            import struct, sys
+            side, orientation = 16384, int(sys.argv[2])
+            data = 8 + 2 + 10 * 12 + 4 + 6 + 2
+            tags = [(256, 4, side), (257, 4, side), (258, 3, None), (259, 3, 1), (262, 3, 2), (273, 4, data),
+                    (274, 3, orientation), (277, 3, 3), (278, 4, side), (279, 4, side * side * 3)]
+            ifd = struct.pack('<H', len(tags))
+            for tag, kind, value in tags:
+                if value is None:
+                    ifd += struct.pack('<HHII', tag, kind, 3, 8 + 2 + 10 * 12 + 4)
+                else:
+                    ifd += struct.pack('<HHI', tag, kind, 1) + (struct.pack('<I', value) if kind == 4 else struct.pack('<HH', value, 0))
+            white, black = bytes([255]) * 12, bytes([0]) * 12
+            rows = [(white + black) * (side // 8), (black + white) * (side // 8)]
+            with open(sys.argv[1], 'wb') as out:
+                out.write(b'II*\\0' + struct.pack('<I', 8) + ifd + struct.pack('<I', 0) + struct.pack('<HHH', 8, 8, 8) + bytes(2))
+                for y in range(side):
+                    out.write(rows[(y // 4) % 2])
+            """
+        try ExternalTool.run("python3", ["-c", script, path, "\(orientation)"]).checked()
+        return path
+    }
+
+    /// The TIFF is decoded from its descriptor a scanline at a time (libtiff reads a single
+    /// uncompressed strip in small pieces), into the one picture that is compared.
+    @Test("compare of a 16384x16384 single-strip TIFF holds one picture, not the file beside it: ≤ 1.2 GB, ≤ 20 s")
+    func compareHugeSingleStripTIFF() throws {
+        let folder = try TemporaryDirectory("photocap-huge-tiff")
+        let tiff = try Self.hugeSingleStripTIFF(in: folder)
+        let golden = try Self.hugeBilevelPNG(in: folder)
+        let run = try Self.photocap(["compare", tiff, golden])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(String(decoding: run.stdout, as: UTF8.self).contains("matches the golden (16384x16384, mean difference 0"),
+                "\(String(decoding: run.stdout, as: UTF8.self))")
+        // The picture is 805 MB, and so is the file.
+        #expect(run.peakBytes <= 1_200_000_000, "peak \(run.peakBytes / 1_000_000) MB")
+        #expect(run.seconds <= 20, "took \(run.seconds) s")
+    }
 }
+

@@ -31,6 +31,7 @@
     X(ReadEXIFDirectory) \
     X(ReadEncodedStrip) \
     X(ReadGPSDirectory) \
+    X(ReadScanline) \
     X(RGBAImageBegin) \
     X(RGBAImageEnd) \
     X(RGBAImageGet) \
