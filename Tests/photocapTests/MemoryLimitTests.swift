@@ -389,5 +389,23 @@ import TestSupport
         #expect(run.peakBytes <= 1_200_000_000, "peak \(run.peakBytes / 1_000_000) MB")
         #expect(run.seconds <= 20, "took \(run.seconds) s")
     }
-}
 
+    /// orient decodes the stored picture once and codes the turned rows from it a band at a
+    /// time; it still holds the file for the directory editor and the coded strips beside it,
+    /// so it stays above issue 48's 1.2 GB: three times the file, where it was five.
+    @Test("orient of a 16384x16384 single-strip TIFF holds no turned copy and no whole strip buffer: ≤ 3 files' worth, ≤ 40 s")
+    func orientHugeSingleStripTIFF() throws {
+        let folder = try TemporaryDirectory("photocap-huge-tiff-orient")
+        let tiff = try Self.hugeSingleStripTIFF(in: folder, orientation: 6)
+        let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: tiff)[.size] as? Int)
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", tiff, "--output", output.path])
+        #expect(run.status == 0 && String(decoding: run.stdout, as: UTF8.self).contains("orientation 6 -> 1 (16384x16384)"), "\(run.stderr)")
+        #expect(run.peakBytes <= 3 * fileBytes + 96 * 1024 * 1024,
+                "peak \(run.peakBytes / 1_000_000) MB, \(Double(run.peakBytes) / Double(fileBytes)) times the file")
+        #expect(run.seconds <= 40, "took \(run.seconds) s")
+        let tags = try ExternalTool.run("exiftool", ["-s3", "-Orientation#", "-ImageSize", output.appendingPathComponent("huge-6.tif").path])
+        #expect(tags.text.split(separator: "\n") == ["1", "16384x16384"], "\(tags.text)")
+    }
+}
