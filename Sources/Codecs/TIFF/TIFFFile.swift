@@ -105,8 +105,8 @@ package enum TIFFFile {
     /// ``readRows(_:_:)`` of the regular file `descriptor` of `fileSize` bytes, read through
     /// `pread` as libtiff asks for its parts (the file is not held whole); nil, with no call,
     /// for a DNG (a TIFF with DNGVersion), whose IFD0 is a preview and not the photo. `check`
-    /// sees the stored size and the orientation before anything is allocated for the pixels,
-    /// and may refuse them.
+    /// sees the stored size and the orientation first, before ``PixelBudget`` and before anything
+    /// is allocated for the pixels, and may refuse them.
     package static func readRows(descriptor: Int32, fileSize: Int,
                                  check: (_ size: PixelSize, _ orientation: Orientation) throws(CodecError) -> Void,
                                  _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
@@ -149,8 +149,9 @@ package enum TIFFFile {
             }
             if isDNG { return nil }
         }
-        try PixelBudget.check(size, declaredBy: "TIFF")
+        // The caller's own limit first, as a decode from memory checks it before the budget.
         try check(size, orientation)
+        try PixelBudget.check(size, declaredBy: "TIFF")
         var message = [CChar](repeating: 0, count: 1024)
         // Asked first for every layout, so that a file the RGBA reader refuses is refused alike.
         guard libtiff.RGBAImageOK(file.tiff, &message) != 0 else {
