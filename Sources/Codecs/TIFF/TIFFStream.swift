@@ -5,15 +5,15 @@ import Glibc
 import Imaging
 
 /// A file that libtiff reads and writes through `TIFFClientOpenExt` — a growable array in
-/// memory, or a regular file through `pread`/`pwrite` on an open descriptor, so that a large
-/// file is not held whole to be read — and that collects libtiff's error messages for it.
+/// memory, or a regular file read through `pread` on an open descriptor, so that a large file
+/// is not held whole to be read — and that collects libtiff's error messages for it.
 final class TIFFStream {
     /// The file in memory; empty, and unused, for a stream over a descriptor.
     var bytes: [UInt8]
-    /// The regular file read and written instead of ``bytes``; not closed by the stream.
+    /// The regular file read instead of ``bytes``; not closed by the stream.
     private let descriptor: Int32?
-    /// The end of the file over ``descriptor``: its size, and further once written past it.
-    private var descriptorEnd = 0
+    /// The size of the file over ``descriptor``.
+    private let descriptorSize: Int
     private var position = 0
     /// libtiff's error messages for this file, oldest first.
     private(set) var errors: [String] = []
@@ -21,20 +21,21 @@ final class TIFFStream {
     init(bytes: [UInt8] = []) {
         self.bytes = bytes
         descriptor = nil
+        descriptorSize = 0
     }
 
-    /// A stream over the regular file `descriptor` of `size` bytes (to read, one from
+    /// A stream that reads the regular file `descriptor` of `size` bytes (from
     /// ``InputFile/openRegular(_:)`` or ``InputFile/withOpenFile(_:maximumBytes:_:)``, which
-    /// refuse FIFOs and devices), which the caller keeps open while the stream is used and
-    /// closes afterwards.
+    /// refuse FIFOs and devices); open it with a reading mode. The caller keeps the descriptor
+    /// open while the stream is used and closes it afterwards.
     init(descriptor: Int32, size: Int) {
         bytes = []
         self.descriptor = descriptor
-        descriptorEnd = size
+        descriptorSize = size
     }
 
     /// The file's size.
-    private var count: Int { descriptor == nil ? bytes.count : descriptorEnd }
+    private var count: Int { descriptor == nil ? bytes.count : descriptorSize }
 
     /// The last libtiff message, or a generic one.
     var lastError: String { errors.last ?? "no message from libtiff" }
@@ -82,7 +83,7 @@ final class TIFFStream {
         let available = max(0, min(Int(count), self.count - position))
         guard available > 0, let buffer else { return 0 }
         if let descriptor {
-            let done = transfer(available) { pread(descriptor, buffer + $0, available - $0, off_t(position + $0)) }
+            let done = readAll(available) { pread(descriptor, buffer + $0, available - $0, off_t(position + $0)) }
             position += done
             return tmsize_t(done)
         }
@@ -94,12 +95,8 @@ final class TIFFStream {
     private func write(from buffer: UnsafeMutableRawPointer?, count: tmsize_t) -> tmsize_t {
         guard count > 0, let buffer else { return 0 }
         let count = Int(count)
-        if let descriptor {
-            let done = transfer(count) { pwrite(descriptor, buffer + $0, count - $0, off_t(position + $0)) }
-            position += done
-            descriptorEnd = max(descriptorEnd, position)
-            return done == count ? tmsize_t(count) : -1
-        }
+        // A file over a descriptor is only read.
+        guard descriptor == nil else { return -1 }
         let end = position + count
         if position == bytes.count {
             // Appending, as libtiff does for image data: one bulk copy.
@@ -112,10 +109,10 @@ final class TIFFStream {
         return tmsize_t(count)
     }
 
-    /// Calls `call` (a `pread` or `pwrite` of what is left after the bytes done so far) until
-    /// `count` bytes are done, the file ends or the call fails; the bytes done. Interrupted
-    /// calls are repeated; a failure is kept among ``errors``, for libtiff's own to follow.
-    private func transfer(_ count: Int, _ call: (_ done: Int) -> Int) -> Int {
+    /// Calls `call` (a `pread` of what is left after the bytes done so far) until `count` bytes
+    /// are read, the file ends or the call fails; the bytes read. Interrupted calls are
+    /// repeated; a failure is kept among ``errors``, for libtiff's own to follow.
+    private func readAll(_ count: Int, _ call: (_ done: Int) -> Int) -> Int {
         var done = 0
         while done < count {
             let moved = call(done)
