@@ -36,8 +36,18 @@ public struct DisplayedImage: Sendable {
     /// The orientation that was applied to the stored pixels (`.up` for PNG).
     public let appliedOrientation: Orientation
 
-    /// Reads and decodes the file at `path`.
+    /// Reads and decodes the file at `path`; a TIFF (not DNG) is read as it is decoded, not held
+    /// whole beside its picture.
     public init(fileAt path: String) throws(GoldenImageError) {
+        do {
+            if let decoded = try ImageDecoder().decodeTIFF(fileAt: path) {
+                self.init(image: decoded.image, format: .tiff, appliedOrientation: decoded.fileOrientation)
+                return
+            }
+        } catch {
+            if case .unreadable(let cause) = error.code { throw GoldenImageError(.unreadable(cause), path: path) }
+            throw GoldenImageError(.undecodable(error.codecError), path: path)
+        }
         let data = try Self.contents(of: path)
         do { self = try Self.decode(data) } catch { throw GoldenImageError(.undecodable(error), path: path) }
     }

@@ -92,6 +92,60 @@ struct TIFFTests {
         #expect(read.rgb == magick.pixels, "\(layout)")
     }
 
+    /// The strip layouts read a scanline at a time: (samples, compression, rows per strip).
+    static let scanlineLayouts: [(Int, String, Int)] = [1, 3].flatMap { samples in
+        ["none", "packbits", "lzw"].flatMap { compression in [(samples, compression, 150), (samples, compression, 7)] }
+    }
+
+    @Test("TIFFFile reads 8-bit RGB and grey strips a scanline at a time: ImageMagick's pixels, exactly, from memory and descriptor",
+          arguments: scanlineLayouts)
+    func scanlineStrips(samples: Int, compression: String, rowsPerStrip: Int) throws {
+        let size = PixelSize(width: 90, height: 150)
+        let folder = try TemporaryDirectory("codecs-tiff-scanlines")
+        let rgb = JPEGStripTests.textured(size).pixels
+        // Grey samples that differ from one pixel to the next, as the RGB ones do.
+        let source = samples == 3
+            ? try folder.write(Array("P6\n90 150\n255\n".utf8) + rgb, named: "source.ppm")
+            : try folder.write(Array("P5\n90 150\n255\n".utf8) + stride(from: 0, to: rgb.count, by: 3).map { rgb[$0] ^ rgb[$0 + 1] },
+                               named: "source.pgm")
+        let path = folder.path("scanlines.tif")
+        try ExternalTool.run("ppm2tiff", ["-c", compression, "-r", "\(rowsPerStrip)", source, path]).checked()
+        let magick = try PPM.parse(try ExternalTool.run("convert", [path, "-depth", "8", "ppm:-"]).checked().stdout)
+        let fromMemory = try TIFFFile.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(fromMemory.size == size && fromMemory.rgb == magick.pixels)
+        let (descriptor, fileSize) = try InputFile.openRegular(path)
+        defer { close(descriptor) }
+        var rows: [UInt8] = []
+        let read = try TIFFFile.readRows(descriptor: descriptor, fileSize: fileSize, check: { _, _ throws(CodecError) in }) { _, y, row in
+            #expect(rows.count == y * size.width * 3)
+            rows.append(contentsOf: row)
+        }
+        #expect(read?.size == size && read?.orientation == .up)
+        #expect(rows == magick.pixels)
+    }
+
+    @Test("TIFFFile.readRows(descriptor:) refuses a picture its check refuses, before any row, and skips a DNG")
+    func descriptorCheckAndDNG() throws {
+        let folder = try TemporaryDirectory("codecs-tiff-descriptor")
+        let path = try folder.write(try Self.tiff(.right), named: "right.tif")
+        let (descriptor, fileSize) = try InputFile.openRegular(path)
+        defer { close(descriptor) }
+        var rows = 0
+        #expect(throws: CodecError.self) {
+            try TIFFFile.readRows(descriptor: descriptor, fileSize: fileSize, check: { size, orientation throws(CodecError) in
+                #expect(size == Self.size && orientation == .right)
+                throw .pixelBudgetExceeded(format: "TIFF", size: size, limit: 1)
+            }) { _, _, _ in rows += 1 }
+        }
+        #expect(rows == 0)
+        let (frame, _) = try DNGTests.randomFrame(.srggb12)
+        let dng = try folder.write(try DNGFile.encode(frame, metadata: DNGTests.metadata(thumbnail: false)), named: "small.dng")
+        let (dngDescriptor, dngSize) = try InputFile.openRegular(dng)
+        defer { close(dngDescriptor) }
+        #expect(try TIFFFile.readRows(descriptor: dngDescriptor, fileSize: dngSize, check: { _, _ throws(CodecError) in }) { _, _, _ in rows += 1 } == nil)
+        #expect(rows == 0)
+    }
+
     @Test("TIFFFile rejects mismatched buffers and non-TIFF data")
     func rejects() {
         #expect(throws: CodecError.self) { try TIFFFile.encode(rgb: [1, 2, 3], size: Self.size, metadata: EXIFMetadata()) }

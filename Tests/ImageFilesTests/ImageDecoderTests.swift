@@ -101,6 +101,13 @@ import TestSupport
         let limited = try #require(throws: ImageDecodingError.self) { try ImageDecoder(maximumPixelCount: 1_000_000).decode(fileAt: jpeg) }
         #expect(limited.code == .tooManyPixels(size: PixelSize(width: 1800, height: 1200), limit: 1_000_000))
         #expect(try ImageDecoder(maximumPixelCount: 1800 * 1200).decode(fileAt: jpeg).size == PixelSize(width: 1800, height: 1200))
+        // A TIFF, decoded from its descriptor: the decoder's own limit is checked there too.
+        let folder = try TemporaryDirectory("image-decoder-limit")
+        let tiff = folder.path("small.tif")
+        try ExternalTool.run("convert", ["-size", "64x48", "xc:red", "-orient", "RightTop", tiff]).checked()
+        let limitedTIFF = try #require(throws: ImageDecodingError.self) { try ImageDecoder(maximumPixelCount: 64 * 48 - 1).decode(fileAt: tiff) }
+        #expect(limitedTIFF.code == .tooManyPixels(size: PixelSize(width: 64, height: 48), limit: 64 * 48 - 1))
+        #expect(try ImageDecoder(maximumPixelCount: 64 * 48).decode(fileAt: tiff).size == PixelSize(width: 48, height: 64))
     }
 
     @Test("DNG is refused as RAW data, with the reason")

@@ -404,4 +404,67 @@ import TestSupport
         #expect(same.status == 0 && String(decoding: same.stdout, as: UTF8.self).contains("mean difference 0, max 0"),
                 "\(String(decoding: same.stdout, as: UTF8.self)) \(same.stderr)")
     }
+
+    /// A 16384x16384 uncompressed 8-bit RGB TIFF of one strip (805 MB) in `folder`, the picture
+    /// of ``hugeBilevelPNG(in:)``, with `orientation` (an EXIF value); written by Python a row at
+    /// a time after its header and IFD0, so the picture is never held whole.
+    static func hugeSingleStripTIFF(in folder: TemporaryDirectory, orientation: Int = 1) throws -> String {
+        let path = folder.path("huge-\(orientation).tif")
+        let script = """
+            import struct, sys
+            side, orientation = 16384, int(sys.argv[2])
+            data = 8 + 2 + 10 * 12 + 4 + 6 + 2
+            tags = [(256, 4, side), (257, 4, side), (258, 3, None), (259, 3, 1), (262, 3, 2), (273, 4, data),
+                    (274, 3, orientation), (277, 3, 3), (278, 4, side), (279, 4, side * side * 3)]
+            ifd = struct.pack('<H', len(tags))
+            for tag, kind, value in tags:
+                if value is None:
+                    ifd += struct.pack('<HHII', tag, kind, 3, 8 + 2 + 10 * 12 + 4)
+                else:
+                    ifd += struct.pack('<HHI', tag, kind, 1) + (struct.pack('<I', value) if kind == 4 else struct.pack('<HH', value, 0))
+            white, black = bytes([255]) * 12, bytes([0]) * 12
+            rows = [(white + black) * (side // 8), (black + white) * (side // 8)]
+            with open(sys.argv[1], 'wb') as out:
+                out.write(b'II*\\0' + struct.pack('<I', 8) + ifd + struct.pack('<I', 0) + struct.pack('<HHH', 8, 8, 8) + bytes(2))
+                for y in range(side):
+                    out.write(rows[(y // 4) % 2])
+            """
+        try ExternalTool.run("python3", ["-c", script, path, "\(orientation)"]).checked()
+        return path
+    }
+
+    /// The TIFF is decoded from its descriptor a scanline at a time (libtiff reads a single
+    /// uncompressed strip in small pieces), into the one picture that is compared.
+    @Test("compare of a 16384x16384 single-strip TIFF holds one picture, not the file beside it: ≤ 1.2 GB, ≤ 20 s")
+    func compareHugeSingleStripTIFF() throws {
+        let folder = try TemporaryDirectory("photocap-huge-tiff")
+        let tiff = try Self.hugeSingleStripTIFF(in: folder)
+        let golden = try Self.hugeBilevelPNG(in: folder)
+        let run = try Self.photocap(["compare", tiff, golden])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(String(decoding: run.stdout, as: UTF8.self).contains("matches the golden (16384x16384, mean difference 0"),
+                "\(String(decoding: run.stdout, as: UTF8.self))")
+        // The picture is 805 MB, and so is the file.
+        #expect(run.peakBytes <= 1_200_000_000, "peak \(run.peakBytes / 1_000_000) MB")
+        #expect(run.seconds <= 20, "took \(run.seconds) s")
+    }
+
+    /// orient decodes the stored picture once and codes the turned rows from it a band at a
+    /// time; it still holds the file for the directory editor and the coded strips beside it,
+    /// so it stays above issue 48's 1.2 GB: three times the file, where it was five.
+    @Test("orient of a 16384x16384 single-strip TIFF holds no turned copy and no whole strip buffer: ≤ 3 files' worth, ≤ 40 s")
+    func orientHugeSingleStripTIFF() throws {
+        let folder = try TemporaryDirectory("photocap-huge-tiff-orient")
+        let tiff = try Self.hugeSingleStripTIFF(in: folder, orientation: 6)
+        let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: tiff)[.size] as? Int)
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try Self.photocap(["orient", tiff, "--output", output.path])
+        #expect(run.status == 0 && String(decoding: run.stdout, as: UTF8.self).contains("orientation 6 -> 1 (16384x16384)"), "\(run.stderr)")
+        #expect(run.peakBytes <= 3 * fileBytes + 96 * 1024 * 1024,
+                "peak \(run.peakBytes / 1_000_000) MB, \(Double(run.peakBytes) / Double(fileBytes)) times the file")
+        #expect(run.seconds <= 40, "took \(run.seconds) s")
+        let tags = try ExternalTool.run("exiftool", ["-s3", "-Orientation#", "-ImageSize", output.appendingPathComponent("huge-6.tif").path])
+        #expect(tags.text.split(separator: "\n") == ["1", "16384x16384"], "\(tags.text)")
+    }
 }

@@ -31,6 +31,7 @@
     X(ReadEXIFDirectory) \
     X(ReadEncodedStrip) \
     X(ReadGPSDirectory) \
+    X(ReadScanline) \
     X(RGBAImageBegin) \
     X(RGBAImageEnd) \
     X(RGBAImageGet) \
@@ -42,8 +43,10 @@
     X(VGetField) \
     X(VSetField) \
     X(WriteCustomDirectory) \
+    X(WriteBufferSetup) \
     X(WriteDirectory) \
-    X(WriteEncodedStrip)
+    X(WriteEncodedStrip) \
+    X(WriteScanline)
 
 #define PC_TIFF_FIELD(name) __typeof__(TIFF##name) *_Nonnull name;
 

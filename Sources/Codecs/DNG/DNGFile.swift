@@ -33,7 +33,7 @@ package enum DNGFile {
         try validate(metadata, bits: frame.format.bitsPerSample)
         let bytesPerSample = frame.format.bitsPerSample == 8 ? 1 : 2
         let rowBytes = frame.size.width * bytesPerSample
-        let stream = TIFFMemoryStream()
+        let stream = TIFFStream()
         stream.bytes.reserveCapacity(rowBytes * frame.size.height + 64 * 1024)
         let file = try stream.open(mode: "wl")  // little-endian classic TIFF, like the V4L2 words
 

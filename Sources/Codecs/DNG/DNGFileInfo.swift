@@ -46,7 +46,7 @@ package struct DNGFileInfo: Sendable {
         guard TIFFHeader(data) != nil else {
             throw .unsupportedFormat(reason: "not a DNG file: no TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }
-        let stream = TIFFMemoryStream(bytes: data)
+        let stream = TIFFStream(bytes: data)
         let file: TIFFHandle
         do {
             file = try stream.open(mode: "r")

@@ -5,9 +5,10 @@ import Imaging
 /// depth, samples, photometric interpretation, compression, predictor and byte order, written
 /// back into the same file.
 ///
-/// The strips are decoded with libtiff, turned, encoded again by libtiff into a scratch file
-/// with the original's coding tags, and their coded bytes put where the old strips were (or
-/// appended when they no longer fit). Then only the entries a turn changes are edited
+/// The strips are decoded with libtiff into the stored picture, in its own kind; libtiff codes
+/// the turned rows, gathered from it a band at a time, into a scratch file with the original's
+/// coding tags, and their coded bytes are put where the old strips were (or appended when they
+/// no longer fit). Then only the entries a turn changes are edited
 /// (``TIFFDirectoryEditor``): ImageWidth, ImageLength, RowsPerStrip, StripOffsets,
 /// StripByteCounts, Orientation 1, XResolution/YResolution swapped for quarter turns, the EXIF
 /// PixelX/YDimension, and XMP's `tiff:Orientation`. Every other byte stays: text tags, dates,
@@ -16,6 +17,11 @@ import Imaging
 /// Refused with a specific reason: tiles, separate colour planes, JPEG compression, YCbCr,
 /// and georeferenced files (GeoTIFF tie points refer to raster positions a turn would move).
 package enum TIFFPixelTurner {
+    /// Rows of the turned picture gathered at a time: a few MB at 16384 pixels of RGB.
+    static let bandRows = 64
+    /// libtiff's buffer of coded bytes, written out when full; by default a whole strip's worth.
+    static let codedBufferBytes = 1 << 20
+
     /// The upright file and its size, and why its XMP packet was kept with its old
     /// `tiff:Orientation` (``XMPOrientation/unreadable(_:)``) when it was; nil when the file's
     /// Orientation is already 1 (or absent).
@@ -30,9 +36,10 @@ package enum TIFFPixelTurner {
         // Everything but the turned entries is carried over as it is: damage would be too.
         try checkDirectoryChain(data, "the file is damaged")
         let layout = try Layout(editor)
-        let turned = try decodeTurned(data, layout, by: orientation)
         let size = orientation.apply(to: layout.size)
-        let strips = try encodeStrips(turned, size: size, layout, from: editor, littleEndian: header.isLittleEndian)
+        // The stored picture lives only while its turned strips are coded from it.
+        let strips = try encodeStrips(try Picture(data, layout, turnedBy: orientation), size: size, layout, from: editor,
+                                      littleEndian: header.isLittleEndian)
         try place(strips.scratch, strips.ranges, rowsPerStrip: strips.rowsPerStrip, replacing: layout, in: &editor)
 
         try editor.setIntegers(Tag.width, [size.width])
@@ -59,7 +66,7 @@ package enum TIFFPixelTurner {
     /// link into other data, a directory cut short) or IFD0's EXIF and GPS directories: readers
     /// such as ImageMagick read them all and reject the whole file.
     private static func checkDirectoryChain(_ bytes: [UInt8], _ problem: String) throws(CodecError) {
-        let stream = TIFFMemoryStream(bytes: bytes)
+        let stream = TIFFStream(bytes: bytes)
         let file = try stream.open(mode: "rm")
         defer { file.close() }
         func refuse(_ directory: String) -> CodecError {
@@ -142,8 +149,9 @@ package enum TIFFPixelTurner {
             try TIFFPixelTurner.checkNoOverlap(strips, editor.structures)
             try PixelBudget.check(size, declaredBy: "TIFF")
             // What the turn holds at once, past the budget's figure for a picture in 8-bit RGB:
-            // the file, the turned picture and its strips coded again (about as long as the
-            // file's), so a 16-bit TIFF that cannot fit is refused here, not killed part way.
+            // the file, the stored picture and its strips coded again (about as long as the
+            // file's; while decoding, libtiff's copy of a coded strip instead), so a 16-bit TIFF
+            // that cannot fit is refused here, not killed part way.
             let held = editor.bytes.count + size.height * rowBytes(width: size.width) + strips.reduce(0) { $0 + $1.length }
             try PixelBudget.check(size, declaredBy: "TIFF", holding: (held + size.area - 1) / size.area)
         }
@@ -163,40 +171,61 @@ package enum TIFFPixelTurner {
         }
     }
 
-    /// The picture turned by `orientation`, rows packed (each row starting on a byte). Whole
-    /// pixels are placed in the turned picture a strip at a time as libtiff decodes them, so
-    /// the stored picture is never held whole beside it (two 805 MB copies at 16384x16384 RGB);
-    /// sub-byte pixels, a few bits each, are decoded whole and turned.
-    private static func decodeTurned(_ data: [UInt8], _ layout: Layout, by orientation: Orientation) throws(CodecError) -> [UInt8] {
-        let bits = layout.bitsPerPixel
-        guard bits % 8 == 0 else {
-            var rows: [UInt8] = []
-            try decodeStrips(data, layout) { _, strip in rows.append(contentsOf: strip) }
-            return turn(rows, layout, by: orientation)
-        }
-        // Not zeroed first, as the stored rows are not: every strip decoded is placed, and a
-        // file that declares more than it holds fails having touched only the pages placed.
-        var failure: CodecError?
-        let turned = [UInt8](unsafeUninitializedCapacity: layout.size.area * bits / 8) { target, initialized in
-            do throws(CodecError) {
-                try decodeStrips(data, layout) { firstRow, rows in
-                    orientation.place(rows: rows, firstRow: firstRow, of: layout.size, bytesPerPixel: bits / 8, in: target)
-                }
-                initialized = target.count
-            } catch {
-                failure = error
-                initialized = 0
+    /// The picture as libtiff decoded it, from which the rows of the turned picture are
+    /// gathered as they are coded: no turned copy of the whole picture is made. Whole pixels are
+    /// kept as stored, each strip decoded straight into its place; sub-byte pixels, a few bits
+    /// each, are decoded whole, turned and packed again, and their rows then taken as they are.
+    struct Picture {
+        /// Packed rows (each row starting on a byte).
+        private let rows: [UInt8]
+        /// Bytes a pixel of ``rows``; 0 when its rows are the turned picture's already.
+        private let bytesPerPixel: Int
+        /// Bytes a row of ``rows``.
+        private let rowBytes: Int
+        /// Where the turned picture's pixel (x, y) is in ``rows``: pixel `origin + x · dx + y · dy`.
+        private let map: (origin: Int, dx: Int, dy: Int)
+
+        init(_ data: [UInt8], _ layout: Layout, turnedBy orientation: Orientation) throws(CodecError) {
+            let stored = try TIFFPixelTurner.decodeStrips(data, layout)
+            let bits = layout.bitsPerPixel
+            if bits % 8 == 0 {
+                (rows, bytesPerPixel, rowBytes) = (stored, bits / 8, layout.rowBytes(width: layout.size.width))
+                // The inverse turn sends the turned picture's pixels back to where they are stored.
+                map = orientation.inverse.linearMap(of: orientation.apply(to: layout.size))
+            } else {
+                rows = TIFFPixelTurner.turn(stored, layout, by: orientation)
+                (bytesPerPixel, rowBytes, map) = (0, layout.rowBytes(width: orientation.apply(to: layout.size).width), (0, 0, 0))
             }
         }
-        if let failure { throw failure }
-        return turned
+
+        /// Writes rows `range` of the turned picture, `rowBytes` bytes each, into `band`, row
+        /// after row. Column by column within the band: for a quarter turn, a column of the band
+        /// is a run of one stored row, read in order.
+        func gather(rows range: Range<Int>, rowBytes bandRowBytes: Int, into band: UnsafeMutableRawBufferPointer) {
+            rows.withUnsafeBytes { source in
+                guard bytesPerPixel > 0 else {
+                    let bytes = range.count * rowBytes
+                    band.baseAddress!.copyMemory(from: source.baseAddress! + range.lowerBound * rowBytes, byteCount: bytes)
+                    return
+                }
+                let pixel = bytesPerPixel, width = bandRowBytes / pixel
+                for x in 0..<width {
+                    var from = (map.origin + x * map.dx + range.lowerBound * map.dy) * pixel
+                    var to = x * pixel
+                    for _ in range {
+                        (band.baseAddress! + to).copyMemory(from: source.baseAddress! + from, byteCount: pixel)
+                        from += map.dy * pixel
+                        to += bandRowBytes
+                    }
+                }
+            }
+        }
     }
 
-    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff and handed
-    /// to `strip` one strip at a time: its first row and its rows, valid during the call.
-    private static func decodeStrips(_ data: [UInt8], _ layout: Layout,
-                                     strip: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        let file = try TIFFMemoryStream(bytes: data).open(mode: "rm")
+    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff a strip at
+    /// a time straight into their place.
+    private static func decodeStrips(_ data: [UInt8], _ layout: Layout) throws(CodecError) -> [UInt8] {
+        let file = try TIFFStream(bytes: data).open(mode: "rm")
         defer { file.close() }
         let rowBytes = layout.rowBytes(width: layout.size.width)
         guard Int(libtiff.ScanlineSize64(file.tiff)) == rowBytes else {
@@ -211,18 +240,24 @@ package enum TIFFPixelTurner {
         guard strips * Int(rowsPerStrip) >= height else {
             throw .corruptFile(format: "TIFF", reason: "\(strips) strips of \(rowsPerStrip) rows hold fewer than its \(height) rows")
         }
-        // One strip's buffer, not zeroed: each read writes all of it or fails.
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * min(Int(rowsPerStrip), height))
-        defer { buffer.deallocate() }
-        for index in 0..<strips {
-            let firstRow = index * Int(rowsPerStrip)
-            guard firstRow < height else { break }
-            let rows = min(Int(rowsPerStrip), height - firstRow)
-            guard libtiff.ReadEncodedStrip(file.tiff, UInt32(index), buffer, tmsize_t(rows * rowBytes)) == rows * rowBytes else {
-                throw .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError)
+        // Not zeroed first: every strip is decoded into its place or the read fails, and a file
+        // that declares more than it holds fails having touched only the pages decoded.
+        var failure: CodecError?
+        let rows = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { target, initialized in
+            initialized = 0
+            for index in 0..<strips {
+                let firstRow = index * Int(rowsPerStrip)
+                guard firstRow < height else { break }
+                let count = min(Int(rowsPerStrip), height - firstRow) * rowBytes
+                guard libtiff.ReadEncodedStrip(file.tiff, UInt32(index), target.baseAddress! + firstRow * rowBytes, tmsize_t(count)) == count else {
+                    failure = .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError)
+                    return
+                }
             }
-            strip(firstRow, UnsafeBufferPointer(start: buffer, count: rows * rowBytes))
+            initialized = target.count
         }
+        if let failure { throw failure }
+        return rows
     }
 
     /// The rows turned by `orientation`; sub-byte pixels are unpacked, turned and packed again.
@@ -264,14 +299,17 @@ package enum TIFFPixelTurner {
         }
     }
 
-    /// The turned rows coded as the original's strips were, by libtiff in a scratch file with
-    /// the same coding tags; no more strips than the original had, so their tables fit.
-    private static func encodeStrips(_ rows: [UInt8], size: PixelSize, _ layout: Layout, from editor: TIFFDirectoryEditor,
+    /// The turned rows, gathered from `picture` a band at a time, coded as the original's strips
+    /// were by libtiff a row at a time (through a small buffer of coded bytes, not a whole strip's
+    /// worth) in a scratch file with the same coding tags; no more strips than the original had,
+    /// so their tables fit.
+    private static func encodeStrips(_ picture: Picture, size: PixelSize, _ layout: Layout, from editor: TIFFDirectoryEditor,
                                      littleEndian: Bool) throws(CodecError) -> (scratch: [UInt8], ranges: [Range<Int>], rowsPerStrip: Int) {
-        let stream = TIFFMemoryStream()
-        // Room for the strips as the original coded them, and the directory: grown by doubling
+        let stream = TIFFStream()
+        // Room for the strips as the original coded them, and the directory with its strip
+        // tables (an offset and a count, 8 bytes at most each, a strip): grown by doubling
         // instead, a picture's worth would be held twice while it is copied.
-        stream.bytes.reserveCapacity(layout.strips.reduce(65_536) { $0 + $1.length })
+        stream.bytes.reserveCapacity(layout.strips.reduce(65_536 + 16 * layout.strips.count) { $0 + $1.length })
         let file = try stream.open(mode: littleEndian ? "wl" : "wb")
         let rowsPerStrip = (size.height + layout.strips.count - 1) / layout.strips.count
         try file.set(UInt32(TIFFTAG_IMAGEWIDTH), UInt32(size.width))
@@ -301,7 +339,20 @@ package enum TIFFPixelTurner {
             }
             try file.check(ok, tag: UInt32(TIFFTAG_COLORMAP))
         }
-        try file.writeStrips(rows, rowBytes: layout.rowBytes(width: size.width), rows: size.height, rowsPerStrip: rowsPerStrip)
+        try file.check(libtiff.WriteBufferSetup(file.tiff, nil, tmsize_t(codedBufferBytes)), "TIFFWriteBufferSetup")
+        let rowBytes = layout.rowBytes(width: size.width)
+        // libtiff's encoders may change the rows they are given (predictor, byte swapping).
+        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, rowBytes * bandRows), alignment: 64)
+        defer { band.deallocate() }
+        for firstRow in stride(from: 0, to: size.height, by: bandRows) {
+            let rows = firstRow..<min(size.height, firstRow + bandRows)
+            picture.gather(rows: rows, rowBytes: rowBytes, into: band)
+            for row in rows {
+                guard libtiff.WriteScanline(file.tiff, band.baseAddress! + (row - firstRow) * rowBytes, UInt32(row), 0) == 1 else {
+                    throw .tiff(function: "TIFFWriteScanline", message: stream.lastError)
+                }
+            }
+        }
         try file.check(libtiff.WriteDirectory(file.tiff), "TIFFWriteDirectory")
         file.close()
         guard stream.errors.isEmpty else { throw .tiff(function: "TIFFClose", message: stream.lastError) }

@@ -37,8 +37,9 @@ public struct ImageDecoder: Sendable {
         self.maximumPixelCount = maximumPixelCount
     }
 
-    /// Reads and decodes the file at `path`.
+    /// Reads and decodes the file at `path`; a TIFF is read as it is decoded, not held whole.
     public func decode(fileAt path: String) throws(ImageDecodingError) -> DecodedImage {
+        if let decoded = try decodeTIFF(fileAt: path) { return decoded }
         let bytes: [UInt8]
         do { bytes = try InputFile.read(path) } catch { throw ImageDecodingError(.unreadable(error), name: path) }
         return try decode(bytes: bytes, name: path)

@@ -7,8 +7,9 @@ package struct DecodeFootprint: Sendable {
     /// Bytes held at once per pixel of the picture.
     package let bytesPerPixel: Int
 
-    /// The picture as 8-bit RGB (3); the golden decoded whole (3) when it is not a PNG or JPEG
-    /// read by rows, and a TIFF's stored picture while its turned copy is made (3). Judged from
+    /// The picture as 8-bit RGB (3); the golden (3), decoded whole when it is not read by rows,
+    /// or a TIFF golden's file, held while its rows are read; and libtiff's copy of a TIFF's
+    /// coded strip while it is decoded (up to 3, for a picture coded as one strip). Judged from
     /// the header, before the golden's kind is known: the most it may take.
     package static let compare = DecodeFootprint(bytesPerPixel: 9)
     /// The decoded picture and its turned copy (3 + 3).

@@ -4,15 +4,38 @@ import Glibc
 #endif
 import Imaging
 
-/// A growable in-memory file that libtiff reads and writes through `TIFFClientOpenExt`, and
-/// that collects libtiff's error messages for the file.
-final class TIFFMemoryStream {
+/// A file that libtiff reads and writes through `TIFFClientOpenExt` — a growable array in
+/// memory, or a regular file read through `pread` on an open descriptor, so that a large file
+/// is not held whole to be read — and that collects libtiff's error messages for it.
+final class TIFFStream {
+    /// The file in memory; empty, and unused, for a stream over a descriptor.
     var bytes: [UInt8]
+    /// The regular file read instead of ``bytes``; not closed by the stream.
+    private let descriptor: Int32?
+    /// The size of the file over ``descriptor``.
+    private let descriptorSize: Int
     private var position = 0
     /// libtiff's error messages for this file, oldest first.
     private(set) var errors: [String] = []
 
-    init(bytes: [UInt8] = []) { self.bytes = bytes }
+    init(bytes: [UInt8] = []) {
+        self.bytes = bytes
+        descriptor = nil
+        descriptorSize = 0
+    }
+
+    /// A stream that reads the regular file `descriptor` of `size` bytes (from
+    /// ``InputFile/openRegular(_:)`` or ``InputFile/withOpenFile(_:maximumBytes:_:)``, which
+    /// refuse FIFOs and devices); open it with a reading mode. The caller keeps the descriptor
+    /// open while the stream is used and closes it afterwards.
+    init(descriptor: Int32, size: Int) {
+        bytes = []
+        self.descriptor = descriptor
+        descriptorSize = size
+    }
+
+    /// The file's size.
+    private var count: Int { descriptor == nil ? bytes.count : descriptorSize }
 
     /// The last libtiff message, or a generic one.
     var lastError: String { errors.last ?? "no message from libtiff" }
@@ -24,20 +47,20 @@ final class TIFFMemoryStream {
         defer { libtiff.OpenOptionsFree(options) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         libtiff.OpenOptionsSetErrorHandlerExtR(options, { _, context, module, format, arguments in
-            let stream = Unmanaged<TIFFMemoryStream>.fromOpaque(context!).takeUnretainedValue()
+            let stream = Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue()
             if let arguments {
-                stream.errors.append(TIFFMemoryStream.format(module: module, format: format, arguments: arguments))
+                stream.errors.append(TIFFStream.format(module: module, format: format, arguments: arguments))
             }
             return 1  // handled: keep libtiff from printing to stderr
         }, context)
         // Warnings (unknown tags and the like) do not make a file invalid; keep them off stderr.
         libtiff.OpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, context)
-        let tiff = libtiff.ClientOpenExt("memory", mode, context,
-            { context, buffer, count in TIFFMemoryStream.from(context).read(into: buffer, count: count) },
-            { context, buffer, count in TIFFMemoryStream.from(context).write(from: buffer, count: count) },
-            { context, offset, whence in TIFFMemoryStream.from(context).seek(to: offset, whence: whence) },
+        let tiff = libtiff.ClientOpenExt(descriptor == nil ? "memory" : "file", mode, context,
+            { context, buffer, count in TIFFStream.from(context).read(into: buffer, count: count) },
+            { context, buffer, count in TIFFStream.from(context).write(from: buffer, count: count) },
+            { context, offset, whence in TIFFStream.from(context).seek(to: offset, whence: whence) },
             { _ in 0 },
-            { context in toff_t(TIFFMemoryStream.from(context).bytes.count) },
+            { context in toff_t(TIFFStream.from(context).count) },
             { _, _, _ in 0 },  // no memory mapping: libtiff falls back to reads
             { _, _, _ in },
             options)
@@ -45,8 +68,8 @@ final class TIFFMemoryStream {
         return TIFFHandle(tiff, stream: self)
     }
 
-    private static func from(_ context: thandle_t?) -> TIFFMemoryStream {
-        Unmanaged<TIFFMemoryStream>.fromOpaque(context!).takeUnretainedValue()
+    private static func from(_ context: thandle_t?) -> TIFFStream {
+        Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue()
     }
 
     private static func format(module: UnsafePointer<CChar>?, format: UnsafePointer<CChar>?, arguments: CVaListPointer) -> String {
@@ -57,8 +80,13 @@ final class TIFFMemoryStream {
     }
 
     private func read(into buffer: UnsafeMutableRawPointer?, count: tmsize_t) -> tmsize_t {
-        let available = max(0, min(Int(count), bytes.count - position))
+        let available = max(0, min(Int(count), self.count - position))
         guard available > 0, let buffer else { return 0 }
+        if let descriptor {
+            let done = readAll(available) { pread(descriptor, buffer + $0, available - $0, off_t(position + $0)) }
+            position += done
+            return tmsize_t(done)
+        }
         bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + position, byteCount: available) }
         position += available
         return tmsize_t(available)
@@ -67,6 +95,8 @@ final class TIFFMemoryStream {
     private func write(from buffer: UnsafeMutableRawPointer?, count: tmsize_t) -> tmsize_t {
         guard count > 0, let buffer else { return 0 }
         let count = Int(count)
+        // A file over a descriptor is only read.
+        guard descriptor == nil else { return -1 }
         let end = position + count
         if position == bytes.count {
             // Appending, as libtiff does for image data: one bulk copy.
@@ -79,11 +109,29 @@ final class TIFFMemoryStream {
         return tmsize_t(count)
     }
 
+    /// Calls `call` (a `pread` of what is left after the bytes done so far) until `count` bytes
+    /// are read, the file ends or the call fails; the bytes read. Interrupted calls are
+    /// repeated; a failure is kept among ``errors``, for libtiff's own to follow.
+    private func readAll(_ count: Int, _ call: (_ done: Int) -> Int) -> Int {
+        var done = 0
+        while done < count {
+            let moved = call(done)
+            if moved < 0 {
+                if errno == EINTR { continue }
+                errors.append("\(String(cString: strerror(errno))) at byte \(position + done)")
+                break
+            }
+            if moved == 0 { break }
+            done += moved
+        }
+        return done
+    }
+
     private func seek(to offset: toff_t, whence: Int32) -> toff_t {
         let base: Int
         switch whence {
         case SEEK_CUR: base = position
-        case SEEK_END: base = bytes.count
+        case SEEK_END: base = self.count
         default: base = 0
         }
         // toff_t is unsigned; relative seeks backwards arrive as two's complement.
@@ -94,13 +142,13 @@ final class TIFFMemoryStream {
     }
 }
 
-/// An open libtiff file over a ``TIFFMemoryStream``; closed (and flushed) with the object.
+/// An open libtiff file over a ``TIFFStream``; closed (and flushed) with the object.
 final class TIFFHandle {
     let tiff: OpaquePointer
-    let stream: TIFFMemoryStream
+    let stream: TIFFStream
     private var isOpen = true
 
-    init(_ tiff: OpaquePointer, stream: TIFFMemoryStream) {
+    init(_ tiff: OpaquePointer, stream: TIFFStream) {
         self.tiff = tiff
         self.stream = stream
     }
