@@ -57,13 +57,18 @@ public enum InputFile {
     /// Up to the first `count` bytes of the regular file at `path`, after the same checks as
     /// ``read(_:maximumBytes:)``: enough to tell a file's kind without reading it whole.
     package static func prefix(of path: String, count: Int) throws(FileReadError) -> [UInt8] {
-        try withOpenFile(path) { (descriptor, size) throws(FileReadError) in
-            var bytes = [UInt8](repeating: 0, count: min(count, size))
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(FileReadError) in try readAll(descriptor, into: buffer, path: path) }
-            }
-            return Array(bytes.prefix(try read.get()))
+        try withOpenFile(path) { (descriptor, _) throws(FileReadError) in try prefix(of: descriptor, count: count, path: path) }
+    }
+
+    /// Up to the first `count` bytes of the regular file open as `descriptor`, from its start
+    /// whatever has been read of it before; `path` names it in errors.
+    package static func prefix(of descriptor: Int32, count: Int, path: String) throws(FileReadError) -> [UInt8] {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure(path, "lseek") }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(FileReadError) in try readAll(descriptor, into: buffer, path: path) }
         }
+        return Array(bytes.prefix(try read.get()))
     }
 
     /// Opens the regular file at `path` (symbolic links followed) for reading, once it is known

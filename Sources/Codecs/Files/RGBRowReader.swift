@@ -48,13 +48,12 @@ package enum RGBRowReader {
                              _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
         let read: Result<PixelSize?, CodecError>
         do {
-            if try InputFile.prefix(of: path, count: PNGFile.signature.count) == PNGFile.signature {
-                read = try InputFile.withOpenFile(path) { (descriptor, size) throws(FileReadError) in
-                    Result { () throws(CodecError) in try readPNG(descriptor: descriptor, size: size, body) }
+            read = try InputFile.withOpenFile(path) { (descriptor, size) throws(FileReadError) in
+                if try InputFile.prefix(of: descriptor, count: PNGFile.signature.count, path: path) == PNGFile.signature {
+                    return Result { () throws(CodecError) in try readPNG(descriptor: descriptor, size: size, body) }
                 }
-            } else {
-                let data = try InputFile.read(path)
-                read = Result { () throws(CodecError) in try Self.read(data, body) }
+                let data = try InputFile.read(descriptor: descriptor, path: path)
+                return Result { () throws(CodecError) in try Self.read(data, body) }
             }
         } catch {
             throw .file(error)

@@ -31,27 +31,33 @@ package final class RGBRowSource {
 
     /// The rows of the PNG or JPEG at `path`; nil when it is neither or not read by rows.
     package init?(fileAt path: String) throws(CodecError) {
-        let signature: [UInt8]
-        do { signature = try InputFile.prefix(of: path, count: PNGFile.signature.count) } catch { throw .file(error) }
+        let descriptor: Int32, fileSize: Int, signature: [UInt8]
+        do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw .file(error) }
+        do { signature = try InputFile.prefix(of: descriptor, count: PNGFile.signature.count, path: path) } catch {
+            close(descriptor)
+            throw .file(error)
+        }
         var (width, height, status): (UInt32, UInt32, Int32) = (0, 0, 0)
         let opened: OpaquePointer?
         let format: String
         if signature == PNGFile.signature {
-            let descriptor: Int32, fileSize: Int
-            do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw .file(error) }
             (input, orientation, format) = (.png(descriptor: descriptor), .up, "PNG")
             opened = pc_png_rows_open_file(descriptor, fileSize, &width, &height, &status, &message, 256)
             if opened == nil { close(descriptor) }
             if opened == nil, status == Int32(PC_PNG_ROWS_NOT_STREAMABLE) { return nil }
-        } else if signature.starts(with: [0xFF, 0xD8]) {
-            guard let (bytes, info) = try Self.jpegBytes(path) else { return nil }
+        } else {
+            // A JPEG is decoded from its bytes: the descriptor is done with once they are read.
+            let jpeg: (bytes: UnsafeMutableRawBufferPointer, info: ImageFileInfo)?
+            do {
+                defer { close(descriptor) }
+                jpeg = signature.starts(with: [0xFF, 0xD8]) ? try Self.jpegBytes(descriptor, path: path) : nil
+            }
+            guard let (bytes, info) = jpeg else { return nil }
             (input, orientation, format) = (.jpeg(bytes: bytes), info.orientation, "JPEG")
             opened = pc_jpeg_rows_open(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &width, &height, &status,
                                        &message)
             if opened == nil { bytes.deallocate() }
             if opened == nil, status == Int32(PC_JPEG_ROWS_NOT_STREAMABLE) { return nil }
-        } else {
-            return nil
         }
         guard let opened else { throw RGBRowReader.failure(format: format, step: "open", message: RGBRowReader.text(message)) }
         reader = opened
@@ -59,12 +65,12 @@ package final class RGBRowSource {
         try PixelBudget.check(size, declaredBy: format)
     }
 
-    /// The JPEG at `path` in memory of the source's own (so that no pointer into an array
-    /// outlives a closure) and what its header says; the array read is gone before the decode
-    /// starts. Nil when the file is not a JPEG picture (a DNG, say).
-    private static func jpegBytes(_ path: String) throws(CodecError) -> (UnsafeMutableRawBufferPointer, ImageFileInfo)? {
+    /// The JPEG open as `descriptor` (`path` named in errors) in memory of the source's own (so
+    /// that no pointer into an array outlives a closure) and what its header says; the array
+    /// read is gone before the decode starts. Nil when the file is not a JPEG picture (a DNG, say).
+    private static func jpegBytes(_ descriptor: Int32, path: String) throws(CodecError) -> (UnsafeMutableRawBufferPointer, ImageFileInfo)? {
         let data: [UInt8]
-        do { data = try InputFile.read(path) } catch { throw .file(error) }
+        do { data = try InputFile.read(descriptor: descriptor, path: path) } catch { throw .file(error) }
         let info = try ImageFileInfo(data: data)
         guard info.format == .jpeg else { return nil }
         try PixelBudget.check(info.storedSize, declaredBy: "JPEG")

@@ -104,7 +104,8 @@ package enum TIFFFile {
 
     /// ``readRows(_:_:)`` of the regular file `descriptor` of `fileSize` bytes, read through
     /// `pread` as libtiff asks for its parts (the file is not held whole); nil, with no call,
-    /// for a DNG (a TIFF with DNGVersion), whose IFD0 is a preview and not the photo. `check`
+    /// for a file that does not start as a TIFF and for a DNG (a TIFF with DNGVersion), whose
+    /// IFD0 is a preview and not the photo. `check`
     /// sees the stored size and the orientation first, before ``PixelBudget`` and before anything
     /// is allocated for the pixels, and may refuse them.
     package static func readRows(descriptor: Int32, fileSize: Int,
@@ -112,7 +113,7 @@ package enum TIFFFile {
                                  _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
         throws(CodecError) -> (size: PixelSize, orientation: Orientation)? {
         var head = [UInt8](repeating: 0, count: 8)
-        guard pread(descriptor, &head, head.count, 0) == head.count, TIFFHeader(head) != nil else { throw noHeader }
+        guard pread(descriptor, &head, head.count, 0) == head.count, TIFFHeader(head) != nil else { return nil }
         return try readRows(from: TIFFStream(descriptor: descriptor, size: fileSize), skippingDNG: true, check: check, body)
     }
 

@@ -83,7 +83,16 @@ final class TIFFStream {
         let available = max(0, min(Int(count), self.count - position))
         guard available > 0, let buffer else { return 0 }
         if let descriptor {
-            let done = readAll(available) { pread(descriptor, buffer + $0, available - $0, off_t(position + $0)) }
+            // Until `available` bytes are read or the file ends; a failure is kept among the
+            // errors, for libtiff's own to follow.
+            var done = 0
+            while done < available {
+                let moved = pread(descriptor, buffer + done, available - done, off_t(position + done))
+                if moved < 0, errno == EINTR { continue }
+                if moved < 0 { errors.append("\(String(cString: strerror(errno))) at byte \(position + done)") }
+                if moved <= 0 { break }
+                done += moved
+            }
             position += done
             return tmsize_t(done)
         }
@@ -107,24 +116,6 @@ final class TIFFStream {
         }
         position = end
         return tmsize_t(count)
-    }
-
-    /// Calls `call` (a `pread` of what is left after the bytes done so far) until `count` bytes
-    /// are read, the file ends or the call fails; the bytes read. Interrupted calls are
-    /// repeated; a failure is kept among ``errors``, for libtiff's own to follow.
-    private func readAll(_ count: Int, _ call: (_ done: Int) -> Int) -> Int {
-        var done = 0
-        while done < count {
-            let moved = call(done)
-            if moved < 0 {
-                if errno == EINTR { continue }
-                errors.append("\(String(cString: strerror(errno))) at byte \(position + done)")
-                break
-            }
-            if moved == 0 { break }
-            done += moved
-        }
-        return done
     }
 
     private func seek(to offset: toff_t, whence: Int32) -> toff_t {

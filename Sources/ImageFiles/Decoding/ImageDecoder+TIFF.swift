@@ -13,9 +13,6 @@ extension ImageDecoder {
         let (descriptor, fileSize): (Int32, Int)
         do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw ImageDecodingError(.unreadable(error), name: path) }
         defer { close(descriptor) }
-        var head = [UInt8](repeating: 0, count: 4)
-        guard pread(descriptor, &head, head.count, 0) == head.count,
-              head == Array("II*\0".utf8) || head == Array("MM\0*".utf8) else { return nil }
         var orientation = Orientation.up
         var bands: RowBands?
         var turn: RowBands.Turn?
