@@ -42,7 +42,7 @@ package enum RGBRowReader {
     }
 
     /// ``read(_:_:)`` of the file at `path`: a PNG is read from its descriptor a few hundred KiB
-    /// at a time, never held whole (a 16384×16384 PNG of a detailed picture is some 700 MB);
+    /// at a time, never held whole (a detailed PNG is about as large as its picture);
     /// other files are read whole first.
     package static func read(fileAt path: String,
                              _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {

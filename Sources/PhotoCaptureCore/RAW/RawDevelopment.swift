@@ -56,8 +56,8 @@ public enum RawDevelopment {
 
     /// ``developPhoto(fromDNG:settings:name:largestWhole:)`` of the DNG at `path`, which is read
     /// for its metadata and let go of, then given to LibRaw by its descriptor: LibRaw reads it
-    /// a buffer at a time as it unpacks, so the file is never held beside the sensor data (at
-    /// 16384x16384, 16-bit: 537 MB each). Where the descriptor cannot be given to LibRaw, the
+    /// a buffer at a time as it unpacks, so the file is never held beside the sensor data (for
+    /// a 16-bit DNG, 2 bytes a pixel each). Where the descriptor cannot be given to LibRaw, the
     /// file is read again and handed over in memory.
     package static func developPhoto(fromDNGAt path: String, settings: PhotoSettings, name: String = "DNG",
                                      largestWhole: Int = largestWholeDevelopment) throws(PhotoCaptureError) -> CapturePhoto {
@@ -132,7 +132,8 @@ public enum RawDevelopment {
 
     /// The bytes a development of a picture of `size` holds at once per pixel, the file read
     /// and the photo encoded included: 18 when LibRaw develops it whole (x265's lookahead makes
-    /// a HEIC the largest), 6 in bands (measured at 16384x16384: JPEG 2.4, TIFF 3.6, HEIC 5.2).
+    /// a HEIC the largest), 6 in bands (what each format was measured to hold is in the
+    /// Performance article).
     /// For a memory check before anything is read (``PixelBudget/MemoryCheck``).
     public static func bytesPerPixel(developing size: PixelSize) -> Int {
         size.area > largestWholeDevelopment ? 6 : wholeDevelopmentBytesPerPixel
