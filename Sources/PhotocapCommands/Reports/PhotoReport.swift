@@ -58,6 +58,8 @@ struct PhotoReport: Encodable {
     let frameFormat: String
     let frameDimensions: JSONSize
     let frameSequence: UInt64
+    /// When the frame's exposure started, on the monotonic clock (``CapturePhoto/timestamp``).
+    let frameTimestampNs: UInt64
     let encodingRoute: String
     let device: String
     let staleFramesSkipped: Int
@@ -112,6 +114,7 @@ struct PhotoReport: Encodable {
         frameFormat = r.framePixelFormat.fourCC
         frameDimensions = JSONSize(r.frameDimensions)
         frameSequence = photo.frameSequence
+        frameTimestampNs = photo.timestamp
         encodingRoute = photo.encodingRoute.rawValue
         self.device = device
         let delivery = photo.frameDelivery
