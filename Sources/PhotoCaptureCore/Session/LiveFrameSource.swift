@@ -352,6 +352,9 @@ package final class LiveFrameSource: FrameSource, HardwareCroppingSource {
 
     // MARK: Frames out
 
+    /// The part of a frame interval by which a frame's start may come early.
+    static let jitterFraction: UInt64 = 8
+
     /// The frame `rule` picks among `ring` (oldest first), nil while it has not arrived.
     private static func pick(_ rule: Rule, in ring: [Entry], interval: UInt64) -> Entry? {
         switch rule {
@@ -369,8 +372,11 @@ package final class LiveFrameSource: FrameSource, HardwareCroppingSource {
                 // one under way once a later one has begun.
                 return next == nil ? nil : under
             }
-            // Its exposure still ran at the request: taken.
-            if start + interval > instant { return under }
+            // Its exposure still ran at the request and the next one's cannot have begun yet,
+            // as a timer's jitter moves a start by a fraction of the interval: taken. Nearer the
+            // end of its interval the next frame may have begun and not yet arrived (the pump
+            // is late on a loaded machine); its own start then decides, once it is here.
+            if start + interval > instant + interval / jitterFraction { return under }
             // The next frame began after the request: the last one begun before it was under way
             // (a timer's jitter made this gap a little longer than the interval) unless frames
             // were dropped between the two; then none was, and the first one after is taken.
