@@ -114,3 +114,34 @@ import TestSupport
                 == "its XMP packet names tiff:Orientation but cannot be read (\(error)): it is kept as it was and may still give the old orientation")
     }
 }
+
+/// A TIFF is turned two ways: from its bytes in memory (``ImageOrienter/upright(_:)``) and from
+/// its file, read but for its strips, written piece by piece
+/// (``ImageOrienter/orientFile(at:writingTo:overwrite:)-(String,String,_)``). Both must write
+/// the same bytes, whether the turned strips go where the old ones were or after the file's end.
+@Suite struct TIFFOrientRoutesTests {
+    @Test(arguments: [
+        // Uncompressed strips of even length: the turned ones fit where the old ones were.
+        ("100x66", ["-depth", "8", "-compress", "none", "-define", "tiff:rows-per-strip=1000"]),
+        ("100x66", ["-depth", "16", "-compress", "none", "-define", "tiff:rows-per-strip=5"]),
+        // Odd lengths and coded strips that grow with the turn: appended after the file's end.
+        ("101x67", ["-depth", "8", "-compress", "none", "-define", "tiff:rows-per-strip=1000"]),
+        ("101x67", ["+noise", "Random", "-depth", "8", "-compress", "RLE", "-define", "tiff:rows-per-strip=7"]),
+        ("101x67", ["-depth", "16", "-compress", "lzw", "-define", "tiff:predictor=2"]),
+        ("101x67", ["-colorspace", "Gray", "-depth", "8", "-compress", "zip", "-define", "tiff:rows-per-strip=1"]),
+    ])
+    func theFileRouteWritesWhatTheMemoryRouteMakes(_ size: String, _ options: [String]) throws {
+        let folder = try TemporaryDirectory("tiff-routes")
+        let path = folder.path("in.tif")
+        try ExternalTool.run("convert", ["-size", size, "gradient:red-blue"] + options + [path]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", "-XMP-dc:Creator=Ada", path]).checked()
+        let memory = try #require(try ImageOrienter().upright(Data(contentsOf: URL(fileURLWithPath: path))).data)
+        let target = folder.path("out.tif")
+        let outcome = try ImageOrienter().orientFile(at: path, writingTo: target, overwrite: false)
+        let (width, height) = size == "100x66" ? (66, 100) : (67, 101)
+        #expect(outcome == .turned(from: Orientation(exifValue: 6), size: PixelSize(width: width, height: height), warnings: []))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == memory)
+        // Nothing else in the folder: the scratch file had no name.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["in.tif", "out.tif"])
+    }
+}

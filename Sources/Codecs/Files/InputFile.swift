@@ -142,6 +142,21 @@ public enum InputFile {
         return offset
     }
 
+    /// Reads from byte `offset` of `descriptor` until `buffer` is full or the file ends: the
+    /// number of bytes read, or nil when a read fails (`errno` says why). The file position
+    /// is left alone (`pread`).
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int? {
+        var done = 0
+        while done < buffer.count {
+            let moved = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if moved < 0, errno == EINTR { continue }
+            if moved < 0 { return nil }
+            if moved == 0 { break }
+            done += moved
+        }
+        return done
+    }
+
     private static func checkRegular(_ status: stat, _ path: String) throws(FileReadError) {
         switch status.st_mode & S_IFMT {
         case S_IFREG: return

@@ -130,7 +130,8 @@ package enum TIFFFile {
                                  check: (PixelSize, Orientation) throws(CodecError) -> Void,
                                  _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
         throws(CodecError) -> (size: PixelSize, orientation: Orientation)? {
-        let file = try stream.open(mode: "rm")
+        // Mapped when read over a descriptor (see TIFFStream).
+        let file = try stream.open(mode: "r")
         var width: UInt32 = 0, height: UInt32 = 0, tag: UInt16 = 0
         guard withUnsafeMutablePointer(to: &width, { file.get(UInt32(TIFFTAG_IMAGEWIDTH), $0) }),
               withUnsafeMutablePointer(to: &height, { file.get(UInt32(TIFFTAG_IMAGELENGTH), $0) }),
@@ -187,6 +188,10 @@ package enum TIFFFile {
         return Int(samples)
     }
 
+    /// Rows decoded between two ``TIFFStream/releaseMappedPages()``: the coded bytes of a few
+    /// rows stay mapped, not the file.
+    static let releaseRows = 64
+
     /// The rows of a file ``scanlineSamples(_:width:)`` accepts, one `TIFFReadScanline` each.
     private static func readScanlines(_ file: TIFFHandle, size: PixelSize, samples: Int,
                                       _ body: (PixelSize, Int, UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
@@ -197,6 +202,7 @@ package enum TIFFFile {
                 ? row.withUnsafeMutableBytes { libtiff.ReadScanline(file.tiff, $0.baseAddress, UInt32(y), 0) }
                 : grey.withUnsafeMutableBytes { libtiff.ReadScanline(file.tiff, $0.baseAddress, UInt32(y), 0) }
             guard ok == 1 else { throw .tiff(function: "TIFFReadScanline", message: file.stream.lastError) }
+            if y % releaseRows == releaseRows - 1 { file.stream.releaseMappedPages() }
             if samples == 1 {
                 row.withUnsafeMutableBufferPointer { row in
                     for x in 0..<size.width { (row[x * 3], row[x * 3 + 1], row[x * 3 + 2]) = (grey[x], grey[x], grey[x]) }
@@ -229,6 +235,7 @@ package enum TIFFFile {
             image.col_offset = 0
             let ok = raster.withUnsafeMutableBufferPointer { libtiff.RGBAImageGet(&image, $0.baseAddress, UInt32(size.width), UInt32(rows)) }
             try file.check(ok, "TIFFRGBAImageGet")
+            file.stream.releaseMappedPages()
             for y in 0..<rows {
                 row.withUnsafeMutableBufferPointer { row in
                     for x in 0..<size.width {  // ABGR in a native uint32: R is the low byte

@@ -27,20 +27,43 @@ package enum TIFFPixelTurner {
     /// Orientation is already 1 (or absent).
     package static func upright(_ data: [UInt8]) throws(CodecError)
         -> (bytes: [UInt8], size: PixelSize, orientation: Orientation, xmpKept: CodecError?)? {
-        guard let header = TIFFHeader(data) else {
+        let scratch = TIFFStream()
+        guard let turned = try upright(head: data, holes: [], source: TIFFStream(bytes: data), scratch: scratch) else { return nil }
+        let bytes = turned.assembled(original: data, scratch: scratch.bytes)
+        try checkDirectoryChain(bytes, "the turned file would not be readable")
+        return (bytes, turned.size, turned.orientation, turned.xmpKept)
+    }
+
+    /// The upright form of the TIFF file `descriptor` read as `file` (``SparseTIFF``), as pieces
+    /// to write (``TurnedTIFF``): its strips are decoded from the file as they are needed and
+    /// never held, and the turned strips are coded into `scratch`, an empty file open for
+    /// reading and writing. nil when the file's Orientation is already 1 (or absent).
+    package static func upright(_ file: SparseTIFF, descriptor: Int32, scratch: Int32) throws(CodecError) -> TurnedTIFF? {
+        try upright(head: file.head, holes: file.holes, source: TIFFStream(descriptor: descriptor, size: file.head.count),
+                    scratch: TIFFStream(writingTo: scratch))
+    }
+
+    /// The turn of a file whose bytes are `head` except `holes` (the first directory's strips,
+    /// not read; none when `head` is the whole file), its strips read from `source`, the turned
+    /// ones coded into `scratch`.
+    private static func upright(head: [UInt8], holes: [Range<Int>], source: TIFFStream, scratch: TIFFStream)
+        throws(CodecError) -> TurnedTIFF? {
+        guard let header = TIFFHeader(head) else {
             throw .corruptFile(format: "TIFF", reason: "no classic TIFF header (\"II*\\0\" or \"MM\\0*\")")
         }
-        var editor = try TIFFDirectoryEditor(data, directoryAt: header.firstIFDOffset)
+        var editor = try TIFFDirectoryEditor(head, directoryAt: header.firstIFDOffset)
         let orientation = Orientation(exifValue: editor.integers(Tag.orientation)?.first ?? 1)
         guard orientation != .up else { return nil }
         // Everything but the turned entries is carried over as it is: damage would be too.
-        try checkDirectoryChain(data, "the file is damaged")
-        let layout = try Layout(editor)
+        try checkDirectoryChain(head, "the file is damaged")
+        let layout = try Layout(editor, holdsFile: holes.isEmpty)
+        if !holes.isEmpty, SparseTIFF.merged(layout.strips.map { $0.offset..<($0.offset + $0.length) }) != holes {
+            throw .corruptFile(format: "TIFF", reason: "IFD0's strip tables do not read the same twice")
+        }
         let size = orientation.apply(to: layout.size)
         // The stored picture lives only while its turned strips are coded from it.
-        let strips = try encodeStrips(try Picture(data, layout, turnedBy: orientation), size: size, layout, from: editor,
-                                      littleEndian: header.isLittleEndian)
-        try place(strips.scratch, strips.ranges, rowsPerStrip: strips.rowsPerStrip, replacing: layout, in: &editor)
+        let strips = try encodeStrips(try Picture(source, layout, turnedBy: orientation), size: size, layout, from: editor,
+                                      into: scratch, littleEndian: header.isLittleEndian)
 
         try editor.setIntegers(Tag.width, [size.width])
         try editor.setIntegers(Tag.height, [size.height])
@@ -54,12 +77,15 @@ package enum TIFFPixelTurner {
                 xmpKept = XMPOrientation.unreadable(packet)
             }
         }
+        // Last: strips appended at the end go after whatever the edits above appended.
+        let placement = try place(strips.ranges, rowsPerStrip: strips.rowsPerStrip, replacing: layout, in: &editor)
         let hasEXIF = editor.entry(Tag.exifIFD) != nil
         var bytes = editor.takeBytes()
         // The EXIF directory's PixelX/YDimension, edited in place like a JPEG's.
         if hasEXIF { EXIFBlockEditor.markUpright(&bytes, pixelSize: size, uprightThumbnail: false) }
-        try checkDirectoryChain(bytes, "the turned file would not be readable")
-        return (bytes, size, orientation, xmpKept)
+        if !holes.isEmpty { try checkDirectoryChain(bytes, "the turned file would not be readable") }
+        return TurnedTIFF(head: bytes, pieces: placement.pieces(headCount: bytes.count, holes: holes),
+                          size: size, orientation: orientation, xmpKept: xmpKept)
     }
 
     /// Refuses a file in which libtiff cannot read every directory of the chain (a next-IFD
@@ -109,7 +135,8 @@ package enum TIFFPixelTurner {
         var bitsPerPixel: Int { bitsPerSample * samplesPerPixel }
         func rowBytes(width: Int) -> Int { (width * bitsPerPixel + 7) / 8 }
 
-        init(_ editor: TIFFDirectoryEditor) throws(CodecError) {
+        /// `holdsFile`: the whole file is in memory (not read from its descriptor as needed).
+        init(_ editor: TIFFDirectoryEditor, holdsFile: Bool) throws(CodecError) {
             guard let width = editor.integers(Tag.width)?.first, let height = editor.integers(Tag.height)?.first, width > 0, height > 0 else {
                 throw .corruptFile(format: "TIFF", reason: "no image width or height in IFD0")
             }
@@ -149,10 +176,11 @@ package enum TIFFPixelTurner {
             try TIFFPixelTurner.checkNoOverlap(strips, editor.structures)
             try PixelBudget.check(size, declaredBy: "TIFF")
             // What the turn holds at once, past the budget's figure for a picture in 8-bit RGB:
-            // the file, the stored picture and its strips coded again (about as long as the
-            // file's; while decoding, libtiff's copy of a coded strip instead), so a 16-bit TIFF
-            // that cannot fit is refused here, not killed part way.
-            let held = editor.bytes.count + size.height * rowBytes(width: size.width) + strips.reduce(0) { $0 + $1.length }
+            // the stored picture, and from memory the file and its strips coded again (about as
+            // long as the file's), so a 16-bit TIFF that cannot fit is refused here, not killed
+            // part way.
+            let coded = holdsFile ? editor.bytes.count + strips.reduce(0) { $0 + $1.length } : 0
+            let held = coded + size.height * rowBytes(width: size.width)
             try PixelBudget.check(size, declaredBy: "TIFF", holding: (held + size.area - 1) / size.area)
         }
     }
@@ -185,8 +213,8 @@ package enum TIFFPixelTurner {
         /// Where the turned picture's pixel (x, y) is in ``rows``: pixel `origin + x · dx + y · dy`.
         private let map: (origin: Int, dx: Int, dy: Int)
 
-        init(_ data: [UInt8], _ layout: Layout, turnedBy orientation: Orientation) throws(CodecError) {
-            let stored = try TIFFPixelTurner.decodeStrips(data, layout)
+        init(_ source: TIFFStream, _ layout: Layout, turnedBy orientation: Orientation) throws(CodecError) {
+            let stored = try TIFFPixelTurner.decodeRows(source, layout)
             let bits = layout.bitsPerPixel
             if bits % 8 == 0 {
                 (rows, bytesPerPixel, rowBytes) = (stored, bits / 8, layout.rowBytes(width: layout.size.width))
@@ -222,10 +250,11 @@ package enum TIFFPixelTurner {
         }
     }
 
-    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff a strip at
-    /// a time straight into their place.
-    private static func decodeStrips(_ data: [UInt8], _ layout: Layout) throws(CodecError) -> [UInt8] {
-        let file = try TIFFStream(bytes: data).open(mode: "rm")
+    /// The picture's rows, packed (each row starting on a byte), decoded by libtiff a row at a
+    /// time straight into their place: from a file's descriptor, only a few rows' coded bytes
+    /// are held at once, whatever the strips' size.
+    private static func decodeRows(_ source: TIFFStream, _ layout: Layout) throws(CodecError) -> [UInt8] {
+        let file = try source.open(mode: "r")
         defer { file.close() }
         let rowBytes = layout.rowBytes(width: layout.size.width)
         guard Int(libtiff.ScanlineSize64(file.tiff)) == rowBytes else {
@@ -240,19 +269,17 @@ package enum TIFFPixelTurner {
         guard strips * Int(rowsPerStrip) >= height else {
             throw .corruptFile(format: "TIFF", reason: "\(strips) strips of \(rowsPerStrip) rows hold fewer than its \(height) rows")
         }
-        // Not zeroed first: every strip is decoded into its place or the read fails, and a file
+        // Not zeroed first: every row is decoded into its place or the read fails, and a file
         // that declares more than it holds fails having touched only the pages decoded.
         var failure: CodecError?
         let rows = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { target, initialized in
             initialized = 0
-            for index in 0..<strips {
-                let firstRow = index * Int(rowsPerStrip)
-                guard firstRow < height else { break }
-                let count = min(Int(rowsPerStrip), height - firstRow) * rowBytes
-                guard libtiff.ReadEncodedStrip(file.tiff, UInt32(index), target.baseAddress! + firstRow * rowBytes, tmsize_t(count)) == count else {
-                    failure = .tiff(function: "TIFFReadEncodedStrip", message: file.stream.lastError)
+            for row in 0..<height {
+                guard libtiff.ReadScanline(file.tiff, target.baseAddress! + row * rowBytes, UInt32(row), 0) == 1 else {
+                    failure = .tiff(function: "TIFFReadScanline", message: file.stream.lastError)
                     return
                 }
+                if row % TIFFFile.releaseRows == TIFFFile.releaseRows - 1 { source.releaseMappedPages() }
             }
             initialized = target.count
         }
@@ -301,14 +328,14 @@ package enum TIFFPixelTurner {
 
     /// The turned rows, gathered from `picture` a band at a time, coded as the original's strips
     /// were by libtiff a row at a time (through a small buffer of coded bytes, not a whole strip's
-    /// worth) in a scratch file with the same coding tags; no more strips than the original had,
-    /// so their tables fit.
+    /// worth) into `stream`, a scratch file with the same coding tags; no more strips than the
+    /// original had, so their tables fit. Returns where the coded strips are in it.
     private static func encodeStrips(_ picture: Picture, size: PixelSize, _ layout: Layout, from editor: TIFFDirectoryEditor,
-                                     littleEndian: Bool) throws(CodecError) -> (scratch: [UInt8], ranges: [Range<Int>], rowsPerStrip: Int) {
-        let stream = TIFFStream()
-        // Room for the strips as the original coded them, and the directory with its strip
-        // tables (an offset and a count, 8 bytes at most each, a strip): grown by doubling
-        // instead, a picture's worth would be held twice while it is copied.
+                                     into stream: TIFFStream, littleEndian: Bool) throws(CodecError)
+        -> (ranges: [Range<Int>], rowsPerStrip: Int) {
+        // In memory: room for the strips as the original coded them, and the directory with its
+        // strip tables (an offset and a count, 8 bytes at most each, a strip): grown by
+        // doubling instead, a picture's worth would be held twice while it is copied.
         stream.bytes.reserveCapacity(layout.strips.reduce(65_536 + 16 * layout.strips.count) { $0 + $1.length })
         let file = try stream.open(mode: littleEndian ? "wl" : "wb")
         let rowsPerStrip = (size.height + layout.strips.count - 1) / layout.strips.count
@@ -356,24 +383,28 @@ package enum TIFFPixelTurner {
         try file.check(libtiff.WriteDirectory(file.tiff), "TIFFWriteDirectory")
         file.close()
         guard stream.errors.isEmpty else { throw .tiff(function: "TIFFClose", message: stream.lastError) }
-        let scratch = stream.bytes
-        guard let directory = TIFFHeader(scratch)?.firstIFDOffset,
-              let offsets = TIFFHeader.integers(scratch, directoryAt: directory, tag: Tag.stripOffsets),
-              let lengths = TIFFHeader.integers(scratch, directoryAt: directory, tag: Tag.stripByteCounts),
-              offsets.count == lengths.count, zip(offsets, lengths).allSatisfy({ $0 + $1 <= scratch.count }) else {
+        // The strips stay in the scratch file, copied from there into the result: copied out,
+        // they would be a second coded picture beside it.
+        let written = try stream.reopened().open(mode: "rc")  // its strips as written, not chopped
+        defer { written.close() }
+        let count = Int(libtiff.NumberOfStrips(written.tiff))
+        let ranges = (0..<count).map { index in
+            let offset = Int(libtiff.GetStrileOffset(written.tiff, UInt32(index)))
+            return offset..<(offset + Int(libtiff.GetStrileByteCount(written.tiff, UInt32(index))))
+        }
+        guard count == (size.height + rowsPerStrip - 1) / rowsPerStrip, written.stream.errors.isEmpty,
+              ranges.allSatisfy({ $0.lowerBound >= 8 && $0.upperBound <= written.stream.size }) else {
             throw .tiff(function: "TIFFWriteDirectory", message: "the re-coded strips cannot be found")
         }
-        // The strips stay in the scratch file, placed from there: copied out, they would be a
-        // second coded picture beside it.
-        return (scratch, zip(offsets, lengths).map { $0..<($0 + $1) }, rowsPerStrip)
+        return (ranges, rowsPerStrip)
     }
 
-    /// Puts the new strips (`ranges` of `scratch`) where the old ones were when those were
-    /// contiguous and they fit (the rest zeroed), else at the end of the file, and points the
-    /// strip tables at them. Each strip goes straight into the file's bytes, which are copied
-    /// once (the caller holds the original) with room for what the edit appends.
-    private static func place(_ scratch: [UInt8], _ ranges: [Range<Int>], rowsPerStrip: Int, replacing layout: Layout,
-                              in editor: inout TIFFDirectoryEditor) throws(CodecError) {
+    /// Where the new strips (`ranges` of the scratch file) go: where the old ones were when
+    /// those were contiguous and they fit (the rest zeroed), else at the end of the file; the
+    /// strip tables are pointed at them. The strips themselves are not copied into the
+    /// editor's bytes: ``TurnedTIFF`` writes them from the scratch file.
+    private static func place(_ ranges: [Range<Int>], rowsPerStrip: Int, replacing layout: Layout,
+                              in editor: inout TIFFDirectoryEditor) throws(CodecError) -> TurnedTIFF.Placement {
         let old = layout.strips.sorted { $0.offset < $1.offset }
         var contiguous = true
         for (previous, next) in zip(old, old.dropFirst()) where next.offset - (previous.offset + previous.length) > 1 {
@@ -382,29 +413,30 @@ package enum TIFFPixelTurner {
         let region = old.first!.offset..<(old.last!.offset + old.last!.length)
         let total = ranges.reduce(0) { $0 + $1.count + $1.count % 2 }
         // The strip tables may outgrow their slots (LONGs for SHORTs), appended word-aligned.
-        let tables = 2 * (4 * ranges.count + 2)
-        var offsets: [Int] = []
+        editor.reserve(extra: 2 * (4 * ranges.count + 2))
+        let placement: TurnedTIFF.Placement
         if contiguous, total <= region.count {
-            editor.reserve(extra: tables)
-            var position = region.lowerBound
-            for range in ranges {
-                offsets.append(position)
-                editor.overwrite(position..<(position + range.count), with: scratch[range])
-                position += range.count
-                if range.count % 2 == 1 { editor.zero(position..<(position + 1)); position += 1 }  // word-aligned
-            }
-            editor.zero(position..<region.upperBound)
+            placement = .replacing(region, ranges)
+            try editor.setIntegers(Tag.stripOffsets, placement.offsets(headCount: editor.bytes.count))
         } else {
             if contiguous, region.upperBound >= editor.bytes.count - 1 { editor.truncate(at: region.lowerBound) }
-            editor.reserve(extra: total + tables)
-            for range in ranges { offsets.append(try editor.append(scratch[range])) }
+            // LONG placeholders first, so that a table appended now is not moved by the strips.
+            try editor.setIntegers(Tag.stripOffsets, [Int](repeating: Int(UInt32.max), count: ranges.count))
+            placement = .appending(ranges)
         }
-        try editor.setIntegers(Tag.stripOffsets, offsets)
         try editor.setIntegers(Tag.stripByteCounts, ranges.map(\.count))
         if editor.entry(Tag.rowsPerStrip) != nil {
             try editor.setIntegers(Tag.rowsPerStrip, [rowsPerStrip])
         } else if ranges.count > 1 {
             throw .corruptFile(format: "TIFF", reason: "several strips but no RowsPerStrip")
         }
+        if case .appending = placement {
+            let offsets = placement.offsets(headCount: editor.bytes.count)
+            guard let end = offsets.last.map({ $0 + ranges.last!.count }), end <= Int(UInt32.max) else {
+                throw .invalidArgument("the TIFF file would pass 4 GiB")
+            }
+            try editor.setIntegers(Tag.stripOffsets, offsets)
+        }
+        return placement
     }
 }

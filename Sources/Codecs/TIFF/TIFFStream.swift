@@ -5,15 +5,25 @@ import Glibc
 import Imaging
 
 /// A file that libtiff reads and writes through `TIFFClientOpenExt` — a growable array in
-/// memory, or a regular file read through `pread` on an open descriptor, so that a large file
-/// is not held whole to be read — and that collects libtiff's error messages for it.
+/// memory, or a regular file on an open descriptor, so that a large file is not held whole —
+/// and that collects libtiff's error messages for it.
+///
+/// A file read over a descriptor is mapped for libtiff, which then decodes a strip from the
+/// mapping instead of reading it whole into a buffer of its own first (Debian's libtiff is
+/// built without chunky strip reading): a one-strip file would otherwise hold its coded
+/// picture beside the decoded one. Mapped pages count as the process's own while they stay
+/// mapped, so readers call ``releaseMappedPages()`` as they go.
 final class TIFFStream {
     /// The file in memory; empty, and unused, for a stream over a descriptor.
     var bytes: [UInt8]
-    /// The regular file read instead of ``bytes``; not closed by the stream.
+    /// The regular file read (or written) instead of ``bytes``; not closed by the stream.
     private let descriptor: Int32?
-    /// The size of the file over ``descriptor``.
-    private let descriptorSize: Int
+    /// Whether the file over ``descriptor`` is written (a new file) rather than read.
+    private let writesDescriptor: Bool
+    /// The size of the file over ``descriptor``: given when read, the furthest byte written.
+    private var descriptorSize: Int
+    /// The file over ``descriptor`` as libtiff mapped it, while it is.
+    private var mapping: UnsafeRawBufferPointer?
     private var position = 0
     /// libtiff's error messages for this file, oldest first.
     private(set) var errors: [String] = []
@@ -21,6 +31,7 @@ final class TIFFStream {
     init(bytes: [UInt8] = []) {
         self.bytes = bytes
         descriptor = nil
+        writesDescriptor = false
         descriptorSize = 0
     }
 
@@ -31,11 +42,34 @@ final class TIFFStream {
     init(descriptor: Int32, size: Int) {
         bytes = []
         self.descriptor = descriptor
+        writesDescriptor = false
         descriptorSize = size
     }
 
+    /// A stream that writes a new file into the empty file `descriptor` (opened for reading
+    /// and writing, so that it can be read again afterwards); open it with a writing mode.
+    init(writingTo descriptor: Int32) {
+        bytes = []
+        self.descriptor = descriptor
+        writesDescriptor = true
+        descriptorSize = 0
+    }
+
+    /// Lets go of the pages of the mapped file that the reader has touched, so that they no
+    /// longer count as the process's memory; those it needs again are read again from the
+    /// page cache. Does nothing for a stream that is not mapped.
+    func releaseMappedPages() {
+        guard let mapping, let base = mapping.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), mapping.count, MADV_DONTNEED)
+    }
+
     /// The file's size.
-    private var count: Int { descriptor == nil ? bytes.count : descriptorSize }
+    var size: Int { descriptor == nil ? bytes.count : descriptorSize }
+
+    /// A stream that reads what this one holds, written or read.
+    func reopened() -> TIFFStream {
+        descriptor.map { TIFFStream(descriptor: $0, size: descriptorSize) } ?? TIFFStream(bytes: bytes)
+    }
 
     /// The last libtiff message, or a generic one.
     var lastError: String { errors.last ?? "no message from libtiff" }
@@ -60,9 +94,9 @@ final class TIFFStream {
             { context, buffer, count in TIFFStream.from(context).write(from: buffer, count: count) },
             { context, offset, whence in TIFFStream.from(context).seek(to: offset, whence: whence) },
             { _ in 0 },
-            { context in toff_t(TIFFStream.from(context).count) },
-            { _, _, _ in 0 },  // no memory mapping: libtiff falls back to reads
-            { _, _, _ in },
+            { context in toff_t(TIFFStream.from(context).size) },
+            { context, base, size in TIFFStream.from(context).map(base, size) },
+            { context, _, _ in TIFFStream.from(context).unmap() },
             options)
         guard let tiff else { throw .tiff(function: "TIFFClientOpenExt", message: lastError) }
         return TIFFHandle(tiff, stream: self)
@@ -79,19 +113,30 @@ final class TIFFStream {
         return module.map { "\(String(cString: $0)): \(message)" } ?? message
     }
 
+    /// Maps a file read over a descriptor; 0 (libtiff then reads) for anything else.
+    private func map(_ base: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ size: UnsafeMutablePointer<toff_t>?) -> Int32 {
+        guard let descriptor, !writesDescriptor, mapping == nil, let base, let size,
+              let mapped = InputFile.map(descriptor, count: descriptorSize) else { return 0 }
+        mapping = mapped
+        base.pointee = UnsafeMutableRawPointer(mutating: mapped.baseAddress)
+        size.pointee = toff_t(mapped.count)
+        return 1
+    }
+
+    private func unmap() {
+        if let mapping { InputFile.unmap(mapping) }
+        mapping = nil
+    }
+
     private func read(into buffer: UnsafeMutableRawPointer?, count: tmsize_t) -> tmsize_t {
-        let available = max(0, min(Int(count), self.count - position))
+        let available = max(0, min(Int(count), size - position))
         guard available > 0, let buffer else { return 0 }
         if let descriptor {
-            // Until `available` bytes are read or the file ends; a failure is kept among the
-            // errors, for libtiff's own to follow.
-            var done = 0
-            while done < available {
-                let moved = pread(descriptor, buffer + done, available - done, off_t(position + done))
-                if moved < 0, errno == EINTR { continue }
-                if moved < 0 { errors.append("\(String(cString: strerror(errno))) at byte \(position + done)") }
-                if moved <= 0 { break }
-                done += moved
+            // A failure is kept among the errors, for libtiff's own to follow.
+            let target = UnsafeMutableRawBufferPointer(start: buffer, count: available)
+            guard let done = InputFile.read(descriptor, into: target, at: position) else {
+                errors.append("\(String(cString: strerror(errno))) at byte \(position)")
+                return -1
             }
             position += done
             return tmsize_t(done)
@@ -104,8 +149,22 @@ final class TIFFStream {
     private func write(from buffer: UnsafeMutableRawPointer?, count: tmsize_t) -> tmsize_t {
         guard count > 0, let buffer else { return 0 }
         let count = Int(count)
-        // A file over a descriptor is only read.
-        guard descriptor == nil else { return -1 }
+        if let descriptor {
+            guard writesDescriptor else { return -1 }
+            var done = 0
+            while done < count {
+                let moved = pwrite(descriptor, buffer + done, count - done, off_t(position + done))
+                if moved < 0, errno == EINTR { continue }
+                if moved <= 0 {
+                    errors.append("\(String(cString: strerror(errno))) writing at byte \(position + done)")
+                    return -1
+                }
+                done += moved
+            }
+            position += count
+            descriptorSize = max(descriptorSize, position)
+            return tmsize_t(count)
+        }
         let end = position + count
         if position == bytes.count {
             // Appending, as libtiff does for image data: one bulk copy.
@@ -122,7 +181,7 @@ final class TIFFStream {
         let base: Int
         switch whence {
         case SEEK_CUR: base = position
-        case SEEK_END: base = self.count
+        case SEEK_END: base = size
         default: base = 0
         }
         // toff_t is unsigned; relative seeks backwards arrive as two's complement.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Codecs
 import FoundationEssentials
 import Imaging
@@ -8,8 +11,67 @@ extension ImageOrienter {
     /// other byte of the file kept (``TIFFPixelTurner``).
     func tiff(_ data: [UInt8]) throws(ImageFileError) -> (bytes: [UInt8], size: PixelSize, warnings: [Warning]) {
         guard let turned = try ImageFileError.damaged({ () throws(CodecError) in try TIFFPixelTurner.upright(data) }) else {
-            throw ImageFileError(.damaged(.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")))
+            throw Self.orientationReadTwiceDiffers
         }
         return (turned.bytes, turned.size, turned.xmpKept.map { [.xmpOrientationKept(because: $0)] } ?? [])
+    }
+
+    private static var orientationReadTwiceDiffers: ImageFileError {
+        ImageFileError(.damaged(.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")))
+    }
+
+    /// ``orientFile(at:writingTo:overwrite:)-(String,String,_)`` for a TIFF, read from its
+    /// descriptor but for its strips (``SparseTIFF``), decoded from the file as needed, the
+    /// turned strips coded into a nameless scratch file beside `target` and the result written
+    /// piece by piece (``TurnedTIFF``): neither the file nor its result is held, only the
+    /// stored picture. nil, having read little, for a file that is not a TIFF read this way;
+    /// the caller then reads it whole.
+    func orientTIFFFile(at path: String, writingTo target: String, overwrite: Bool) throws(ImageFileError) -> Outcome? {
+        try Self.refuseRawName(path)
+        let (descriptor, fileSize): (Int32, Int)
+        do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw ImageFileError(.unreadable(error)) }
+        defer { close(descriptor) }
+        guard let file = SparseTIFF(descriptor: descriptor, fileSize: fileSize) else { return nil }
+        let info = try inspected(file.head)
+        guard info.format == .tiff else { return nil }
+        if !overwrite, FileManager.default.fileExists(atPath: target) { throw ImageFileError(.fileExists(path: target)) }
+        let inPlace = URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL
+        guard info.orientation != .up else {
+            if !inPlace {
+                try AtomicFileWriter.write(to: target, overwrite: overwrite) { (output) throws(ImageFileError) in
+                    try output.copy(0..<fileSize, of: descriptor)
+                }
+            }
+            return .alreadyUpright
+        }
+        let scratch = try PendingFile(beside: target, readable: true)
+        defer { scratch.discard() }
+        guard let turned = try ImageFileError.damaged({ () throws(CodecError) in
+            try TIFFPixelTurner.upright(file, descriptor: descriptor, scratch: scratch.descriptor)
+        }) else { throw Self.orientationReadTwiceDiffers }
+        let write = { (output: PendingFile) throws(ImageFileError) in
+            try output.write(turned, original: descriptor, scratch: scratch.descriptor)
+        }
+        if overwrite, inPlace {
+            try AtomicFileWriter.replace(path, keepingModificationTime: keepsModificationTime, write)
+        } else {
+            try AtomicFileWriter.write(to: target, overwrite: overwrite, write)
+        }
+        return .turned(from: info.orientation, size: turned.size, warnings: turned.xmpKept.map { [.xmpOrientationKept(because: $0)] } ?? [])
+    }
+}
+
+extension PendingFile {
+    /// Writes the pieces of `turned`, taking runs of the `original` file and of the `scratch`
+    /// file from those descriptors.
+    func write(_ turned: TurnedTIFF, original: Int32, scratch: Int32) throws(ImageFileError) {
+        for piece in turned.pieces {
+            switch piece {
+            case .head(let range): try write(turned.head[range])
+            case .original(let range): try copy(range, of: original)
+            case .scratch(let range): try copy(range, of: scratch)
+            case .zeros(let count): try writeZeros(count)
+            }
+        }
     }
 }

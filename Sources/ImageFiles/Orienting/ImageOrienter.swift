@@ -86,6 +86,12 @@ public struct ImageOrienter: Sendable {
         case transformsSet(from: Orientation, to: Orientation)
     }
 
+    /// Refuses a RAW file by its name, unread.
+    static func refuseRawName(_ path: String) throws(ImageFileError) {
+        let url = URL(fileURLWithPath: path)
+        if rawExtensions.contains(url.pathExtension.lowercased()) { throw ImageFileError(.rawNotReoriented) }
+    }
+
     /// The upright form of an image file's bytes.
     public struct Result: Sendable {
         /// The file's format.
@@ -117,8 +123,7 @@ public struct ImageOrienter: Sendable {
 
     /// The bytes of the image file at `path`; RAW files are refused by name, unread.
     private static func contents(of path: String) throws(ImageFileError) -> [UInt8] {
-        let url = URL(fileURLWithPath: path)
-        if rawExtensions.contains(url.pathExtension.lowercased()) { throw ImageFileError(.rawNotReoriented) }
+        try refuseRawName(path)
         // Only regular files: a directory, FIFO or device is named as such, not read. As bytes,
         // not Data: each copy of a photo is a page fault per 4 KiB of fresh memory.
         do { return try InputFile.read(path) } catch {
@@ -133,7 +138,7 @@ public struct ImageOrienter: Sendable {
     }
 
     /// What the file is, refusing before any pixel work what cannot be turned.
-    private func inspected(_ bytes: [UInt8]) throws(ImageFileError) -> ImageFileInfo {
+    func inspected(_ bytes: [UInt8]) throws(ImageFileError) -> ImageFileInfo {
         let info: ImageFileInfo
         do { info = try ImageFileInfo(data: bytes, acceptingTruncatedJPEG: acceptsTruncatedJPEG && !isLossless) } catch {
             throw ImageFileError(.damaged(error))
@@ -186,6 +191,7 @@ public struct ImageOrienter: Sendable {
     /// can be turned, before any pixel work.
     @discardableResult
     public func orientFile(at path: String, writingTo target: String, overwrite: Bool) throws(ImageFileError) -> Outcome {
+        if let outcome = try orientTIFFFile(at: path, writingTo: target, overwrite: overwrite) { return outcome }
         let bytes = try Self.contents(of: path)
         let info = try inspected(bytes)
         if !overwrite, FileManager.default.fileExists(atPath: target) { throw ImageFileError(.fileExists(path: target)) }

@@ -27,6 +27,13 @@ extension AtomicFileWriter {
     /// ``replace(_:with:keepingModificationTime:)-(String,_,_)`` does, from any contiguous bytes.
     package static func replace(_ path: String, withContentsOf bytes: some ContiguousBytes,
                                 keepingModificationTime: Bool = false) throws(ImageFileError) {
+        try replace(path, keepingModificationTime: keepingModificationTime) { (file) throws(ImageFileError) in try file.write(bytes) }
+    }
+
+    /// Replaces the file at `path` with what `body` writes into the pending file, as
+    /// ``replace(_:with:keepingModificationTime:)-(String,_,_)`` does.
+    static func replace(_ path: String, keepingModificationTime: Bool,
+                        _ body: (PendingFile) throws(ImageFileError) -> Void) throws(ImageFileError) {
         guard let resolved = realpath(path, nil) else { throw PendingFile.failure(path, "realpath") }
         let target = String(cString: resolved)
         free(resolved)
@@ -41,7 +48,7 @@ extension AtomicFileWriter {
 
         let file = try PendingFile(beside: target)
         defer { file.discard() }
-        try file.write(bytes)
+        try body(file)
         // Owner first: chown clears the set-user/group-ID bits that fchmod then restores.
         if fchown(file.descriptor, original.st_uid, original.st_gid) != 0 {
             _ = fchown(file.descriptor, uid_t.max, original.st_gid)  // uid_t.max is -1: the group alone

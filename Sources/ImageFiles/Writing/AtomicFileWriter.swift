@@ -19,10 +19,17 @@ public enum AtomicFileWriter {
     /// Writes `bytes` to `path`, as ``write(_:to:overwrite:)-(_,String,_)`` does, from any
     /// contiguous bytes: the codecs' arrays are written without a copy into a `Data`.
     package static func write(contentsOf bytes: some ContiguousBytes, to path: String, overwrite: Bool) throws(ImageFileError) {
+        try write(to: path, overwrite: overwrite) { (file) throws(ImageFileError) in try file.write(bytes) }
+    }
+
+    /// Writes to `path` what `body` writes into the pending file, as
+    /// ``write(_:to:overwrite:)-(_,String,_)`` does: a file too large to hold is written a piece
+    /// at a time.
+    static func write(to path: String, overwrite: Bool, _ body: (PendingFile) throws(ImageFileError) -> Void) throws(ImageFileError) {
         if !overwrite, access(path, F_OK) == 0 { throw ImageFileError(.fileExists(path: path)) }
         let file = try PendingFile(beside: path)
         defer { file.discard() }
-        try file.write(bytes)
+        try body(file)
         // Files are readable like any other the user creates (mkstemp and O_TMPFILE make 0600).
         let mask = umask(0); umask(mask)
         fchmod(file.descriptor, 0o666 & ~mask)

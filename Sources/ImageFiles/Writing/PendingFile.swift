@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFileAttributes
+import Codecs
 import Dispatch
 import Imaging
 import FoundationEssentials
@@ -15,13 +17,14 @@ struct PendingFile {
     private let folder: String
     private let target: String
 
-    /// Opens a new, empty file in the folder of `path`.
-    init(beside path: String) throws(ImageFileError) {
+    /// Opens a new, empty file in the folder of `path`; `readable` opens it for reading too
+    /// (a scratch file read back, never committed).
+    init(beside path: String, readable: Bool = false) throws(ImageFileError) {
         let url = URL(fileURLWithPath: path)
         target = path
         folder = url.deletingLastPathComponent().path
         // O_TMPFILE (with O_DIRECTORY, as the kernel defines it) is not imported as a constant.
-        let nameless = open(folder, O_WRONLY | O_CLOEXEC | O_DIRECTORY | 0o20000000, 0o600)
+        let nameless = open(folder, (readable ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_DIRECTORY | 0o20000000, 0o600)
         if nameless >= 0 {
             descriptor = nameless
             temporaryPath = nil
@@ -51,6 +54,47 @@ struct PendingFile {
             return true
         }
         guard written else { throw Self.failure(target, "write") }
+    }
+
+    /// Appends bytes `range` of the file `source` (the kernel copies them, sharing blocks
+    /// where the file system can).
+    func copy(_ range: Range<Int>, of source: Int32) throws(ImageFileError) {
+        var offset = off_t(range.lowerBound)
+        var left = range.count
+        while left > 0 {
+            let moved = copy_file_range(source, &offset, descriptor, nil, left, 0)
+            if moved < 0, errno == EINTR { continue }
+            if moved < 0, [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP].contains(errno) {
+                // Across file systems on an older kernel, or where it is not offered: copied here.
+                return try copyByReading(Int(offset)..<range.upperBound, of: source)
+            }
+            guard moved > 0 else { throw Self.failure(target, "copy_file_range") }
+            left -= moved
+        }
+    }
+
+    private func copyByReading(_ range: Range<Int>, of source: Int32) throws(ImageFileError) {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let part = UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, range.upperBound - position)])
+            guard let got = InputFile.read(source, into: part, at: position), got == part.count else {
+                throw Self.failure(target, "pread")
+            }
+            try write(UnsafeRawBufferPointer(part))
+            position += got
+        }
+    }
+
+    /// Appends `count` zero bytes.
+    func writeZeros(_ count: Int) throws(ImageFileError) {
+        let zeros = [UInt8](repeating: 0, count: min(count, 1 << 20))
+        var left = count
+        while left > 0 {
+            try write(zeros[..<min(left, zeros.count)])
+            left -= min(left, zeros.count)
+        }
     }
 
     /// Flushes the file and gives it the name `path`: a link when `replacing` is false (fails

@@ -43,28 +43,13 @@ final class ClipFile: Sendable {
 
     /// Reads the planes at `offset` into `buffer` (a whole frame), `index` named in errors.
     func readPlanes(at offset: Int, into buffer: UnsafeMutableRawBufferPointer, index: Int) throws(ClipError) {
-        var done = 0
-        while done < buffer.count {
-            let got = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .system(call: "pread", errno: errno)
-            }
-            if got == 0 { throw .truncatedFrame(index: index, expected: buffer.count, actual: done) }
-            done += got
-        }
+        guard let done = InputFile.read(descriptor, into: buffer, at: offset) else { throw .system(call: "pread", errno: errno) }
+        if done < buffer.count { throw .truncatedFrame(index: index, expected: buffer.count, actual: done) }
     }
 
     private static func read(_ descriptor: Int32, into bytes: inout [UInt8], at offset: Int) throws(ClipError) -> Int {
-        var done = 0
-        while done < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .system(call: "pread", errno: errno)
-            }
-            if got == 0 { break }
-            done += got
+        guard let done = bytes.withUnsafeMutableBytes({ InputFile.read(descriptor, into: $0, at: offset) }) else {
+            throw .system(call: "pread", errno: errno)
         }
         return done
     }
