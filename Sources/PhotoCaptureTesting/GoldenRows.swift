@@ -41,7 +41,7 @@ package struct GoldenRows {
     }
 
     /// The picture of the file at `path` compared with the golden at `goldenPath` row for row,
-    /// neither decoded whole, when both are PNG or JPEG files read by rows (``RGBRowSource``),
+    /// neither decoded whole, when both are PNG, JPEG or TIFF files read by rows (``RGBRowSource``),
     /// shown as stored (no orientation to apply) and of one size, and they match within
     /// `tolerance`; nil otherwise, for the caller to decode the picture whole (a mismatch asks
     /// whether a turn explains it, which needs it whole). A progressive JPEG then holds its
