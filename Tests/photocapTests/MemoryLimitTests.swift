@@ -435,8 +435,9 @@ import TestSupport
 
     /// A TIFF shown as stored is read row for row beside the other file, as a stored PNG is: a
     /// scanline at a time from its descriptor (libtiff reads a single uncompressed strip in small
-    /// pieces), neither picture held.
-    @Test("compare of a 16384x16384 single-strip TIFF, as the picture or the golden: row for row ≤ 64 MB")
+    /// pieces), neither picture held. Shown turned, it is decoded whole into the one picture
+    /// compared, and as the golden it is read by rows from the file again, not held beside it.
+    @Test("compare of a 16384x16384 single-strip TIFF, as the picture or the golden: row for row ≤ 64 MB; turned, one picture ≤ 906 MB")
     func compareHugeSingleStripTIFF() throws {
         let folder = try TemporaryDirectory("photocap-huge-tiff")
         let tiff = try Self.hugeSingleStripTIFF(in: folder)
@@ -450,6 +451,13 @@ import TestSupport
             #expect(run.peakBytes <= 64_000_000, "\(file) \(golden): peak \(run.peakBytes / 1_000_000) MB")
             #expect(run.seconds <= 20, "\(file) \(golden): took \(run.seconds) s")
         }
+        // Its own golden: the picture (805 MB) and bands of the golden's rows, the file not held.
+        let turned = try Self.hugeSingleStripTIFF(in: folder, orientation: 6)
+        let run = try Self.photocap(["compare", turned, turned])
+        #expect(run.status == 0 && String(decoding: run.stdout, as: UTF8.self).contains("matches the golden (16384x16384, mean difference 0"),
+                "\(String(decoding: run.stdout, as: UTF8.self)) \(run.stderr)")
+        #expect(run.peakBytes <= 16384 * 16384 * 3 + 96 * 1024 * 1024, "turned: peak \(run.peakBytes / 1_000_000) MB")
+        #expect(run.seconds <= 20, "turned: took \(run.seconds) s")
     }
 
     /// orient decodes the stored picture once and codes the turned rows from it a band at a

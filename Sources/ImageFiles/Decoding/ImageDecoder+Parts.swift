@@ -19,7 +19,7 @@ extension ImageDecoder {
     }
 
     /// ``decodeRows(of:name:_:)`` of the file at `path`; a PNG is read from the file a few
-    /// hundred KiB at a time and never held whole.
+    /// hundred KiB at a time, a TIFF as libtiff asks for its parts, neither held whole.
     public func decodeRows(ofFileAt path: String,
                            _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
         throws(ImageDecodingError) -> PixelSize? {
