@@ -11,7 +11,8 @@ import PhotoCapture
 package struct GoldenRows {
     /// What errors call the file.
     package let path: String
-    /// The file's bytes; nil for a PNG, read from the file on each pass (never held whole).
+    /// The file's bytes; nil for a PNG or a TIFF, read from the file on each pass (never held
+    /// whole).
     private let data: [UInt8]?
     /// The file's own orientation, which a viewer applies.
     private let orientation: Orientation
@@ -28,11 +29,19 @@ package struct GoldenRows {
             (self.path, self.data, self.orientation) = (path, nil, .up)
             return
         }
+        if signature.starts(with: Array("II*\0".utf8)) || signature.starts(with: Array("MM\0*".utf8)) {
+            // Its orientation from IFD0 alone: the mappings of the shown picture are made before
+            // the first row.
+            let orientation: Orientation?
+            do { orientation = try ImageDecoder().tiffOrientation(ofFileAt: path) } catch { throw Self.failure(error) }
+            guard let orientation else { return nil }  // a DNG: RAW data, its decode refuses it
+            (self.path, self.data, self.orientation) = (path, nil, orientation)
+            return
+        }
         let data = try DisplayedImage.contents(of: path)
-        if data.starts(with: [0xFF, 0xD8]) || data.starts(with: Array("II*\0".utf8)) || data.starts(with: Array("MM\0*".utf8)) {
+        if data.starts(with: [0xFF, 0xD8]) {
             let info: ImageFileInfo
             do { info = try ImageFileInfo(data: data) } catch { throw GoldenImageError(.undecodable(error), path: path) }
-            guard info.format != .dng else { return nil }  // RAW data: its decode refuses it
             orientation = info.orientation
         } else {
             return nil
@@ -41,7 +50,7 @@ package struct GoldenRows {
     }
 
     /// The picture of the file at `path` compared with the golden at `goldenPath` row for row,
-    /// neither decoded whole, when both are PNG or JPEG files read by rows (``RGBRowSource``),
+    /// neither decoded whole, when both are PNG, JPEG or TIFF files read by rows (``RGBRowSource``),
     /// shown as stored (no orientation to apply) and of one size, and they match within
     /// `tolerance`; nil otherwise, for the caller to decode the picture whole (a mismatch asks
     /// whether a turn explains it, which needs it whole). A progressive JPEG then holds its
@@ -55,13 +64,18 @@ package struct GoldenRows {
                 sums.add(row.baseAddress!, golden.baseAddress!, count: row.count)
             }
         } catch {
-            if case .unreadable(let reason) = error.code { throw GoldenImageError(.unreadable(reason), path: error.name) }
-            throw GoldenImageError(.undecodable(error.codecError), path: error.name)
+            throw failure(error)
         }
         guard let size else { return nil }
         let comparison = ImageComparison(actualSize: size, goldenSize: size, statistics: sums.statistics,
                                          tolerance: tolerance) { [:] }
         return comparison.verdict == .match ? comparison : nil
+    }
+
+    /// `error` as a golden's: unreadable, or undecodable, naming the file it is about.
+    private static func failure(_ error: ImageDecodingError) -> GoldenImageError {
+        if case .unreadable(let reason) = error.code { return GoldenImageError(.unreadable(reason), path: error.name) }
+        return GoldenImageError(.undecodable(error.codecError), path: error.name)
     }
 
     /// `actual` compared with the golden as a viewer shows it, judged against `tolerance`;
@@ -128,7 +142,7 @@ package struct GoldenRows {
         }
     }
 
-    /// The golden's rows, from its bytes or, for a PNG, from the file.
+    /// The golden's rows, from its bytes or, for a PNG or a TIFF, from the file.
     private func decodeRows(_ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
         throws(ImageDecodingError) -> PixelSize? {
         if let data { return try ImageDecoder().decodeRows(of: data, name: path, body) }

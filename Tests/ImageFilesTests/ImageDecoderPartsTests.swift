@@ -35,6 +35,46 @@ import TestSupport
         #expect(try Self.rows(of: heic) == nil)
     }
 
+    /// Every pair of rows `decodeRowPairs` gives, as two pictures; nil when it gives none.
+    static func rowPairs(_ file: String, _ other: String) throws -> (RGBImage, RGBImage)? {
+        var (pixels, otherPixels): ([UInt8], [UInt8]) = ([], [])
+        let size = try ImageDecoder().decodeRowPairs(ofFileAt: file, andFileAt: other) { row, otherRow in
+            pixels += row
+            otherPixels += otherRow
+        }
+        return size.map { (RGBImage(size: $0, pixels: pixels), RGBImage(size: $0, pixels: otherPixels)) }
+    }
+
+    @Test("row pairs with a TIFF (RGB, grey, tiled) are ImageMagick's stored rows of both; a turned TIFF or another size gives none")
+    func tiffRowPairs() throws {
+        let folder = try TemporaryDirectory("decoder-tiff-pairs")
+        let source = TestPaths.testImages.appendingPathComponent("faces/astronaut.png").path
+        let png = folder.path("a.png")
+        try ExternalTool.run("convert", [source, "-resize", "301x203!", "PNG24:" + png]).checked()
+        // Scanlines of RGB and of grey; tiles, through libtiff's RGBA reader a band at a time.
+        let kinds: [(String, [String])] = [("rgb", ["-compress", "lzw", "-define", "tiff:rows-per-strip=16"]),
+                                           ("grey", ["-colorspace", "Gray", "-compress", "none"]),
+                                           ("tiled", ["-define", "tiff:tile-geometry=64x64", "-compress", "zip"])]
+        for (name, options) in kinds {
+            let tiff = folder.path("\(name).tif")
+            try ExternalTool.run("convert", [png] + options + [tiff]).checked()
+            let stored = try ReferenceDecoder.imageMagickStored(tiff)
+            for (file, other) in [(tiff, png), (png, tiff), (tiff, tiff)] {
+                let (rows, otherRows) = try #require(try Self.rowPairs(file, other), "\(file) \(other)")
+                #expect(rows == (file == tiff ? stored : try ReferenceDecoder.imageMagickStored(png)), "\(file) \(other)")
+                #expect(otherRows == (other == tiff ? stored : try ReferenceDecoder.imageMagickStored(png)), "\(file) \(other)")
+            }
+        }
+        // Shown turned, a TIFF is not its stored rows: the caller decodes it whole.
+        let turned = folder.path("turned.tif")
+        try ExternalTool.run("convert", [png, turned]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", turned]).checked()
+        #expect(try Self.rowPairs(turned, png) == nil && (try Self.rowPairs(png, turned)) == nil)
+        let smaller = folder.path("smaller.tif")
+        try ExternalTool.run("convert", [png, "-resize", "300x203!", smaller]).checked()
+        #expect(try Self.rowPairs(smaller, png) == nil && (try Self.rowPairs(folder.path("rgb.tif"), smaller)) == nil)
+    }
+
     @Test("an EXIF thumbnail shown with the file's orientation, or as stored; none is nil")
     func exifThumbnail() throws {
         let folder = try TemporaryDirectory("decoder-thumbnail")

@@ -53,7 +53,7 @@ import TestSupport
         }
     }
 
-    @Test("a golden read by rows compares as the whole golden does: match, pixels, size, and the turn that explains a mismatch")
+    @Test("a golden read by rows (JPEG, PNG, TIFF) compares as the whole golden does: match, pixels, size, and the turn that explains a mismatch")
     func comparisons() throws {
         let folder = try TemporaryDirectory("golden-rows")
         let landscape = "recurser-exif-orientation-examples/Landscape_6.jpg"
@@ -61,12 +61,19 @@ import TestSupport
         let shown = try DisplayedImage(fileAt: golden).image
         let pngGolden = folder.path("golden.png")
         try shown.writePNG(to: pngGolden, overwrite: false)
+        // TIFF goldens, read from the file: the JPEG's stored pixels with its Orientation, and
+        // the shown picture with none.
+        let (turnedTIFF, tiffGolden) = (folder.path("turned.tif"), folder.path("golden.tif"))
+        try ExternalTool.run("convert", [golden, "-compress", "lzw", turnedTIFF]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", turnedTIFF]).checked()
+        try ExternalTool.run("convert", [pngGolden, "-compress", "none", tiffGolden]).checked()
+        #expect(try DisplayedImage(fileAt: turnedTIFF).image == shown && (try DisplayedImage(fileAt: tiffGolden).image) == shown)
         var brighter = shown
         for index in stride(from: 0, to: brighter.pixels.count, by: 7) { brighter.pixels[index] = brighter.pixels[index] &+ 40 }
         let pictures = [shown, shown.transformed(by: .right), shown.transformed(by: .upMirrored), brighter,
                         try DisplayedImage(fileAt: TestPaths.testImages.appendingPathComponent("third-party/\(Self.jpegs[0])").path).image]
         var verdicts: Set<String> = []
-        for path in [golden, pngGolden] {
+        for path in [golden, pngGolden, turnedTIFF, tiffGolden] {
             let rows = try #require(try GoldenRows(fileAt: path))
             let whole = try DisplayedImage(fileAt: path).image
             for picture in pictures {

@@ -143,6 +143,52 @@ struct CompareCommandTests {
         }
     }
 
+    /// Each TIFF is read by rows beside the other file (``GoldenRows/compareRowForRow``) or, when
+    /// they differ, as a golden read by rows: the figures are still those of ImageMagick's
+    /// pixels, and a TIFF's Orientation is still applied (a square picture, so that only
+    /// the turn tells the stored rows from the shown ones).
+    @Test("TIFF files, as the picture or the golden: equal ones match, differing ones differ by ImageMagick's mean and max, Orientation applied")
+    func tiffPairs() throws {
+        let folder = try TemporaryDirectory("compare-tiff")
+        let (png, changedPNG) = (folder.path("a.png"), folder.path("b.png"))
+        try ExternalTool.run("convert", ["-size", "48x48", "-seed", "48", "plasma:fractal", "PNG24:" + png]).checked()
+        try ExternalTool.run("convert", [png, "-fill", "rgb(250,10,10)", "-draw", "rectangle 5,5 20,15", "PNG24:" + changedPNG]).checked()
+        let (tiff, changedTIFF, turnedTIFF) = (folder.path("a.tif"), folder.path("b.tif"), folder.path("turned.tif"))
+        try ExternalTool.run("convert", [png, "-compress", "none", "-define", "tiff:rows-per-strip=7", tiff]).checked()
+        try ExternalTool.run("convert", [changedPNG, "-compress", "lzw", changedTIFF]).checked()
+        try ExternalTool.run("convert", [png, "-compress", "none", turnedTIFF]).checked()
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", turnedTIFF]).checked()
+        let (stored, changed) = (try ReferenceDecoder.imageMagickStored(png), try ReferenceDecoder.imageMagickStored(changedPNG))
+        #expect(try ReferenceDecoder.imageMagickStored(tiff) == stored && (try ReferenceDecoder.imageMagickStored(changedTIFF)) == changed)
+        let mean = changed.meanAbsoluteDifference(to: stored)
+        let maximum = zip(changed.pixels, stored.pixels).map { abs(Int($0) - Int($1)) }.max()!
+        #expect(mean > 0.5 && maximum > 100, "the change is too small to tell: \(mean), \(maximum)")
+
+        for (file, golden) in [(tiff, tiff), (tiff, png), (png, tiff), (changedTIFF, changedPNG)] {
+            let json = try Self.json(try Self.compare([file, golden, "--json"]))
+            #expect(json["verdict"] as? String == "match" && json["identical"] as? Bool == true, "\(file) \(golden): \(json)")
+        }
+        for (file, golden) in [(changedTIFF, tiff), (tiff, changedTIFF), (changedTIFF, png), (png, changedTIFF)] {
+            let run = try Self.compare([file, golden, "--json"])
+            #expect(run.status == 1, "\(file) \(golden): \(run.stderr)")
+            let json = try Self.json(run)
+            #expect(json["verdict"] as? String == "pixels", "\(file) \(golden): \(json)")
+            #expect((json["meanAbsoluteDifference"] as? Double).map { abs($0 - mean) < 1e-9 } == true, "\(json), expected \(mean)")
+            #expect(json["maximumAbsoluteDifference"] as? Int == maximum, "\(json), expected \(maximum)")
+        }
+        // Orientation 6: shown turned 90° clockwise, which is what it matches, not its stored rows.
+        let turnedPNG = folder.path("turned.png")
+        try ExternalTool.run("convert", [png, "-rotate", "90", "PNG24:" + turnedPNG]).checked()
+        for (file, golden) in [(turnedTIFF, turnedPNG), (turnedPNG, turnedTIFF)] {
+            let run = try Self.compare([file, golden])
+            #expect(run.status == 0 && run.text.contains("matches the golden (48x48, mean difference 0, max 0"), "\(run.text) \(run.stderr)")
+        }
+        for (file, golden) in [(turnedTIFF, png), (png, turnedTIFF), (turnedTIFF, tiff)] {
+            let json = try Self.json(try Self.compare([file, golden, "--json"]))
+            #expect(json["verdict"] as? String == "orientation", "\(file) \(golden): \(json)")
+        }
+    }
+
     @Test("record mode: PHOTOCAP_RECORD_GOLDENS=1 writes the golden PNG, says so, exits 0; the next run compares")
     func record() throws {
         let folder = try TemporaryDirectory("compare-record")

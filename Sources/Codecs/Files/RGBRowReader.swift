@@ -42,15 +42,21 @@ package enum RGBRowReader {
     }
 
     /// ``read(_:_:)`` of the file at `path`: a PNG is read from its descriptor a few hundred KiB
-    /// at a time, never held whole (a detailed PNG is about as large as its picture);
-    /// other files are read whole first.
+    /// at a time, never held whole (a detailed PNG is about as large as its picture), and a TIFF
+    /// as libtiff asks for its parts; other files are read whole first.
     package static func read(fileAt path: String,
                              _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) -> PixelSize? {
         let read: Result<PixelSize?, CodecError>
         do {
             read = try InputFile.withOpenFile(path) { (descriptor, size) throws(FileReadError) in
-                if try InputFile.prefix(of: descriptor, count: PNGFile.signature.count, path: path) == PNGFile.signature {
+                let prefix = try InputFile.prefix(of: descriptor, count: PNGFile.signature.count, path: path)
+                if prefix == PNGFile.signature {
                     return Result { () throws(CodecError) in try readPNG(descriptor: descriptor, size: size, body) }
+                }
+                if TIFFHeader(prefix) != nil {
+                    return Result { () throws(CodecError) in
+                        try TIFFFile.readRows(descriptor: descriptor, fileSize: size, check: { _, _ throws(CodecError) in }, body)?.size
+                    }
                 }
                 let data = try InputFile.read(descriptor: descriptor, path: path)
                 return Result { () throws(CodecError) in try Self.read(data, body) }

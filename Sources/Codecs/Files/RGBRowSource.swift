@@ -5,31 +5,34 @@ import Glibc
 #endif
 import Imaging
 
-/// A PNG or JPEG file whose rows of 8-bit RGB are pulled one at a time, top to bottom as
+/// A PNG, JPEG or TIFF file whose rows of 8-bit RGB are pulled one at a time, top to bottom as
 /// stored, where ``RGBRowReader`` pushes them: two pictures can then be compared row for row
-/// with neither held whole. A PNG is read from its descriptor; a JPEG from its bytes, held by
-/// the source (libjpeg reads them as it decodes; a progressive one also holds its DCT
+/// with neither held whole. A PNG or a TIFF is read from its descriptor; a JPEG from its bytes,
+/// held by the source (libjpeg reads them as it decodes; a progressive one also holds its DCT
 /// coefficients, some 3 bytes a pixel at 4:2:0, but never the decoded picture).
 ///
-/// The rows are those ``RGBRowReader`` gives; files it does not read by rows (TIFF, PNG with
+/// The rows are those ``RGBRowReader`` gives; files it does not read by rows (DNG, PNG with
 /// alpha or 16-bit samples, CMYK JPEG, …) give no source.
 package final class RGBRowSource {
     /// The stored size, checked against ``PixelBudget``.
     package let size: PixelSize
-    /// What a viewer applies to the stored rows: a JPEG's EXIF `Orientation`; `.up` for a PNG.
+    /// What a viewer applies to the stored rows: a JPEG's EXIF `Orientation`, a TIFF's IFD0
+    /// tag; `.up` for a PNG. Known before the first row is read.
     package let orientation: Orientation
-    private let reader: OpaquePointer
     private let input: Input
     private var message = [CChar](repeating: 0, count: 256)
     private var rowsRead = 0
 
-    /// Where the file's bytes come from; both are released with the source.
+    /// The reader of the rows and where the file's bytes come from; all are released with the
+    /// source.
     private enum Input {
-        case png(descriptor: Int32)
-        case jpeg(bytes: UnsafeMutableRawBufferPointer)
+        case png(OpaquePointer, descriptor: Int32)
+        case jpeg(OpaquePointer, bytes: UnsafeMutableRawBufferPointer)
+        case tiff(TIFFRowReader, descriptor: Int32)
     }
 
-    /// The rows of the PNG or JPEG at `path`; nil when it is neither or not read by rows.
+    /// The rows of the PNG, JPEG or TIFF at `path`; nil when it is none of them or not read by
+    /// rows.
     package init?(fileAt path: String) throws(CodecError) {
         let descriptor: Int32, fileSize: Int, signature: [UInt8]
         do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw .file(error) }
@@ -38,29 +41,43 @@ package final class RGBRowSource {
             throw .file(error)
         }
         var (width, height, status): (UInt32, UInt32, Int32) = (0, 0, 0)
-        let opened: OpaquePointer?
         let format: String
         if signature == PNGFile.signature {
-            (input, orientation, format) = (.png(descriptor: descriptor), .up, "PNG")
-            opened = pc_png_rows_open_file(descriptor, fileSize, &width, &height, &status, &message, 256)
-            if opened == nil { close(descriptor) }
-            if opened == nil, status == Int32(PC_PNG_ROWS_NOT_STREAMABLE) { return nil }
+            guard let opened = pc_png_rows_open_file(descriptor, fileSize, &width, &height, &status, &message, 256) else {
+                close(descriptor)
+                if status == Int32(PC_PNG_ROWS_NOT_STREAMABLE) { return nil }
+                throw RGBRowReader.failure(format: "PNG", step: "open", message: RGBRowReader.text(message))
+            }
+            (input, orientation, format) = (.png(opened, descriptor: descriptor), .up, "PNG")
+        } else if !signature.starts(with: [0xFF, 0xD8]) {
+            // A TIFF is read from its descriptor, its IFD0 (size, orientation) before any row.
+            let reader: TIFFRowReader?
+            do { reader = try TIFFRowReader(descriptor: descriptor, fileSize: fileSize, check: { _, _ throws(CodecError) in }) } catch {
+                close(descriptor)
+                throw error
+            }
+            guard let reader else {
+                close(descriptor)
+                return nil
+            }
+            (input, orientation, size) = (.tiff(reader, descriptor: descriptor), reader.orientation, reader.size)
+            return
         } else {
             // A JPEG is decoded from its bytes: the descriptor is done with once they are read.
             let jpeg: (bytes: UnsafeMutableRawBufferPointer, info: ImageFileInfo)?
             do {
                 defer { close(descriptor) }
-                jpeg = signature.starts(with: [0xFF, 0xD8]) ? try Self.jpegBytes(descriptor, path: path) : nil
+                jpeg = try Self.jpegBytes(descriptor, path: path)
             }
             guard let (bytes, info) = jpeg else { return nil }
-            (input, orientation, format) = (.jpeg(bytes: bytes), info.orientation, "JPEG")
-            opened = pc_jpeg_rows_open(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &width, &height, &status,
-                                       &message)
-            if opened == nil { bytes.deallocate() }
-            if opened == nil, status == Int32(PC_JPEG_ROWS_NOT_STREAMABLE) { return nil }
+            guard let opened = pc_jpeg_rows_open(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &width, &height,
+                                                 &status, &message) else {
+                bytes.deallocate()
+                if status == Int32(PC_JPEG_ROWS_NOT_STREAMABLE) { return nil }
+                throw RGBRowReader.failure(format: "JPEG", step: "open", message: RGBRowReader.text(message))
+            }
+            (input, orientation, format) = (.jpeg(opened, bytes: bytes), info.orientation, "JPEG")
         }
-        guard let opened else { throw RGBRowReader.failure(format: format, step: "open", message: RGBRowReader.text(message)) }
-        reader = opened
         size = PixelSize(width: Int(width), height: Int(height))
         try PixelBudget.check(size, declaredBy: format)
     }
@@ -82,12 +99,14 @@ package final class RGBRowSource {
 
     deinit {
         switch input {
-        case .png(let descriptor):
+        case .png(let reader, let descriptor):
             pc_png_rows_close(reader)
             close(descriptor)
-        case .jpeg(let bytes):
+        case .jpeg(let reader, let bytes):
             pc_jpeg_rows_close(reader)
             bytes.deallocate()
+        case .tiff(_, let descriptor):
+            close(descriptor)
         }
     }
 
@@ -96,13 +115,15 @@ package final class RGBRowSource {
     package func next(into row: UnsafeMutablePointer<UInt8>) throws(CodecError) {
         precondition(rowsRead < size.height, "read past the last row")
         switch input {
-        case .png:
+        case .png(let reader, _):
             guard pc_png_rows_read(reader, row, &message, 256) == 0 else { throw failure("read") }
-        case .jpeg:
+        case .jpeg(let reader, _):
             guard pc_jpeg_rows_read(reader, row, &message) == 0 else { throw failure("read") }
+        case .tiff(let reader, _):
+            try reader.next(into: row)
         }
         rowsRead += 1
-        if rowsRead == size.height, case .png = input, pc_png_rows_finish(reader, &message, 256) != 0 { throw failure("finish") }
+        if rowsRead == size.height, case .png(let reader, _) = input, pc_png_rows_finish(reader, &message, 256) != 0 { throw failure("finish") }
     }
 
     private func failure(_ step: String) -> CodecError {

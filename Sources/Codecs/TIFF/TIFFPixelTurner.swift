@@ -279,7 +279,7 @@ package enum TIFFPixelTurner {
                     failure = .tiff(function: "TIFFReadScanline", message: file.stream.lastError)
                     return
                 }
-                if row % TIFFFile.releaseRows == TIFFFile.releaseRows - 1 { source.releaseMappedPages() }
+                if row % TIFFRowReader.releaseRows == TIFFRowReader.releaseRows - 1 { source.releaseMappedPages() }
             }
             initialized = target.count
         }

@@ -19,7 +19,7 @@ extension ImageDecoder {
     }
 
     /// ``decodeRows(of:name:_:)`` of the file at `path`; a PNG is read from the file a few
-    /// hundred KiB at a time and never held whole.
+    /// hundred KiB at a time, a TIFF as libtiff asks for its parts, neither held whole.
     public func decodeRows(ofFileAt path: String,
                            _ body: (_ size: PixelSize, _ y: Int, _ row: UnsafeBufferPointer<UInt8>) -> Void)
         throws(ImageDecodingError) -> PixelSize? {
@@ -28,9 +28,10 @@ extension ImageDecoder {
 
     /// Calls `body` with each row of the file at `path` beside the same row of the file at
     /// `otherPath` (8-bit RGB, `width × 3` bytes each, valid during the call), top to bottom,
-    /// neither picture held whole; returns their size. Nil, without a call, unless both are PNG
-    /// or JPEG files read by rows (``decodeRows(of:name:_:)``), shown as stored (no orientation
-    /// to apply) and of one size. A progressive JPEG holds its DCT coefficients meanwhile.
+    /// neither picture held whole; returns their size. Nil, without a call, unless both are PNG,
+    /// JPEG or TIFF files read by rows (``decodeRows(of:name:_:)``), shown as stored (no
+    /// orientation to apply: a JPEG's EXIF tag or a TIFF's IFD0 tag says, before any row is
+    /// read) and of one size. A progressive JPEG holds its DCT coefficients meanwhile.
     package func decodeRowPairs(ofFileAt path: String, andFileAt otherPath: String,
                                 _ body: (_ row: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Void)
         throws(ImageDecodingError) -> PixelSize? {

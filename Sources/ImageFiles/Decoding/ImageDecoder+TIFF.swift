@@ -44,4 +44,18 @@ extension ImageDecoder {
         guard let read else { return nil }
         return DecodedImage(format: .tiff, image: picture, fileOrientation: read.orientation, isOriented: appliesOrientation)
     }
+
+    /// The `Orientation` tag of the TIFF at `path` (IFD0's; absent → `.up`), read without its
+    /// pixels, so that its rows can be placed as shown before the first is read. Nil when the
+    /// file is not a TIFF, or is a DNG, which ``decodeRows(ofFileAt:_:)`` does not read.
+    package func tiffOrientation(ofFileAt path: String) throws(ImageDecodingError) -> Orientation? {
+        let (descriptor, fileSize): (Int32, Int)
+        do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw ImageDecodingError(.unreadable(error), name: path) }
+        defer { close(descriptor) }
+        do {
+            return try TIFFRowReader(descriptor: descriptor, fileSize: fileSize, check: { _, _ throws(CodecError) in })?.orientation
+        } catch {
+            throw ImageDecodingError(codecError: error, name: path)
+        }
+    }
 }

@@ -105,7 +105,7 @@ struct CompareCommand: AsyncParsableCommand {
                               maximumAbsoluteDifference: nil, psnr: nil, identical: false, tolerance: Tolerance(limits), diff: nil, diffKind: nil))
             return
         }
-        // PNG and JPEG goldens are read a band of rows at a time against the picture: one
+        // PNG, JPEG and TIFF goldens are read a band of rows at a time against the picture: one
         // picture in memory, not two. Others, and a side-by-side image, need the golden whole.
         var goldenRows: GoldenRows?
         var streamed: ImageComparison?
