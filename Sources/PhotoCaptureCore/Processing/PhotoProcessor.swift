@@ -75,7 +75,12 @@ struct PhotoProcessor {
     /// The processed photo of `frame`, stage by stage: convert (format, crop, turn — or keep the
     /// camera's JPEG; with `neighbours`, each converted and merged), describe (EXIF and XMP),
     /// encode (with reductions and the EXIF block), deliver.
-    func process(_ frame: Frame, neighbours: [Frame] = [], resolved planned: ResolvedPhotoSettings, cameraName: String,
+    ///
+    /// `frame` is taken and let go of before the encode: a caller that hands over its last copy
+    /// (a RAW file's development, whose banded frame holds the sensor data) has that memory
+    /// freed once the frame is converted, not held beside the encoder's. A conversion done in
+    /// the encode (a JPEG's or TIFF's bands) keeps the frame for itself.
+    func process(_ frame: consuming Frame, neighbours: [Frame] = [], resolved planned: ResolvedPhotoSettings, cameraName: String,
                  delivery: FrameDelivery = FrameDelivery(), sequenceCount: Int = 1,
                  captureDate knownDate: Date? = nil,
                  exposure: AppliedExposure? = nil,
@@ -89,21 +94,24 @@ struct PhotoProcessor {
         let captureDate = knownDate ?? Self.captureDate(of: frame)
         let described = describe(frame, size: converted.pixels.size, resolved: resolved, cameraName: cameraName,
                                  captureDate: captureDate, exposure: exposure, sourceCamera: sourceCamera)
+        let (sequence, timestamp) = (frame.sequence, frame.timestampNanoseconds)
+        _ = consume frame
         let encoded = try encode(converted, described: described, resolved: resolved)
-        return try deliverable(frame, converted: converted, described: described, encoded: encoded, conversionTime: conversionTime,
+        return try deliverable(frameSequence: sequence, timestamp: timestamp, converted: converted, described: described,
+                               encoded: encoded, conversionTime: conversionTime,
                                captureDate: captureDate, resolved: resolved, delivery: delivery, sequenceCount: sequenceCount)
     }
 
     /// The deliver stage: the photo as the app receives it, its typed EXIF fields those the
     /// describe stage wrote, its text dictionary libexif's reading of the EXIF block written (a
     /// block libexif cannot read is an encoding error, not an empty dictionary).
-    private func deliverable(_ frame: Frame, converted: ConvertedFrame, described: PhotoDescription, encoded: EncodedPhoto,
-                             conversionTime: Duration, captureDate: Date, resolved: ResolvedPhotoSettings, delivery: FrameDelivery,
+    private func deliverable(frameSequence: UInt64, timestamp: UInt64, converted: ConvertedFrame, described: PhotoDescription,
+                             encoded: EncodedPhoto, conversionTime: Duration, captureDate: Date, resolved: ResolvedPhotoSettings, delivery: FrameDelivery,
                              sequenceCount: Int) throws(PhotoCaptureError) -> CapturePhoto {
         let entries = try Self.entries(ofWritten: encoded.exifBlock)
         return CapturePhoto(
             resolvedSettings: resolved, sequenceCount: sequenceCount, photoCount: resolved.expectedPhotoCount,
-            frameSequence: frame.sequence, timestamp: frame.timestampNanoseconds, frameDelivery: delivery,
+            frameSequence: frameSequence, timestamp: timestamp, frameDelivery: delivery,
             captureDate: captureDate,
             // Both keep the stored orientation, which the written one turns upright.
             pixelBuffer: converted.pixels.oriented(resolved.writtenOrientation),

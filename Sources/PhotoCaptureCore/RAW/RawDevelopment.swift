@@ -48,10 +48,10 @@ public enum RawDevelopment {
         let info = try dngInfo(bytes, name: name, uniqueID: id)
         // Handed on, not copied: LibRaw lets go of it once it has the sensor data.
         var file: [UInt8]? = consume bytes
-        let developed = try developedFrame(largestWhole: largestWhole, uniqueID: id) { () throws(CodecError) in
+        let (frame, time) = try developedFrame(largestWhole: largestWhole, uniqueID: id) { () throws(CodecError) in
             try RAWDeveloper(data: file.take()!)
         }
-        return try developPhoto(developed, of: info, settings: settings, name: name)
+        return try developPhoto(consume frame, developedIn: time, of: info, settings: settings, name: name)
     }
 
     /// ``developPhoto(fromDNG:settings:name:largestWhole:)`` of the DNG at `path`, which is read
@@ -73,13 +73,13 @@ public enum RawDevelopment {
             do { return try InputFile.read(descriptor: descriptor, path: path) } catch { throw unreadable(error) }
         }
         let info = try dngInfo(try contents(), name: name, uniqueID: id)
-        let developed = try developedFrame(largestWhole: largestWhole, uniqueID: id) { () throws(CodecError) in
+        let (frame, time) = try developedFrame(largestWhole: largestWhole, uniqueID: id) { () throws(CodecError) in
             if let developer = try RAWDeveloper(descriptor: descriptor) { return developer }
             let bytes: [UInt8]
             do throws(FileReadError) { bytes = try InputFile.read(descriptor: descriptor, path: path) } catch { throw .file(error) }
             return try RAWDeveloper(data: bytes)
         }
-        return try developPhoto(developed, of: info, settings: settings, name: name)
+        return try developPhoto(consume frame, developedIn: time, of: info, settings: settings, name: name)
     }
 
     /// Refuses settings no development can meet: RAW output, or no processed format.
@@ -89,21 +89,15 @@ public enum RawDevelopment {
         }
     }
 
-    /// The photo of a DNG whose metadata is `info`, from its `developed` frame and the time
-    /// its development took.
-    private static func developPhoto(_ developed: (frame: Frame, time: Double), of info: DNGFileInfo, settings: PhotoSettings,
-                                     name: String) throws(PhotoCaptureError) -> CapturePhoto {
-        let (frame, developmentTime) = developed
+    /// The photo of a DNG whose metadata is `info`, from its developed `frame` (taken: the
+    /// processor lets go of it, and of the sensor data a banded frame holds, once it is
+    /// converted, before the encode) and the time its development took.
+    private static func developPhoto(_ frame: consuming Frame, developedIn developmentTime: Double, of info: DNGFileInfo,
+                                     settings: PhotoSettings, name: String) throws(PhotoCaptureError) -> CapturePhoto {
         let processor = PhotoProcessor(encoders: EncoderPool())
-        let size = frame.size
         let written = info.xmp.flatMap(RawOrientationRecord.init(xmp:))
         let record = RawOrientationRecord.of(written, orientation: info.orientation)
-
-        // The developed image is a camera with one frame, mounted as the record says.
         let cameraName = info.model ?? info.uniqueCameraModel ?? "DNG"
-        let device = CaptureDevice(uniqueID: "dng:\(name)", localizedName: cameraName, kind: .frameFile,
-                                   formats: [.init(pixelFormat: .rgb24, sizes: .discrete([size]))],
-                                   sensorMounting: record.mounting, source: StillFrameSource { (_, _, _, _, _) throws(PhotoCaptureError) in frame })
         var request = settings  // the same uniqueID: the development answers this request
         request.rotationAngle = record.rotationAngle
         (request.framePixelFormat, request.maxPhotoDimensions) = (.rgb24, nil)
@@ -113,13 +107,24 @@ public enum RawDevelopment {
             (try? PhotoMetadata.validateXMP(packet)).map { packet }
         }
         request.metadata = settings.metadata.filling(from: info.suppliedMetadata, xmp: carriedXMP)
-        let resolved = try SettingsResolver(device: device, defaultCompensation: .sensor).resolve(request)
+        let resolved = try resolve(request, for: frame, mounting: record.mounting, cameraName: cameraName, name: name)
         // The DNG's camera (Make, Model) and exposure go into the photo, not photocap's own.
-        var photo = try processor.process(frame, resolved: resolved, cameraName: cameraName,
+        var photo = try processor.process(consume frame, resolved: resolved, cameraName: cameraName,
                                           captureDate: captureDate(of: info) ?? Date(), sourceCamera: info.cameraTags)
         photo.timings.development = developmentTime
         photo.encodingRoute = .developed
         return photo
+    }
+
+    /// `request` resolved for the developed image as a camera with one frame, `frame`, mounted
+    /// as `mounting` says. The camera, and the copy of the frame its source holds, are let go
+    /// of on return, so that the processor holds the frame's last copy.
+    private static func resolve(_ request: PhotoSettings, for frame: Frame, mounting: SensorMounting, cameraName: String,
+                                name: String) throws(PhotoCaptureError) -> ResolvedPhotoSettings {
+        let device = CaptureDevice(uniqueID: "dng:\(name)", localizedName: cameraName, kind: .frameFile,
+                                   formats: [.init(pixelFormat: .rgb24, sizes: .discrete([frame.size]))],
+                                   sensorMounting: mounting, source: StillFrameSource { (_, _, _, _, _) throws(PhotoCaptureError) in frame })
+        return try SettingsResolver(device: device, defaultCompensation: .sensor).resolve(request)
     }
 
     /// The largest picture, in pixels, developed whole by LibRaw (AHD demosaic). LibRaw holds
