@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CTIFF
 
 /// A TIFF file read from its descriptor but for the strips of its first directory: the
@@ -19,15 +16,9 @@ package struct SparseTIFF {
     /// structure its first directory reaches (``TIFFDirectoryEditor/structures``): such a file
     /// is read whole instead, and what is wrong with it is named there.
     package init?(descriptor: Int32, fileSize: Int) {
-        guard let holes = Self.strips(descriptor: descriptor, fileSize: fileSize) else { return nil }
         var header = [UInt8](repeating: 0, count: 8)
-        guard pread(descriptor, &header, 8, 0) == 8, let tiff = TIFFHeader(header) else { return nil }
-        var count = [UInt8](repeating: 0, count: 2)
-        let directory = tiff.firstIFDOffset
-        guard directory >= 8, pread(descriptor, &count, 2, off_t(directory)) == 2 else { return nil }
-        let entries = tiff.isLittleEndian ? Int(count[0]) | Int(count[1]) << 8 : Int(count[0]) << 8 | Int(count[1])
-        let structure = [0..<8, directory..<(directory + 2 + 12 * entries + 4)]
-        guard !holes.contains(where: { hole in structure.contains { $0.overlaps(hole) } }) else { return nil }
+        guard header.withUnsafeMutableBytes({ InputFile.read(descriptor, into: $0, at: 0) }) == 8, let tiff = TIFFHeader(header),
+              let holes = Self.strips(descriptor: descriptor, fileSize: fileSize) else { return nil }
         // Room for what an edit appends (tables, a longer XMP packet), so that the array never
         // grows by copying itself, touching the holes.
         let kept = fileSize - holes.reduce(0) { $0 + $1.count }
@@ -35,7 +26,7 @@ package struct SparseTIFF {
         var complete = true
         head = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             var position = 0
-            for range in holes.map({ $0 }) + [fileSize..<fileSize] {
+            for range in holes + [fileSize..<fileSize] {
                 let wanted = position..<range.lowerBound
                 if !wanted.isEmpty {
                     let target = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[wanted])
@@ -45,9 +36,10 @@ package struct SparseTIFF {
             }
             initialized = fileSize
         }
-        // A structure the directory reaches inside the strips (a damaged or hostile file) would
-        // be read from a hole; read whole, the file is refused naming the overlap.
-        guard complete, let editor = try? TIFFDirectoryEditor(head, directoryAt: directory),
+        // A structure the directory reaches inside the strips (a damaged or hostile file: the
+        // header, IFD0 itself, its values, the directories it links) would be read from a
+        // hole; read whole, the file is refused naming the overlap.
+        guard complete, let editor = try? TIFFDirectoryEditor(head, directoryAt: tiff.firstIFDOffset),
               !editor.structures.contains(where: { structure in holes.contains { $0.overlaps(structure.range) } }) else { return nil }
         self.holes = holes
     }
@@ -55,9 +47,7 @@ package struct SparseTIFF {
     /// The merged byte ranges of IFD0's strips or tiles, as libtiff reads the tables; nil when
     /// libtiff cannot open the file.
     private static func strips(descriptor: Int32, fileSize: Int) -> [Range<Int>]? {
-        var magic = [UInt8](repeating: 0, count: 4)
-        guard fileSize >= 8, pread(descriptor, &magic, 4, 0) == 4, TIFFHeader(magic + [0, 0, 0, 0]) != nil,
-              let file = try? TIFFStream(descriptor: descriptor, size: fileSize).open(mode: "rc") else { return nil }
+        guard let file = try? TIFFStream(descriptor: descriptor, size: fileSize).open(mode: "rc") else { return nil }
         defer { file.close() }
         let count = libtiff.IsTiled(file.tiff) != 0 ? libtiff.NumberOfTiles(file.tiff) : libtiff.NumberOfStrips(file.tiff)
         var ranges: [Range<Int>] = []

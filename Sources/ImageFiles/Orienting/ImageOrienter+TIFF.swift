@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Codecs
 import FoundationEssentials
 import Imaging
@@ -13,29 +10,25 @@ extension ImageOrienter {
         guard let turned = try ImageFileError.damaged({ () throws(CodecError) in try TIFFPixelTurner.upright(data) }) else {
             throw Self.orientationReadTwiceDiffers
         }
-        return (turned.bytes, turned.size, turned.xmpKept.map { [.xmpOrientationKept(because: $0)] } ?? [])
+        return (turned.bytes, turned.size, Self.warnings(xmpKept: turned.xmpKept))
     }
 
     private static var orientationReadTwiceDiffers: ImageFileError {
         ImageFileError(.damaged(.corruptFile(format: "TIFF", reason: "the Orientation read twice differs")))
     }
 
-    /// ``orientFile(at:writingTo:overwrite:)-(String,String,_)`` for a TIFF, read from its
-    /// descriptor but for its strips (``SparseTIFF``), decoded from the file as needed, the
-    /// turned strips coded into a nameless scratch file beside `target` and the result written
-    /// piece by piece (``TurnedTIFF``): neither the file nor its result is held, only the
-    /// stored picture. nil, having read little, for a file that is not a TIFF read this way;
-    /// the caller then reads it whole.
-    func orientTIFFFile(at path: String, writingTo target: String, overwrite: Bool) throws(ImageFileError) -> Outcome? {
-        try Self.refuseRawName(path)
-        let (descriptor, fileSize): (Int32, Int)
-        do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw ImageFileError(.unreadable(error)) }
-        defer { close(descriptor) }
+    /// ``orientFile(at:writingTo:overwrite:)-(String,String,_)`` for a TIFF open as
+    /// `descriptor`, read but for its strips (``SparseTIFF``), decoded from the file as needed,
+    /// the turned strips coded into a nameless scratch file beside `target` and the result
+    /// written piece by piece (``TurnedTIFF``): neither the file nor its result is held, only
+    /// the stored picture. nil, having read little, for a file that is not a TIFF read this
+    /// way; the caller then reads it whole.
+    func orientTIFFFile(_ descriptor: Int32, fileSize: Int, at path: String, writingTo target: String, inPlace: Bool,
+                        overwrite: Bool) throws(ImageFileError) -> Outcome? {
         guard let file = SparseTIFF(descriptor: descriptor, fileSize: fileSize) else { return nil }
         let info = try inspected(file.head)
         guard info.format == .tiff else { return nil }
-        if !overwrite, FileManager.default.fileExists(atPath: target) { throw ImageFileError(.fileExists(path: target)) }
-        let inPlace = URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL
+        try refuseExisting(target, overwrite: overwrite)
         guard info.orientation != .up else {
             if !inPlace {
                 try AtomicFileWriter.write(to: target, overwrite: overwrite) { (output) throws(ImageFileError) in
@@ -49,15 +42,15 @@ extension ImageOrienter {
         guard let turned = try ImageFileError.damaged({ () throws(CodecError) in
             try TIFFPixelTurner.upright(file, descriptor: descriptor, scratch: scratch.descriptor)
         }) else { throw Self.orientationReadTwiceDiffers }
-        let write = { (output: PendingFile) throws(ImageFileError) in
+        try save(path, to: target, inPlace: inPlace, overwrite: overwrite) { (output) throws(ImageFileError) in
             try output.write(turned, original: descriptor, scratch: scratch.descriptor)
         }
-        if overwrite, inPlace {
-            try AtomicFileWriter.replace(path, keepingModificationTime: keepsModificationTime, write)
-        } else {
-            try AtomicFileWriter.write(to: target, overwrite: overwrite, write)
-        }
-        return .turned(from: info.orientation, size: turned.size, warnings: turned.xmpKept.map { [.xmpOrientationKept(because: $0)] } ?? [])
+        return .turned(from: info.orientation, size: turned.size, warnings: Self.warnings(xmpKept: turned.xmpKept))
+    }
+
+    /// What a turned TIFF's result says: that its XMP packet was kept, and why, when it was.
+    private static func warnings(xmpKept: CodecError?) -> [Warning] {
+        xmpKept.map { [.xmpOrientationKept(because: $0)] } ?? []
     }
 }
 

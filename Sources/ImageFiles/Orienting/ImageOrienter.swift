@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Codecs
 import FoundationEssentials
 import Imaging
@@ -191,23 +194,46 @@ public struct ImageOrienter: Sendable {
     /// can be turned, before any pixel work.
     @discardableResult
     public func orientFile(at path: String, writingTo target: String, overwrite: Bool) throws(ImageFileError) -> Outcome {
-        if let outcome = try orientTIFFFile(at: path, writingTo: target, overwrite: overwrite) { return outcome }
-        let bytes = try Self.contents(of: path)
+        try Self.refuseRawName(path)
+        let (descriptor, fileSize): (Int32, Int)
+        do { (descriptor, fileSize) = try InputFile.openRegular(path) } catch { throw ImageFileError(.unreadable(error)) }
+        defer { close(descriptor) }
+        let inPlace = URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL
+        if let outcome = try orientTIFFFile(descriptor, fileSize: fileSize, at: path, writingTo: target, inPlace: inPlace,
+                                            overwrite: overwrite) {
+            return outcome
+        }
+        // Only regular files (openRegular): a directory, FIFO or device is named as such, not
+        // read. As bytes, not Data: each copy of a photo is a page fault per 4 KiB of fresh memory.
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(descriptor: descriptor, path: path) } catch { throw ImageFileError(.unreadable(error)) }
         let info = try inspected(bytes)
-        if !overwrite, FileManager.default.fileExists(atPath: target) { throw ImageFileError(.fileExists(path: target)) }
+        try refuseExisting(target, overwrite: overwrite)
         let result = try upright(bytes, info)
         guard let changed = result.bytes else {
-            if URL(fileURLWithPath: target).standardizedFileURL != URL(fileURLWithPath: path).standardizedFileURL {
-                try AtomicFileWriter.write(contentsOf: bytes, to: target, overwrite: overwrite)
-            }
+            if !inPlace { try AtomicFileWriter.write(contentsOf: bytes, to: target, overwrite: overwrite) }
             return .alreadyUpright
         }
-        if overwrite, URL(fileURLWithPath: target).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL {
-            try AtomicFileWriter.replace(path, withContentsOf: changed, keepingModificationTime: keepsModificationTime)
-        } else {
-            try AtomicFileWriter.write(contentsOf: changed, to: target, overwrite: overwrite)
-        }
+        try save(path, to: target, inPlace: inPlace, overwrite: overwrite) { (file) throws(ImageFileError) in try file.write(changed) }
         return result.outcome
+    }
+
+    /// Refuses an existing `target` unless `overwrite`, once the file is known to be one that
+    /// can be turned, before any pixel work.
+    func refuseExisting(_ target: String, overwrite: Bool) throws(ImageFileError) {
+        if !overwrite, FileManager.default.fileExists(atPath: target) { throw ImageFileError(.fileExists(path: target)) }
+    }
+
+    /// Writes what `body` writes as `target`: over `path` itself, keeping what is the user's
+    /// (``AtomicFileWriter/replace(_:with:keepingModificationTime:)-(String,_,_)``), when it is
+    /// `path` and `overwrite` allows; else as a new file.
+    func save(_ path: String, to target: String, inPlace: Bool, overwrite: Bool,
+              _ body: (PendingFile) throws(ImageFileError) -> Void) throws(ImageFileError) {
+        if overwrite, inPlace {
+            try AtomicFileWriter.replace(path, keepingModificationTime: keepsModificationTime, body)
+        } else {
+            try AtomicFileWriter.write(to: target, overwrite: overwrite, body)
+        }
     }
 
     /// Turns the file at the `file:` URL `url` upright into `target`, as
