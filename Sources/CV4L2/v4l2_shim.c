@@ -1,4 +1,5 @@
 #include "cv4l2.h"
+#include "retried_ioctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,14 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-// Retries calls interrupted by signals; a capture must not fail because SIGCHLD arrived.
-static int call(int fd, unsigned long request, void *argument) {
-    int result;
-    do {
-        result = v4l2_ioctl(fd, request, argument);
-    } while (result == -1 && errno == EINTR);
-    return result == -1 ? -errno : result;
-}
+static int call(int fd, unsigned long request, void *argument) { return pc_retried_ioctl(v4l2_ioctl, fd, request, argument); }
 
 int pc_v4l2_open(const char *path) {
     int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);

@@ -9,7 +9,9 @@ extension CaptureDevice {
     ///
     /// The sensor mounting combines what the driver reports: V4L2_CID_CAMERA_SENSOR_ROTATION,
     /// the input's HFLIP/VFLIP status (a flip the driver does not correct) and a front-facing
-    /// V4L2_CID_CAMERA_ORIENTATION (mirrored, like a mirror).
+    /// V4L2_CID_CAMERA_ORIENTATION (mirrored, like a mirror). A media-controller pipeline's
+    /// capture node has neither control: they are read from the sensor subdevice the pipeline's
+    /// enabled links lead back to (``V4L2Details/sensorSubdevice``).
     ///
     /// - Parameters:
     ///   - path: the device node, e.g. `/dev/video0`.
@@ -62,13 +64,28 @@ extension CaptureDevice {
             formats.append(Format(pixelFormat: pixelFormat, sizes: cropBounds.map { sizes.limited(to: $0.size) } ?? sizes))
         }
 
+        // A pipeline's node streams only what its pipeline is configured to carry, which is its
+        // current format once configured (media-ctl and v4l2-ctl, as libcamera does it): that alone.
+        if capabilities.isMediaControllerCentric, let active = try? device.format() {
+            formats = formats.filter { $0.pixelFormat.v4l2FourCC == active.fourCC }
+                .map { Format(pixelFormat: $0.pixelFormat, sizes: .discrete([active.size])) }
+        }
+
         let controls = try device.controls()
         func control(_ id: UInt32) -> Int64? {
             guard controls.contains(where: { $0.id == id }) else { return nil }
             return try? device.value(of: id)
         }
-        let rotation = control(V4L2ControlID.cameraSensorRotation).map(Int.init).flatMap { Orientation(clockwiseDegrees: $0) != nil ? $0 : nil }
-        let location: Location? = control(V4L2ControlID.cameraOrientation).flatMap(V4L2CameraLocation.init).map {
+        var rotation = control(V4L2ControlID.cameraSensorRotation).map(Int.init)
+        var reportedLocation = control(V4L2ControlID.cameraOrientation).flatMap(V4L2CameraLocation.init)
+        // A pipeline's capture node has no mounting controls: its sensor's subdevice has them.
+        let sensor = rotation == nil || reportedLocation == nil ? device.pipelineSensor() : nil
+        if let sensor, sensor.rotation != nil || sensor.location != nil {
+            rotation = rotation ?? sensor.rotation
+            reportedLocation = reportedLocation ?? sensor.location
+        }
+        rotation = rotation.flatMap { Orientation(clockwiseDegrees: $0) != nil ? $0 : nil }
+        let location: Location? = reportedLocation.map {
             switch $0 {
             case .front: return .front
             case .back: return .back
@@ -88,7 +105,10 @@ extension CaptureDevice {
         }
         let details = V4L2Details(
             path: path, driver: capabilities.driver, busInfo: capabilities.busInfo, inputName: input?.name,
-            reportedSensorRotation: rotation, location: location, isFlippedHorizontally: hflip,
+            reportedSensorRotation: rotation,
+            sensorSubdevice: sensor.flatMap { $0.rotation != nil || $0.location != nil ? $0.subdevice : nil },
+            sensorName: sensor.flatMap { $0.rotation != nil || $0.location != nil ? $0.name : nil },
+            location: location, isFlippedHorizontally: hflip,
             isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates, cropBounds: cropBounds,
             isPipelineNode: capabilities.isMediaControllerCentric)
         return CaptureDevice(uniqueID: path, localizedName: capabilities.card, kind: .v4l2, formats: formats,

@@ -11,8 +11,17 @@ public struct V4L2Details: Sendable, Equatable {
     public let busInfo: String
     /// The selected input's name.
     public let inputName: String?
-    /// V4L2_CID_CAMERA_SENSOR_ROTATION, when the driver has it (counter-clockwise degrees).
+    /// V4L2_CID_CAMERA_SENSOR_ROTATION, when the driver has it (counter-clockwise degrees): on
+    /// the capture node, or else on the sensor subdevice its pipeline starts at
+    /// (``sensorSubdevice``).
     public let reportedSensorRotation: Int?
+    /// The sensor subdevice of the node's media-controller pipeline that the rotation and
+    /// location were read from, e.g. `/dev/v4l-subdev2`, found in the media device's topology
+    /// over the pipeline's enabled links; nil when the capture node reported them itself or no
+    /// subdevice did.
+    public let sensorSubdevice: String?
+    /// That sensor's entity name, e.g. `imx219 10-0010`.
+    public let sensorName: String?
     /// V4L2_CID_CAMERA_ORIENTATION, when the driver has it.
     public let location: CaptureDevice.Location?
     /// The input reports left-right mirrored frames (V4L2_IN_ST_HFLIP).

@@ -7,7 +7,7 @@ extension V4L2FrameSource: HardwareCroppingSource {
         do {
             try await stream.start(format, size: crop.size, crop: crop, discardingFirst: discardingFirst)
         } catch {
-            guard case .cropNotAccepted = error else { throw PhotoCaptureError(error) }
+            guard case .cropNotAccepted = error else { throw Self.streamingError(error, device: stream.device) }
             throw PhotoCaptureError(.hardwareCropRefused(device: error.device, error: DeviceError(error)))
         }
     }

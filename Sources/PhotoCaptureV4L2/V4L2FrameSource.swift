@@ -25,8 +25,17 @@ final class V4L2FrameSource: FrameSource {
         do {
             try await stream.start(format, size: size, discardingFirst: discardingFirst)
         } catch {
-            throw PhotoCaptureError(error)
+            throw Self.streamingError(error, device: stream.device)
         }
+    }
+
+    /// A pipeline's node that will not stream is one not configured (EPIPE: the formats from the
+    /// sensor to the node do not match), which the error says, rather than the bare errno.
+    static func streamingError(_ error: V4L2Error, device: V4L2Device) -> PhotoCaptureError {
+        if case .callFailed(_, .streamOn, .brokenPipe) = error, (try? device.capabilities())?.isMediaControllerCentric == true {
+            return PhotoCaptureError(.pipelineNode(device: device.path, libcameraCameras: []))
+        }
+        return PhotoCaptureError(error)
     }
 
     func stopStreaming() async {

@@ -137,6 +137,56 @@ for more in ${VIMC_ROTATIONS-90 0 180 270}; do
     fi
 done
 
+# A pipeline streamed as a plain V4L2 node, configured by hand (media-ctl for the links and the
+# subdevices' formats, v4l2-ctl for the nodes', as boards whose sensor libcamera does not support
+# are used): photocap offers the node's configured format, and reads the mounting from the sensor
+# subdevice the enabled links lead back to (media topology), as the node has no such controls.
+# First with the node at a format the pipeline does not carry (BGR24 where the scaler gives
+# RGB888): a clear error naming the node, and no file.
+capture_node=/dev/$(basename "$(dirname "$(grep -l 'RGB/YUV Capture' /sys/class/video4linux/video*/name | head -1)")")
+raw_node=/dev/$(basename "$(dirname "$(grep -l 'Raw Capture 1' /sys/class/video4linux/video*/name | head -1)")")
+media=/dev/$(basename "$(ls -d /sys/bus/platform/devices/vimc.0/media* | head -1)")
+rotation=$loaded
+if media-ctl -d "$media" -l '"Debayer A":1->"Scaler":0[0], "Debayer B":1->"Scaler":0[1]' &&
+    media-ctl -d "$media" -V "\"Sensor B\":0[fmt:SRGGB8_1X8/$small], \"Debayer B\":0[fmt:SRGGB8_1X8/$small], \"Debayer B\":1[fmt:RGB888_1X24/$small], \"Scaler\":0[fmt:RGB888_1X24/$small]" &&
+    # Sensor B's raw node is on an enabled link too: streaming validates its format as well.
+    v4l2-ctl -d "$raw_node" -v "width=${small%x*},height=${small#*x},pixelformat=RGGB" &&
+    v4l2-ctl -d "$capture_node" -v "width=${small%x*},height=${small#*x},pixelformat=BGR3"; then
+    media-ctl -d "$media" -p 2>&1 | grep -E "entity|fmt:|->" | head -40
+    rm -f pc-mc-refused.jpg
+    timed timeout 300 "$PHOTOCAP" shoot --device "$capture_node" --output pc-mc-refused.jpg >pc-mc-refused.txt 2>&1
+    rc=$?
+    cat pc-mc-refused.txt
+    ((rc == 1)) && grep -qF "$capture_node is one stage of a media-controller pipeline" pc-mc-refused.txt &&
+        grep -qF "configure it with media-ctl" pc-mc-refused.txt && [[ ! -e pc-mc-refused.jpg ]] &&
+        pass "a pipeline node that will not stream: a clear error, nothing written" ||
+        fail "a pipeline node that will not stream" "rc $rc: $(tail -1 pc-mc-refused.txt)"
+    v4l2-ctl -d "$capture_node" -v "width=${small%x*},height=${small#*x},pixelformat=RGB3"
+    rm -f pc-mc.jpg
+    timed timeout 300 "$PHOTOCAP" shoot --device "$capture_node" --json --output pc-mc.jpg >pc-mc.json 2>pc-mc.err
+    rc=$?
+    cat pc-mc.json pc-mc.err
+    if ((rc == 0)) && [[ -s pc-mc.jpg ]] && grep -qF "\"sensorRotation\":$rotation," pc-mc.json &&
+        grep -qE '"sensorRotationSource":"V4L2_CID_CAMERA_SENSOR_ROTATION on /dev/v4l-subdev[0-9]+ \(Sensor B\)"' pc-mc.json; then
+        pass "a configured pipeline's node: its format, and its sensor subdevice's mounting ($rotation°)"
+        # The reference: v4l2-ctl's frame of the same node (vimc's text differs from the frames
+        # of libcamera's configuration).
+        rm -f v4l2-mc.bin
+        timed timeout 120 v4l2-ctl -d "$capture_node" --stream-mmap --stream-count=1 --stream-to=v4l2-mc.bin
+        if [[ -s v4l2-mc.bin ]]; then
+            judge reference "$small" v4l2-mc.bin "$rotation" "" media-ctl
+            judge upright media-ctl-node pc-mc.jpg media-ctl
+        else
+            fail "v4l2-ctl captures a frame of the configured node" "no frame"
+        fi
+    else
+        dmesg | grep -E "vimc" | tail -4
+        fail "a configured pipeline's node" "rc $rc: $(head -c 600 pc-mc.json) $(tail -2 pc-mc.err)"
+    fi
+else
+    fail "media-ctl and v4l2-ctl configure vimc's Sensor B pipeline" "a call failed"
+fi
+
 # A live session of 60 s on libcamera's camera (watch runs in photocap-vision, beside photocap):
 # a report each second, frames streamed all along, and a clean stop.
 timed timeout 300 "$PHOTOCAP" watch --device "$camera_id" --duration 60 --json >pc-watch.json 2>pc-watch.err

@@ -40,9 +40,9 @@ upright() {  # NAME FILE KEY
     convert -define jpeg:size=384x384 "$file" -auto-orient -resize '96x96!' "pc-$name-seen.png"
     good=$(distance "pc-$name-seen.png" "ref-upright-$key.png") bad=$(distance "pc-$name-seen.png" "ref-wrong-$key.png")
     if awk -v g="$good" -v b="$bad" -v t="$tolerance" 'BEGIN { exit !(g != "" && g <= t && g < b) }'; then
-        pass "photocap shoot $name is upright (RMSE $good to cam's frame turned, $bad to the wrong turn)"
+        pass "photocap shoot $name is upright (RMSE $good to the reference frame turned, $bad to the wrong turn)"
     else
-        fail "photocap shoot $name is upright" "RMSE $good to cam's frame turned, $bad to the wrong turn (tolerance $tolerance)"
+        fail "photocap shoot $name is upright" "RMSE $good to the reference frame turned, $bad to the wrong turn (tolerance $tolerance)"
     fi
 }
 

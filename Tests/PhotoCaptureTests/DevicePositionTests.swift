@@ -17,3 +17,37 @@ import V4L2Testing
         #expect(device.sensorMounting.isMirrored == (location == .front))
     }
 }
+
+/// A media-controller pipeline's capture node has no mounting controls; the sensor subdevice its
+/// enabled links lead back to has them (``V4L2PipelineSensor``, over ``FakeV4L2Driver``). The
+/// real topology walk runs on vimc in the VM (Tests/LibcameraIntegration).
+@Suite struct PipelineSensorMountingTests {
+    /// The subdevice's rotation and location are the camera's, and the details name where they
+    /// came from; a front sensor's photos are mirrored.
+    @Test(arguments: [90, 180, 270])
+    func theSubdevicesMountingIsTheCameras(rotation: Int) throws {
+        let sensor = V4L2PipelineSensor(name: "Sensor B", subdevice: "/dev/v4l-subdev1", rotation: rotation, location: .front)
+        let device = try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver(pipelineSensor: sensor))
+        #expect(device.sensorMounting == SensorMounting(rotation: rotation, isMirrored: true))
+        #expect(device.position == .front)
+        let details = try #require(device.v4l2Details)
+        #expect(details.reportedSensorRotation == rotation)
+        #expect(details.sensorSubdevice == "/dev/v4l-subdev1")
+        #expect(details.sensorName == "Sensor B")
+    }
+
+    /// What the capture node reports itself wins over its sensor's subdevice; a subdevice that
+    /// reports nothing is not named as the source.
+    @Test func theNodesOwnControlsWin() throws {
+        let sensor = V4L2PipelineSensor(name: "Sensor B", subdevice: "/dev/v4l-subdev1", rotation: 180, location: .front)
+        let device = try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver(location: .back, pipelineSensor: sensor))
+        #expect(device.position == .back)
+        #expect(device.sensorMounting == SensorMounting(rotation: 180, isMirrored: false))
+
+        let silent = V4L2PipelineSensor(name: "Sensor B", subdevice: "/dev/v4l-subdev1", rotation: nil, location: nil)
+        let plain = try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver(pipelineSensor: silent))
+        #expect(plain.sensorMounting == SensorMounting(rotation: 0, isMirrored: false))
+        #expect(plain.v4l2Details?.reportedSensorRotation == nil)
+        #expect(plain.v4l2Details?.sensorSubdevice == nil)
+    }
+}

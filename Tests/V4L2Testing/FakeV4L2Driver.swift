@@ -127,11 +127,16 @@ package final class FakeV4L2Driver: V4L2Driver {
     /// Where the camera faces (V4L2_CID_CAMERA_ORIENTATION, read-only); nil for a driver
     /// without the control.
     package let location: V4L2CameraLocation?
+    /// The sensor subdevice a media controller's topology leads back to from this node, as a
+    /// pipeline's capture node has one; nil for a node without (the usual USB camera).
+    package let pipelineSensor: V4L2PipelineSensor?
 
-    /// A camera at `framesPerSecond`, with `lens` and `location` if given.
-    package init(framesPerSecond: Int = 100, lens: Lens? = nil, location: V4L2CameraLocation? = nil) {
+    /// A camera at `framesPerSecond`, with `lens`, `location` and `pipelineSensor` if given.
+    package init(framesPerSecond: Int = 100, lens: Lens? = nil, location: V4L2CameraLocation? = nil,
+                 pipelineSensor: V4L2PipelineSensor? = nil) {
         interval = 1_000_000_000 / UInt64(max(1, framesPerSecond))
         self.location = location
+        self.pipelineSensor = pipelineSensor
         state.withLock { $0.lens = lens }
     }
 
@@ -486,6 +491,19 @@ package final class FakeV4L2Driver: V4L2Driver {
             }
             return 0
         }
+    }
+
+    package func pipelineSensor(_ fd: Int32, _ sensor: inout pc_v4l2_pipeline_sensor) -> Int32 {
+        guard let pipelineSensor else { return -ENOENT }
+        withUnsafeMutableBytes(of: &sensor.name) { bytes in
+            for (offset, byte) in pipelineSensor.name.utf8.prefix(bytes.count - 1).enumerated() { bytes[offset] = byte }
+        }
+        withUnsafeMutableBytes(of: &sensor.subdevice) { bytes in
+            for (offset, byte) in pipelineSensor.subdevice.utf8.prefix(bytes.count - 1).enumerated() { bytes[offset] = byte }
+        }
+        sensor.rotation = pipelineSensor.rotation.map(Int32.init) ?? -1
+        sensor.orientation = pipelineSensor.location.map { Int32($0.rawValue) } ?? -1
+        return 0
     }
 
     package func setControl(_ fd: Int32, _ id: UInt32, _ value: Int64) -> Int32 {

@@ -41,6 +41,24 @@ int pc_v4l2_get_control(int fd, uint32_t id, int64_t *value);
 /// Writes one integer-like control with VIDIOC_S_EXT_CTRLS; the driver may clamp, read back.
 int pc_v4l2_set_control(int fd, uint32_t id, int64_t value);
 
+/// The camera sensor of a media-controller pipeline that a capture node's configured data links
+/// lead back to, with what its subdevice reports of its mounting.
+struct pc_v4l2_pipeline_sensor {
+    /// The sensor entity's name, e.g. "imx219 10-0010".
+    char name[64];
+    /// Its subdevice node, e.g. "/dev/v4l-subdev2".
+    char subdevice[64];
+    /// V4L2_CID_CAMERA_SENSOR_ROTATION on the subdevice, -1 when it has none.
+    int32_t rotation;
+    /// V4L2_CID_CAMERA_ORIENTATION on the subdevice, -1 when it has none.
+    int32_t orientation;
+};
+
+/// Finds the sensor upstream of the capture node `fd` in its media device's topology
+/// (MEDIA_IOC_G_TOPOLOGY, over enabled links) and reads its mounting controls. -ENOENT when the
+/// node has no media device, or its pipeline reaches no single sensor with a subdevice node.
+int pc_v4l2_pipeline_sensor(int fd, struct pc_v4l2_pipeline_sensor *sensor);
+
 /// Maps a buffer for reading; returns NULL and sets *error to -errno on failure.
 void *pc_v4l2_map(int fd, size_t length, int64_t offset, int *error);
 int pc_v4l2_unmap(void *address, size_t length);

@@ -16,7 +16,10 @@ extension JPEGFile {
         let width = Int(jpeg[start + 3]) << 8 | Int(jpeg[start + 4])
         let count = Int(jpeg[start + 5])
         guard width > 0, height > 0, count > 0, frame.range.upperBound - start >= 6 + 3 * count else { return nil }
-        let factors = (0..<count).map { (Int(jpeg[start + 7 + 3 * $0]) >> 4, Int(jpeg[start + 7 + 3 * $0]) & 0x0F) }
+        let factors: [(Int, Int)] = (0..<count).map { index in
+            let sampling = Int(jpeg[start + 7 + 3 * index])
+            return (sampling >> 4, sampling & 0x0F)
+        }
         guard factors.allSatisfy({ (1...4).contains($0.0) && (1...4).contains($0.1) }) else { return nil }
         let (maxH, maxV) = (factors.map(\.0).max()!, factors.map(\.1).max()!)
         func blocks(_ samples: Int) -> Int { (samples + 7) / 8 }

@@ -43,6 +43,9 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let interrupted = Errno(EINTR)
     /// ENOMEM: out of memory (or of buffer space in the driver).
     public static let noMemory = Errno(ENOMEM)
+    /// EPIPE: a media-controller pipeline's formats do not match from its sensor to the node
+    /// (VIDIOC_STREAMON).
+    public static let brokenPipe = Errno(EPIPE)
 
     /// The C library's message alone, e.g. "No such device".
     public var message: String { String(cString: strerror(rawValue)) }

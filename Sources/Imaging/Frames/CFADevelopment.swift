@@ -34,9 +34,11 @@ package struct CFADevelopment: Sendable {
     func withKernelParameters<Result>(_ body: (UnsafePointer<pc_development>) -> Result) -> Result {
         Self.curve.withUnsafeBufferPointer { curve in
             var parameters = pc_development()
-            withUnsafeMutableBytes(of: &parameters.black) { $0.copyMemory(from: UnsafeRawBufferPointer(start: blackLevels, count: 16)) }
-            withUnsafeMutableBytes(of: &parameters.scale) { $0.copyMemory(from: UnsafeRawBufferPointer(start: scales, count: 16)) }
-            withUnsafeMutableBytes(of: &parameters.matrix) { $0.copyMemory(from: UnsafeRawBufferPointer(start: matrix, count: 36)) }
+            // The arrays' own buffers, borrowed for the copy: an implicit array-to-pointer
+            // conversion would dangle once its argument was evaluated.
+            blackLevels.withUnsafeBytes { levels in withUnsafeMutableBytes(of: &parameters.black) { $0.copyMemory(from: levels) } }
+            scales.withUnsafeBytes { scales in withUnsafeMutableBytes(of: &parameters.scale) { $0.copyMemory(from: scales) } }
+            matrix.withUnsafeBytes { matrix in withUnsafeMutableBytes(of: &parameters.matrix) { $0.copyMemory(from: matrix) } }
             parameters.curve = curve.baseAddress
             return withUnsafePointer(to: parameters, body)
         }

@@ -106,6 +106,8 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         /// The node is one stage of a media-controller pipeline (V4L2_CAP_IO_MC): it streams only
         /// once the pipeline is configured, which libcamera does for its camera. `libcameraCameras`
         /// are the ids of the cameras libcamera lists (empty when it lists none or is not loaded).
+        /// Also the error of a node opened by name whose pipeline refused to stream
+        /// (VIDIOC_STREAMON failing with EPIPE: links or formats not configured to match).
         case pipelineNode(device: String, libcameraCameras: [String])
         /// Camera devices exist but none can be used, each for the reason in `problems`: no
         /// synthetic picture is taken in place of a photo then.
@@ -227,7 +229,9 @@ public struct PhotoCaptureError: Error, Sendable, Equatable, CustomStringConvert
         case .notACaptureDevice(let device): return "\(device) is not a video capture device"
         case .pipelineNode(let device, let cameras):
             let what = "\(device) is one stage of a media-controller pipeline, which streams only once it is configured"
-            return cameras.isEmpty ? what + ": photocap configures such a pipeline through libcamera, which lists no camera here"
+            return cameras.isEmpty
+                ? what + " (its links, and formats that match from the sensor to this node): configure it with media-ctl, "
+                    + "or use libcamera's camera, which libcamera does not list here"
                 : what + ": use libcamera's camera, " + cameras.map { "--device '\($0)'" }.joined(separator: " or ")
         case .noUsableCamera(let problems):
             return "no camera of this machine can be used: " + problems.map(\.description).joined(separator: "; ")

@@ -40,9 +40,12 @@ struct DevicesCommand: AsyncParsableCommand {
         let model: String?
         let pixelArray: String?
         let rawStream: Bool?
-        /// Where `sensorRotation` came from: `libcamera Rotation`, `V4L2_CID_CAMERA_SENSOR_ROTATION`,
-        /// or nil when nothing was reported (0°).
+        /// Where `sensorRotation` came from: `libcamera Rotation`, `V4L2_CID_CAMERA_SENSOR_ROTATION`
+        /// (on the node, or on the pipeline's sensor subdevice), or nil when nothing was reported (0°).
         let sensorRotationSource: String?
+        /// The pipeline's sensor subdevice the mounting was read from, and its entity name.
+        let sensorSubdevice: String?
+        let sensorName: String?
     }
 
     func run() async throws {
@@ -68,8 +71,8 @@ struct DevicesCommand: AsyncParsableCommand {
                     "\($0.control) \(Int64($0.minimum))...\(Int64($0.maximum)) step \(Int64($0.step))"
                 },
                 model: libcamera?.model, pixelArray: libcamera?.pixelArray?.description, rawStream: libcamera?.hasRawStream,
-                sensorRotationSource: libcamera?.reportedSensorRotation != nil ? "libcamera Rotation"
-                    : details?.reportedSensorRotation != nil ? "V4L2_CID_CAMERA_SENSOR_ROTATION" : nil)
+                sensorRotationSource: device.sensorRotationSource, sensorSubdevice: details?.sensorSubdevice,
+                sensorName: details?.sensorName)
         }
         if json {
             print(try jsonText(entries, pretty: true))
@@ -91,7 +94,8 @@ struct DevicesCommand: AsyncParsableCommand {
         if let location = entry.location { reported.append("location \(location)") }
         if entry.flippedHorizontally == true { reported.append("input flipped horizontally") }
         if entry.flippedVertically == true { reported.append("input flipped vertically") }
-        if entry.kind == "v4l2" { sensor += reported.isEmpty ? " (nothing reported by the driver)" : " (from \(reported.joined(separator: ", ")))" }
+        let reporter = entry.sensorSubdevice.map { "from the pipeline's sensor \(entry.sensorName ?? "?") on \($0): " } ?? "from "
+        if entry.kind == "v4l2" { sensor += reported.isEmpty ? " (nothing reported by the driver)" : " (\(reporter)\(reported.joined(separator: ", ")))" }
         if entry.kind == "libcamera" { sensor += reported.isEmpty ? " (nothing reported by libcamera)" : " (from libcamera: \(reported.joined(separator: ", ")))" }
         lines.append(sensor)
         if let model = entry.model {

@@ -145,7 +145,7 @@ extension ShootCommand {
                                date: Date())]
             : try memberPaths(count: resolved.bracketedSettings.count, index: number, total: countOption ?? 9999,
                               output: output, format: resolved.format, date: Date())
-        return try await capture(settings, to: paths, with: output, device: camera.uniqueID, timelapse: report)
+        return try await capture(settings, to: paths, with: output, device: camera, timelapse: report)
     }
 
     /// The camera with `camera`'s bus info once it is back (a V4L2 node may get another number),

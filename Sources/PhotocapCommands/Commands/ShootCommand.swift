@@ -188,7 +188,7 @@ package struct ShootCommand: AsyncParsableCommand {
                 var settings = request.settings
                 applyRotation(from: coordinator, to: &settings)
                 settings.metadata.regions = regions
-                try await capture(settings, to: request.paths, with: output, device: camera.uniqueID,
+                try await capture(settings, to: request.paths, with: output, device: camera,
                                   smartFraming: framingReport)
                 if count > 1, !json, isatty(STDERR_FILENO) != 0 {
                     note("\(index + 1)/\(count) done")
@@ -301,7 +301,7 @@ package struct ShootCommand: AsyncParsableCommand {
     /// final, and a reported file is never taken back: as Apple delivers RAW and processed (and
     /// each member) as photos of their own, a later photo's failure leaves the earlier ones.
     @discardableResult
-    func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput, device: String,
+    func capture(_ settings: PhotoSettings, to paths: [OutputPaths], with output: PhotoOutput, device: CaptureDevice,
                  timelapse: TimelapseReport? = nil, smartFraming: SmartFramingReport? = nil) async throws(PhotoCaptureError) -> [String] {
         var created: [String] = []
         do throws(PhotoCaptureError) {
@@ -318,7 +318,7 @@ package struct ShootCommand: AsyncParsableCommand {
     }
 
     /// Writes `photo` (and its preview) and reports it; returns the files written.
-    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: String,
+    private func save(_ photo: CapturePhoto, to paths: OutputPaths, device: CaptureDevice,
                       timelapse: TimelapseReport?, smartFraming: SmartFramingReport?) throws(PhotoCaptureError) -> [String] {
         let path = photo.isRawPhoto ? paths.raw ?? paths.photo : paths.photo
         try photo.write(to: path, overwrite: overwrite)
@@ -335,7 +335,8 @@ package struct ShootCommand: AsyncParsableCommand {
             }
         }
         if json {
-            var report = PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device)
+            var report = PhotoReport(photo: photo, path: path, previewPath: previewPath, device: device.uniqueID)
+            report.sensorRotationSource = cameraOptions.sensorRotation != nil ? "--sensor-rotation" : device.sensorRotationSource
             report.timelapse = timelapse
             report.smartFraming = smartFraming
             print(report.jsonLine())

@@ -53,6 +53,9 @@ struct PhotoReport: Encodable {
     let compensationApplied: Bool
     let orientationCompensation: String
     let sensorRotation: Int
+    /// Where `sensorRotation` came from: `--sensor-rotation`, or the camera's report (as
+    /// `devices --json` says it); nil when nothing gave one (0°).
+    var sensorRotationSource: String?
     let sensorMirrored: Bool
     let rotationAngle: Int
     let frameFormat: String

@@ -30,6 +30,9 @@ package protocol V4L2Driver: Sendable {
     func setSelection(_ fd: Int32, _ selection: inout v4l2_selection) -> Int32
     func getControl(_ fd: Int32, _ id: UInt32, _ value: inout Int64) -> Int32
     func setControl(_ fd: Int32, _ id: UInt32, _ value: Int64) -> Int32
+    /// The sensor upstream of capture node `fd` in its media device's topology, with its
+    /// subdevice's mounting controls; -ENOENT when there is none to find.
+    func pipelineSensor(_ fd: Int32, _ sensor: inout pc_v4l2_pipeline_sensor) -> Int32
     /// Maps buffer memory for reading; nil with `error` set to -errno on failure.
     func map(_ fd: Int32, length: Int, offset: Int64, error: inout Int32) -> UnsafeMutableRawPointer?
     func unmap(_ address: UnsafeMutableRawPointer?, length: Int) -> Int32
@@ -84,6 +87,9 @@ package struct SystemV4L2Driver: V4L2Driver {
     }
     package func getControl(_ fd: Int32, _ id: UInt32, _ value: inout Int64) -> Int32 { pc_v4l2_get_control(fd, id, &value) }
     package func setControl(_ fd: Int32, _ id: UInt32, _ value: Int64) -> Int32 { pc_v4l2_set_control(fd, id, value) }
+    package func pipelineSensor(_ fd: Int32, _ sensor: inout pc_v4l2_pipeline_sensor) -> Int32 {
+        pc_v4l2_pipeline_sensor(fd, &sensor)
+    }
     package func map(_ fd: Int32, length: Int, offset: Int64, error: inout Int32) -> UnsafeMutableRawPointer? {
         pc_v4l2_map(fd, length, offset, &error)
     }
