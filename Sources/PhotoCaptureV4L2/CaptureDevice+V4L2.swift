@@ -76,15 +76,15 @@ extension CaptureDevice {
             guard controls.contains(where: { $0.id == id }) else { return nil }
             return try? device.value(of: id)
         }
-        var rotation = control(V4L2ControlID.cameraSensorRotation).map(Int.init)
-        var reportedLocation = control(V4L2ControlID.cameraOrientation).flatMap(V4L2CameraLocation.init)
+        let nodeRotation = control(V4L2ControlID.cameraSensorRotation).map(Int.init)
+        let nodeLocation = control(V4L2ControlID.cameraOrientation).flatMap(V4L2CameraLocation.init)
         // A pipeline's capture node has no mounting controls: its sensor's subdevice has them.
-        let sensor = rotation == nil || reportedLocation == nil ? device.pipelineSensor() : nil
-        if let sensor, sensor.rotation != nil || sensor.location != nil {
-            rotation = rotation ?? sensor.rotation
-            reportedLocation = reportedLocation ?? sensor.location
+        // The subdevice is named only when a value of its was taken.
+        let sensor = (nodeRotation == nil || nodeLocation == nil ? device.pipelineSensor() : nil).flatMap {
+            (nodeRotation == nil && $0.rotation != nil) || (nodeLocation == nil && $0.location != nil) ? $0 : nil
         }
-        rotation = rotation.flatMap { Orientation(clockwiseDegrees: $0) != nil ? $0 : nil }
+        let rotation = (nodeRotation ?? sensor?.rotation).flatMap { Orientation(clockwiseDegrees: $0) != nil ? $0 : nil }
+        let reportedLocation = nodeLocation ?? sensor?.location
         let location: Location? = reportedLocation.map {
             switch $0 {
             case .front: return .front
@@ -106,8 +106,7 @@ extension CaptureDevice {
         let details = V4L2Details(
             path: path, driver: capabilities.driver, busInfo: capabilities.busInfo, inputName: input?.name,
             reportedSensorRotation: rotation,
-            sensorSubdevice: sensor.flatMap { $0.rotation != nil || $0.location != nil ? $0.subdevice : nil },
-            sensorName: sensor.flatMap { $0.rotation != nil || $0.location != nil ? $0.name : nil },
+            sensorSubdevice: sensor?.subdevice, sensorName: sensor?.name,
             location: location, isFlippedHorizontally: hflip,
             isFlippedVertically: vflip, unsupportedFormats: unsupported, frameRates: rates, cropBounds: cropBounds,
             isPipelineNode: capabilities.isMediaControllerCentric)

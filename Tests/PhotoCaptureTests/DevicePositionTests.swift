@@ -36,13 +36,19 @@ import V4L2Testing
         #expect(details.sensorName == "Sensor B")
     }
 
-    /// What the capture node reports itself wins over its sensor's subdevice; a subdevice that
-    /// reports nothing is not named as the source.
+    /// What the capture node reports itself wins over its sensor's subdevice; a subdevice whose
+    /// values were not taken (it reports nothing, or only what the node reports) is not named.
     @Test func theNodesOwnControlsWin() throws {
         let sensor = V4L2PipelineSensor(name: "Sensor B", subdevice: "/dev/v4l-subdev1", rotation: 180, location: .front)
         let device = try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver(location: .back, pipelineSensor: sensor))
         #expect(device.position == .back)
         #expect(device.sensorMounting == SensorMounting(rotation: 180, isMirrored: false))
+        #expect(device.v4l2Details?.sensorSubdevice == "/dev/v4l-subdev1", "the rotation is the subdevice's")
+
+        let locationOnly = V4L2PipelineSensor(name: "Sensor B", subdevice: "/dev/v4l-subdev1", rotation: nil, location: .front)
+        let located = try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver(location: .back, pipelineSensor: locationOnly))
+        #expect(located.position == .back)
+        #expect(located.v4l2Details?.sensorSubdevice == nil, "nothing of the subdevice's was taken")
 
         let silent = V4L2PipelineSensor(name: "Sensor B", subdevice: "/dev/v4l-subdev1", rotation: nil, location: nil)
         let plain = try CaptureDevice.v4l2(path: "/dev/fake0", driver: FakeV4L2Driver(pipelineSensor: silent))
