@@ -161,11 +161,11 @@ static uint32_t upstream_sensor(const struct topology *graph, uint32_t start) {
     return sensors == 1 ? sensor : 0;
 }
 
-static int read_control(int fd, uint32_t id, int32_t *value) {
-    struct v4l2_control control = {.id = id};
-    int result = media_ioctl(fd, VIDIOC_G_CTRL, &control);
-    *value = result == 0 ? control.value : -1;
-    return result;
+// A control of the subdevice, -1 when it has none (pc_v4l2_get_control's read: libv4l2 passes
+// a descriptor it did not open straight to the kernel).
+static int32_t subdevice_control(int fd, uint32_t id) {
+    int64_t value = -1;
+    return pc_v4l2_get_control(fd, id, &value) == 0 ? (int32_t)value : -1;
 }
 
 int pc_v4l2_pipeline_sensor(int fd, struct pc_v4l2_pipeline_sensor *sensor) {
@@ -199,8 +199,8 @@ int pc_v4l2_pipeline_sensor(int fd, struct pc_v4l2_pipeline_sensor *sensor) {
                 snprintf(sensor->name, sizeof sensor->name, "%s", entity->name);
                 int subdevice = open(sensor->subdevice, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
                 if (subdevice >= 0) {
-                    read_control(subdevice, V4L2_CID_CAMERA_SENSOR_ROTATION, &sensor->rotation);
-                    read_control(subdevice, V4L2_CID_CAMERA_ORIENTATION, &sensor->orientation);
+                    sensor->rotation = subdevice_control(subdevice, V4L2_CID_CAMERA_SENSOR_ROTATION);
+                    sensor->orientation = subdevice_control(subdevice, V4L2_CID_CAMERA_ORIENTATION);
                     close(subdevice);
                     result = 0;
                 } else {

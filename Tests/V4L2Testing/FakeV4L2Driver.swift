@@ -216,12 +216,8 @@ package final class FakeV4L2Driver: V4L2Driver {
         let bits = UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
         capability.capabilities = bits | UInt32(V4L2_CAP_DEVICE_CAPS)
         capability.device_caps = bits
-        withUnsafeMutableBytes(of: &capability.driver) { bytes in
-            for (offset, byte) in "fake".utf8.enumerated() { bytes[offset] = byte }
-        }
-        withUnsafeMutableBytes(of: &capability.card) { bytes in
-            for (offset, byte) in "Fake camera".utf8.enumerated() { bytes[offset] = byte }
-        }
+        Self.write("fake", into: &capability.driver)
+        Self.write("Fake camera", into: &capability.card)
         return 0
     }
 
@@ -465,9 +461,7 @@ package final class FakeV4L2Driver: V4L2Driver {
         query.maximum = control.maximum
         query.step = control.step
         query.flags = control.flags
-        withUnsafeMutableBytes(of: &query.name) { bytes in
-            for (offset, byte) in control.name.utf8.enumerated() { bytes[offset] = byte }
-        }
+        Self.write(control.name, into: &query.name)
         return 0
     }
 
@@ -493,14 +487,17 @@ package final class FakeV4L2Driver: V4L2Driver {
         }
     }
 
+    /// Writes `text` into a zeroed C char array (imported as a tuple), cut to leave its NUL.
+    private static func write<Tuple>(_ text: String, into tuple: inout Tuple) {
+        withUnsafeMutableBytes(of: &tuple) { bytes in
+            for (offset, byte) in text.utf8.prefix(bytes.count - 1).enumerated() { bytes[offset] = byte }
+        }
+    }
+
     package func pipelineSensor(_ fd: Int32, _ sensor: inout pc_v4l2_pipeline_sensor) -> Int32 {
         guard let pipelineSensor else { return -ENOENT }
-        withUnsafeMutableBytes(of: &sensor.name) { bytes in
-            for (offset, byte) in pipelineSensor.name.utf8.prefix(bytes.count - 1).enumerated() { bytes[offset] = byte }
-        }
-        withUnsafeMutableBytes(of: &sensor.subdevice) { bytes in
-            for (offset, byte) in pipelineSensor.subdevice.utf8.prefix(bytes.count - 1).enumerated() { bytes[offset] = byte }
-        }
+        Self.write(pipelineSensor.name, into: &sensor.name)
+        Self.write(pipelineSensor.subdevice, into: &sensor.subdevice)
         sensor.rotation = pipelineSensor.rotation.map(Int32.init) ?? -1
         sensor.orientation = pipelineSensor.location.map { Int32($0.rawValue) } ?? -1
         return 0

@@ -20,10 +20,7 @@ package struct V4L2PipelineSensor: Sendable, Equatable {
     }
 
     init(_ sensor: pc_v4l2_pipeline_sensor) {
-        var sensor = sensor
-        let name = withUnsafeBytes(of: &sensor.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let subdevice = withUnsafeBytes(of: &sensor.subdevice) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        self.init(name: name, subdevice: subdevice, rotation: sensor.rotation >= 0 ? Int(sensor.rotation) : nil,
+        self.init(name: String(cTuple: sensor.name), subdevice: String(cTuple: sensor.subdevice), rotation: sensor.rotation >= 0 ? Int(sensor.rotation) : nil,
                   location: sensor.orientation >= 0 ? V4L2CameraLocation(rawValue: Int64(sensor.orientation)) : nil)
     }
 }
