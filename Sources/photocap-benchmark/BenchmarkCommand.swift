@@ -176,9 +176,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
             var comparison = ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder)
             comparison.batchFiles = batchFiles
             let ratios = try comparison.run(picture: scenePicture)
-            targets.add("photocap orient --lossless --in-place vs jhead -autorot", processes: ratios.orientVersusJhead, target: "<= 0.75x")
+            targets.add("photocap orient --lossless --in-place vs jhead -autorot", processes: ratios.orientVersusJhead, target: "<= 0.5x")
             targets.add("photocap shoot --frame-file (90°) vs ffmpeg transpose", processes: ratios.shootVersusFFmpeg, target: "<= 0.25x")
-            targets.add("photocap shoot --frame-file vs cjpeg, raw RGB -> JPEG q\(quality)", processes: ratios.shootVersusCjpeg, target: "<= 1.0x")
+            targets.add("photocap shoot --frame-file vs cjpeg, raw RGB -> JPEG q\(quality)", processes: ratios.shootVersusCjpeg, target: "<= 0.6x")
             targets.add("batch orient of \(batchFiles) copies vs jhead -autorot over the same files", processes: ratios.batchOrientVersusJhead,
                         target: "<= 0.4x")
         }

@@ -88,7 +88,8 @@ struct ProcessComparison {
         let original = try Data(contentsOf: URL(fileURLWithPath: sideways))
         let work = path("work.jpg")
         let restore = { try original.write(to: URL(fileURLWithPath: work)) }
-        ratios.orientVersusJhead = try compare("\(dimensions) JPEG with Orientation 6 -> upright, Orientation 1", [
+        let megabytes = String(format: "%.1f MB", Double(original.count) / 1_000_000)
+        ratios.orientVersusJhead = try compare("\(dimensions) JPEG (\(megabytes)) with Orientation 6 -> upright, Orientation 1", [
             Case(name: "photocap orient --lossless --in-place", tool: photocap,
                  arguments: ["orient", "--lossless", "--in-place", work], prepare: restore),
             Case(name: "jhead -autorot (lossless, in place)", tool: "jhead", arguments: ["-q", "-autorot", work], prepare: restore),

@@ -71,12 +71,12 @@ struct JPEGCoefficientTurnTests {
         if size == PixelSize(width: 160, height: 96) { #expect(turned == 7) }
     }
 
-    @Test("a picture whose turned coefficients pass 32 MiB gets more strips than threads, still jpegtran's pixels")
+    @Test("a picture whose turned coefficients pass 1 MiB gets more strips than threads, still jpegtran's pixels")
     func largePicturesTurnInMoreStrips() throws {
-        // 4:4:4, 3072x2048: 6.3 M pixels x 3 components x 2 bytes = 37.7 MB of turned coefficients,
+        // 4:4:4, 512x512: 262,144 pixels x 3 components x 2 bytes = 1.57 MB of turned coefficients,
         // held a strip at a time, so even one thread turns it in two strips joined by a restart.
         let folder = try TemporaryDirectory("coefficient-turn-large")
-        let path = try Self.source(PixelSize(width: 3072, height: 2048), cjpeg: ["-sample", "1x1"], in: folder, named: "large")
+        let path = try Self.source(PixelSize(width: 512, height: 512), cjpeg: ["-sample", "1x1"], in: folder, named: "large")
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let reference = folder.path("jpegtran.jpg")
         try ExternalTool.run("jpegtran", ["-perfect", "-copy", "all", "-rotate", "90", "-outfile", reference, path]).checked()
@@ -84,6 +84,21 @@ struct JPEGCoefficientTurnTests {
         #expect(JPEGStripTests.restarts(in: ours).markers.count == 1, "one thread, two strips: one restart marker")
         let oursPath = try folder.write(ours, named: "ours.jpg")
         #expect(try Self.decoded(oursPath) == (try Self.decoded(reference)))
+    }
+
+    @Test("source arrays over 4 MiB, backed on another thread as the decode fills them: jpegtran's pixels")
+    func largeSourceArraysAreBackedAhead() throws {
+        // 4:2:0, 2048x1536: a luma array of 6.3 MB, which the turn backs ahead of the decode.
+        let folder = try TemporaryDirectory("coefficient-turn-backed")
+        let path = try Self.source(PixelSize(width: 2048, height: 1536), cjpeg: ["-sample", "2x2"], in: folder, named: "backed")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for (orientation, option) in [(Orientation.right, ["-rotate", "90"]), (.down, ["-rotate", "180"])] {
+            let reference = folder.path("jpegtran-\(orientation.exifValue).jpg")
+            try ExternalTool.run("jpegtran", ["-perfect", "-copy", "all"] + option + ["-outfile", reference, path]).checked()
+            let ours = try JPEGLosslessTransform.transform(original, applying: orientation, strips: 2)
+            let oursPath = try folder.write(ours, named: "ours-\(orientation.exifValue).jpg")
+            #expect(try Self.decoded(oursPath) == (try Self.decoded(reference)), "orientation \(orientation.exifValue)")
+        }
     }
 
     @Test("a damaged file is refused with libjpeg's reason, not turned")
