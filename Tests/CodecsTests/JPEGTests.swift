@@ -161,6 +161,21 @@ struct JPEGTests {
         #expect(try JPEGFile.exifBlock(in: main) == nil)
     }
 
+    @Test("endOfImage finds the first FF D9 from the given start, past stuffed and restart 0xFF bytes")
+    func endOfImageSkipsOtherFFBytes() throws {
+        //                 0     1     2     3     4     5     6     7     8     9    10    11
+        let bytes: [UInt8] = [0xFF, 0xD9, 0x12, 0xFF, 0x00, 0xFF, 0xD3, 0xFF, 0xFF, 0xD9, 0x01, 0xFF]
+        #expect(JPEGFile.endOfImage(in: bytes, from: 0) == 0)
+        #expect(JPEGFile.endOfImage(in: bytes, from: 1) == 8)
+        #expect(JPEGFile.endOfImage(in: bytes, from: 9) == nil, "a lone 0xFF as the last byte is no EOI")
+        #expect(JPEGFile.endOfImage(in: bytes, from: 12) == nil)
+        #expect(JPEGFile.endOfImage(in: [], from: 0) == nil)
+        // A real file: EOI is its last two bytes, and bytes appended after it are its trailer.
+        let main = try JPEGEncoder().encode(try TestImage.planarQuadrants(PixelSize(width: 64, height: 48)), quality: 90)
+        #expect(JPEGFile.endOfImage(in: main, from: 2) == main.count - 2)
+        #expect(Array(try JPEGFile.trailer(of: main + [1, 2, 3])) == [1, 2, 3])
+    }
+
     @Test("EXIFReader reads recurser's Landscape_0...8 orientations (0 reads as 1)",
           .needsThirdPartyImages, arguments: 0...8)
     func recurserOrientations(digit: Int) throws {

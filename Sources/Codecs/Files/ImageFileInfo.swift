@@ -51,10 +51,8 @@ public struct ImageFileInfo: Sendable {
 
     private init(jpeg data: [UInt8], acceptingTruncation: Bool) throws(CodecError) {
         let segments = try JPEGFile.headerSegments(of: data)
-        // EOI cannot occur inside entropy-coded data (0xFF is stuffed there), so its absence
-        // after the first scan means the file was cut short.
-        let scan = data[segments.scanStart...]
-        isTruncated = !zip(scan, scan.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 })
+        // No EOI after the first scan: the file was cut short.
+        isTruncated = JPEGFile.endOfImage(in: data, from: segments.scanStart) == nil
         if isTruncated && !acceptingTruncation { throw .truncated(format: "JPEG", bytes: data.count) }
         let decoder = try JPEGDecoder()
         format = .jpeg
