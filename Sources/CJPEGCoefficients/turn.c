@@ -58,6 +58,10 @@ struct pc_jpeg_turn {
     } populating;
 };
 
+// Arrays from this size on are advised onto huge pages (and the source's backed ahead): a
+// smaller one holds at most one whole 2 MiB page once aligned.
+static const size_t large_array_bytes = (size_t)4 << 20;
+
 // The coefficient arrays are tens of megabytes touched once: in 4 KiB pages a 12 MP turn takes
 // over 20,000 page faults, more time than the entropy decoding. Where transparent huge pages
 // are offered on request (the "madvise" setting), the arrays ask for them.
@@ -128,10 +132,9 @@ static const long strip_bytes_limit = 1L << 20;
 static void advising_realize(j_common_ptr info) {
     struct pc_jpeg_turn *turn = info->client_data;
     turn->realize_arrays(info);
-    const size_t large = (size_t)4 << 20;
     struct populating *work = &turn->populating;
     for (int a = 0; a < turn->array_count && work->count < MAX_COMPONENTS; a++) {
-        if (turn->array_bytes[a] < large) continue;
+        if (turn->array_bytes[a] < large_array_bytes) continue;
         JBLOCKARRAY first = (*info->mem->access_virt_barray)(info, turn->arrays[a], 0, 1, TRUE);
         advise_huge_pages(first[0], turn->array_bytes[a]);
         work->start[work->count] = first[0];
@@ -310,11 +313,9 @@ void pc_jpeg_turn_geometry(const pc_jpeg_turn *turn, int *width, int *height, un
     *restart_interval = turn->restart_interval;
 }
 
-/// Fills the strip's blocks (`rows`, one array of block rows per component) from the source
-/// blocks, coefficient by coefficient.
 // One block: coefficient k of the turned block is from[index[k]] times sign[k]. With SSE2 a
 // transpose is three stages of unpacks over the block's eight rows and the signs one multiply
-// per row: the indexed copy took a quarter of a 12 MP quarter turn's processor time.
+// per row, a fraction of the indexed copy's instructions in the turn's innermost loop.
 static inline void turn_block(const struct pc_jpeg_turn *turn, const JCOEF *restrict from, JCOEF *restrict to) {
 #if defined(__SSE2__)
     __m128i r[DCTSIZE];
@@ -342,6 +343,8 @@ static inline void turn_block(const struct pc_jpeg_turn *turn, const JCOEF *rest
 #endif
 }
 
+/// Fills the strip's blocks (`rows`, one array of block rows per component) from the source
+/// blocks, block by block.
 static void turn_blocks(const pc_jpeg_turn *turn, const struct strip *strip, JBLOCKARRAY *rows) {
     for (int c = 0; c < turn->source.num_components; c++) {
         for (int row = 0; row < strip->block_rows[c]; row++) {
@@ -419,7 +422,7 @@ int pc_jpeg_turn_strip(pc_jpeg_turn *turn, int index, const uint8_t **bytes, siz
         rows[c] = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], 0,
                                                     (JDIMENSION)strip->block_rows[c], TRUE);
         size_t bytes = (size_t)strip->block_rows[c] * (size_t)turn->block_columns[c] * sizeof(JBLOCK);
-        if (bytes >= (size_t)4 << 20) advise_huge_pages(rows[c][0], bytes);
+        if (bytes >= large_array_bytes) advise_huge_pages(rows[c][0], bytes);
     }
     turn_blocks(turn, strip, rows);
     jpeg_finish_compress(&target);

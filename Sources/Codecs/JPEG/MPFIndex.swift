@@ -120,8 +120,8 @@ package enum MPFIndex {
               values.length % 16 == 0, values.offset + values.length <= index.count else {
             return nil  // no usable table: nothing that can be kept right
         }
-        let trailer = try JPEGFile.trailer(of: jpeg)
-        guard trailer.startIndex > segments.scanStart else { return nil }  // no EOI: nothing after it
-        return (header, tiff.isLittleEndian, header + values.offset, values.length / 16, trailer.startIndex)
+        // No EOI: nothing after it.
+        guard let end = JPEGFile.endOfImage(in: jpeg, from: segments.scanStart) else { return nil }
+        return (header, tiff.isLittleEndian, header + values.offset, values.length / 16, end + 2)
     }
 }
