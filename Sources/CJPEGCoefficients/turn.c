@@ -4,6 +4,7 @@
 // each strip reads the source through a table of block-row pointers built once, so the turn is
 // a plain gather, and the strips' entropy coding runs side by side.
 #include <pthread.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 
 #include "CJPEGCoefficients.h"
 #include "errors.h"
+#include "pages.h"
+#include "split.h"
 
 struct strip {
     int first_row;  // in the turned picture, a multiple of the iMCU height
@@ -48,6 +51,8 @@ struct pc_jpeg_turn {
     jvirt_barray_ptr arrays[2 * MAX_COMPONENTS + 8];
     size_t array_bytes[2 * MAX_COMPONENTS + 8];
     int array_count;
+    // The coefficients when the split decode read them instead of libjpeg.
+    struct split_decode split;
     // The source's large arrays, backed on another thread while this one decodes into them.
     struct populating {
         pthread_t thread;
@@ -57,25 +62,6 @@ struct pc_jpeg_turn {
         size_t length[MAX_COMPONENTS];
     } populating;
 };
-
-// Arrays from this size on are advised onto huge pages (and the source's backed ahead): a
-// smaller one holds at most one whole 2 MiB page once aligned.
-static const size_t large_array_bytes = (size_t)4 << 20;
-
-// The coefficient arrays are tens of megabytes touched once: in 4 KiB pages a 12 MP turn takes
-// over 20,000 page faults, more time than the entropy decoding. Where transparent huge pages
-// are offered on request (the "madvise" setting), the arrays ask for them.
-static void advise_huge_pages(void *start, size_t length) {
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t begin = ((uintptr_t)start + huge - 1) & ~(huge - 1);
-    uintptr_t end = ((uintptr_t)start + length) & ~(huge - 1);
-    if (end > begin) (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
-#else
-    (void)start;
-    (void)length;
-#endif
-}
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels refuse it and the decode faults as before
@@ -197,7 +183,7 @@ static int unsupported(struct pc_jpeg_turn *turn, char *message, const char *rea
     return give_up(turn, message, PC_JPEG_TURN_UNSUPPORTED, reason);
 }
 
-int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int strips,
+int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int strips, int decoders,
                       pc_jpeg_turn **result, char *message) {
     *result = NULL;
     message[0] = 0;
@@ -284,12 +270,17 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
         }
     }
 
-    jvirt_barray_ptr *source_arrays = jpeg_read_coefficients(source);
+    if (decoders >= 2) split_decode(source, jpeg, count, &turn->split);
+    jvirt_barray_ptr *source_arrays = turn->split.used ? NULL : jpeg_read_coefficients(source);
     finish_populating(turn);
     for (int c = 0; c < components; c++) {
         int v = source->comp_info[c].v_samp_factor;
         turn->source_rows[c] = malloc(sizeof(JBLOCKROW) * (size_t)turn->source_block_rows[c]);
         if (!turn->source_rows[c]) return give_up(turn, message, PC_JPEG_TURN_FAILED, "out of memory");
+        if (turn->split.used) {
+            for (int row = 0; row < turn->source_block_rows[c]; row++) turn->source_rows[c][row] = split_row(&turn->split, c, row);
+            continue;
+        }
         for (int row = 0; row < turn->source_block_rows[c]; row += v) {
             JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source, source_arrays[c],
                                                                   (JDIMENSION)row, (JDIMENSION)v, FALSE);
@@ -304,6 +295,11 @@ int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int st
 }
 
 int pc_jpeg_turn_strip_count(const pc_jpeg_turn *turn) { return turn->strip_count; }
+
+int pc_jpeg_turn_entropy_decode(const pc_jpeg_turn *turn) {
+    if (!turn->split.used) return PC_JPEG_TURN_DECODED_BY_LIBJPEG;
+    return turn->split.synced ? PC_JPEG_TURN_DECODED_IN_TWO : PC_JPEG_TURN_DECODED_IN_ONE;
+}
 
 long pc_jpeg_turn_warnings(const pc_jpeg_turn *turn) { return turn->source.err->num_warnings; }
 
@@ -347,6 +343,8 @@ static inline void turn_block(const struct pc_jpeg_turn *turn, const JCOEF *rest
 /// blocks, block by block.
 static void turn_blocks(const pc_jpeg_turn *turn, const struct strip *strip, JBLOCKARRAY *rows) {
     for (int c = 0; c < turn->source.num_components; c++) {
+        // Blocks from the split decode's second part carry DC values off by a constant.
+        int seam = turn->split.synced ? turn->split.seam_row[c] : INT_MAX, offset = turn->split.dc_offset[c];
         for (int row = 0; row < strip->block_rows[c]; row++) {
             JBLOCKROW target = rows[c][row];
             int turned_row = strip->first_block_row[c] + row;
@@ -354,6 +352,7 @@ static void turn_blocks(const pc_jpeg_turn *turn, const struct strip *strip, JBL
                 int source_row, source_column;
                 source_block(turn, c, turned_row, column, &source_row, &source_column);
                 turn_block(turn, turn->source_rows[c][source_row][source_column], target[column]);
+                if (source_row >= seam) target[column][0] = (JCOEF)(target[column][0] + offset);
             }
         }
     }
@@ -440,6 +439,7 @@ void pc_jpeg_turn_close(pc_jpeg_turn *turn) {
     }
     for (int c = 0; c < MAX_COMPONENTS; c++) free(turn->source_rows[c]);
     finish_populating(turn);
+    split_release(&turn->split);
     if (turn->source_created) jpeg_destroy_decompress(&turn->source);
     free(turn);
 }

@@ -175,7 +175,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         if processRounds > 0 {
             var comparison = ProcessComparison(size: size, quality: quality, rounds: processRounds, folder: folder)
             comparison.batchFiles = batchFiles
-            let ratios = try comparison.run(picture: scenePicture)
+            let ratios = try comparison.run(picture: scenePicture, detailed: picture(noise: 24))
             targets.add("photocap orient --lossless --in-place vs jhead -autorot", processes: ratios.orientVersusJhead, target: "<= 0.5x")
             targets.add("photocap shoot --frame-file (90°) vs ffmpeg transpose", processes: ratios.shootVersusFFmpeg, target: "<= 0.25x")
             targets.add("photocap shoot --frame-file vs cjpeg, raw RGB -> JPEG q\(quality)", processes: ratios.shootVersusCjpeg, target: "<= 0.6x")
@@ -207,15 +207,18 @@ struct BenchmarkCommand: AsyncParsableCommand {
 
     /// The benchmark frame's picture at `frameSize` (default ``size``): the upright scene; the
     /// frame-file camera's mounting turns nothing, every case reads the same bytes.
-    func picture(size frameSize: PixelSize? = nil) -> RGBImage {
+    /// `noise` (default 6 levels, σ ≈ 3.7: a moderately noisy sensor) sets the uniform noise
+    /// added; 24 (σ ≈ 14) gives the detail of a photo, whose 12 MP JPEG at q90 takes 3-6 MB.
+    func picture(size frameSize: PixelSize? = nil, noise: Int = 6) -> RGBImage {
         var image = SyntheticScene.image(size: frameSize ?? size)
         guard scene == .textured else { return image }
-        // Uniform noise of ±6 levels (σ ≈ 3.7), deterministic: a moderately noisy sensor.
+        // Deterministic.
         var state: UInt32 = 0x9E37_79B9
+        let levels = 2 * UInt32(noise) + 1
         image.pixels.withUnsafeMutableBufferPointer { pixels in
             for index in pixels.indices {
                 state = state &* 1_664_525 &+ 1_013_904_223
-                pixels[index] = UInt8(clamping: Int(pixels[index]) + Int(state >> 24) % 13 - 6)
+                pixels[index] = UInt8(clamping: Int(pixels[index]) + Int((state >> 24) % levels) - noise)
             }
         }
         return image

@@ -46,7 +46,8 @@ struct ProcessComparison {
         var batchOrientVersusJhead: ProcessRatio?
     }
 
-    func run(picture: RGBImage) throws -> Ratios {
+    /// Runs every comparison: the shoot rows on `picture`, the orient rows on a JPEG of `detailed`.
+    func run(picture: RGBImage, detailed: RGBImage) throws -> Ratios {
         var ratios = Ratios()
         let photocap = try photocapExecutable()
         // UYVY: the packed 4:2:2 layout all three read (ImageMagick's "uyvy:", ffmpeg's uyvy422).
@@ -80,16 +81,28 @@ struct ProcessComparison {
                 "-quality", "\(quality)", "-sample", "2x2", "-outfile", path("cjpeg.jpg"), ppmPath]),
         ])["cjpeg -quality \(quality) -sample 2x2"].map(\.inverted)
 
-        // A JPEG as a --no-compensation capture writes it: pixels as delivered, Orientation 6.
-        let sideways = path("sideways.jpg")
-        try runProcess(photocap, ["shoot", "--frame-file", framePath, "--frame-format", "uyvy", "--frame-size", dimensions,
+        // A JPEG as a camera writes it, of a picture as detailed as a photo (3-6 MB at q90 for
+        // 12 MP): pixels as delivered, Orientation 6 (a --no-compensation capture), then one scan
+        // without restart markers (photocap's strips carry them; jpegtran copies the
+        // coefficients and the EXIF and leaves the markers out), which the turn decodes serially.
+        let detailedPath = path("detailed.rgb"), sideways = path("sideways.jpg")
+        try Data(detailed.pixels).write(to: URL(fileURLWithPath: detailedPath))
+        try runProcess(photocap, ["shoot", "--frame-file", detailedPath, "--frame-format", "rgb24", "--frame-size", dimensions,
                                   "--sensor-rotation", "270", "--no-compensation", "--quality", "\(quality)",
                                   "--overwrite", "--output", sideways])
+        var layout = "photocap's, with restart markers: jpegtran is not installed"
+        if let jpegtran = Self.executable("jpegtran") {
+            let camera = path("sideways-camera.jpg")
+            try runProcess(jpegtran, ["-copy", "all", "-outfile", camera, sideways])
+            try FileManager.default.removeItem(atPath: sideways)
+            try FileManager.default.moveItem(atPath: camera, toPath: sideways)
+            layout = "one scan, no restart markers"
+        }
         let original = try Data(contentsOf: URL(fileURLWithPath: sideways))
         let work = path("work.jpg")
         let restore = { try original.write(to: URL(fileURLWithPath: work)) }
         let megabytes = String(format: "%.1f MB", Double(original.count) / 1_000_000)
-        ratios.orientVersusJhead = try compare("\(dimensions) JPEG (\(megabytes)) with Orientation 6 -> upright, Orientation 1", [
+        ratios.orientVersusJhead = try compare("\(dimensions) JPEG (\(megabytes), \(layout)) with Orientation 6 -> upright, Orientation 1", [
             Case(name: "photocap orient --lossless --in-place", tool: photocap,
                  arguments: ["orient", "--lossless", "--in-place", work], prepare: restore),
             Case(name: "jhead -autorot (lossless, in place)", tool: "jhead", arguments: ["-q", "-autorot", work], prepare: restore),

@@ -101,6 +101,96 @@ struct JPEGCoefficientTurnTests {
         }
     }
 
+    /// The turn of `jpeg` with its coefficients read by the split decoder where it takes them, and
+    /// by libjpeg alone: how the first was read, and both results.
+    /// `same` compares the bytes outside `#expect`, whose report would diff megabytes.
+    static func bothReads(_ jpeg: [UInt8], _ orientation: Orientation) throws
+        -> (path: JPEGCoefficientTurn.EntropyDecode, same: Bool, split: [UInt8], warned: Bool) {
+        let split = try #require(try JPEGCoefficientTurn(jpeg, orientation: orientation, strips: 2))
+        let plain = try #require(try JPEGCoefficientTurn(jpeg, orientation: orientation, strips: 2, splitDecode: false))
+        #expect(plain.entropyDecode == .libjpeg)
+        #expect(split.readWithWarnings == plain.readWithWarnings)
+        let splitBytes = try split.turned().jpeg, plainBytes = try plain.turned().jpeg
+        return (split.entropyDecode, splitBytes == plainBytes, splitBytes, plain.readWithWarnings)
+    }
+
+    @Test("a large baseline file is read on two threads: libjpeg's coefficients, byte for byte, every turn",
+          arguments: [
+            (["-sample", "2x2"], PixelSize(width: 1280, height: 960)),                 // 4:2:0, whole iMCUs
+            (["-sample", "2x2", "-optimize"], PixelSize(width: 1203, height: 917)),   // partial iMCUs, own tables
+            (["-sample", "2x1"], PixelSize(width: 1100, height: 800)),                 // 4:2:2
+            (["-sample", "1x1"], PixelSize(width: 1024, height: 777)),                 // 4:4:4
+            (["-grayscale"], PixelSize(width: 1500, height: 1001)),                    // one component
+          ])
+    func splitDecodeMatchesLibjpeg(options: [String], size: PixelSize) throws {
+        let folder = try TemporaryDirectory("coefficient-turn-split")
+        let path = try Self.source(size, cjpeg: options, in: folder, named: "split")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let geometry = try JPEGLosslessTransform.geometry(of: original)
+        for value in 1...8 {
+            let orientation = Orientation(exifValue: value)
+            guard JPEGLosslessTransform.isExact(orientation, size: geometry.size, mcu: geometry.mcu) else { continue }
+            let reads = try Self.bothReads(original, orientation)
+            #expect(reads.path == .twoThreads, "orientation \(value), \(options): read by \(reads.path)")
+            #expect(!reads.warned)
+            #expect(reads.same, "orientation \(value), \(options): the two reads differ")
+        }
+        // And judged apart from libjpeg's read: jpegtran's 90° turn decodes to the same pixels.
+        guard JPEGLosslessTransform.isExact(.right, size: geometry.size, mcu: geometry.mcu) else { return }
+        let reference = folder.path("jpegtran.jpg")
+        try ExternalTool.run("jpegtran", ["-perfect", "-copy", "all", "-rotate", "90", "-outfile", reference, path]).checked()
+        let ours = try folder.write(try Self.bothReads(original, .right).split, named: "ours.jpg")
+        let same = try Self.decoded(ours) == (try Self.decoded(reference))
+        #expect(same, "\(options): not jpegtran's pixels")
+    }
+
+    @Test("restart markers, progression, data cut short or trailing garbage: libjpeg reads the file, and warns")
+    func splitDecodeLeavesUnusualFilesToLibjpeg() throws {
+        let folder = try TemporaryDirectory("coefficient-turn-split-refused")
+        let size = PixelSize(width: 1280, height: 960)
+        for options in [["-sample", "2x2", "-restart", "8B"], ["-sample", "2x2", "-progressive"]] {
+            let path = try Self.source(size, cjpeg: options, in: folder, named: "refused")
+            let reads = try Self.bothReads([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), .right)
+            #expect(reads.path == .libjpeg, "\(options)")
+            #expect(reads.same)
+        }
+        let path = try Self.source(size, cjpeg: ["-sample", "2x2"], in: folder, named: "plain")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(Array(original.suffix(2)) == [0xFF, 0xD9])
+        let garbage = Array(original.dropLast(2)) + [0x12, 0x34, 0x56, 0xFF, 0xD9]
+        let short = Array(original.prefix(original.count * 3 / 4)) + [0xFF, 0xD9]
+        for (name, damaged) in [("trailing garbage", garbage), ("cut short", short)] {
+            let reads = try Self.bothReads(damaged, .right)
+            #expect(reads.path == .libjpeg, "\(name): read by \(reads.path)")
+            #expect(reads.warned, "\(name): libjpeg did not warn")
+            #expect(reads.same, "\(name)")
+        }
+    }
+
+    @Test("damage anywhere in the data: the split read never differs from libjpeg's")
+    func splitDecodeAgreesWithLibjpegOnDamage() throws {
+        let folder = try TemporaryDirectory("coefficient-turn-split-damage")
+        let path = try Self.source(PixelSize(width: 1280, height: 960), cjpeg: ["-sample", "2x2"], in: folder, named: "damage")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let scan = try #require(original.indices.dropLast().last { original[$0] == 0xFF && original[$0 + 1] == 0xDA }) + 20
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var paths: [JPEGCoefficientTurn.EntropyDecode] = []
+        for _ in 0..<12 {
+            var damaged = original
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let offset = scan + Int(seed >> 33) % (original.count - 2 - scan)
+            // Never a marker: the byte flips to another that is not FF, nor after an FF.
+            guard damaged[offset] != 0xFF, damaged[offset - 1] != 0xFF else { continue }
+            damaged[offset] = damaged[offset] ^ UInt8(truncatingIfNeeded: (seed >> 20) | 1) == 0xFF
+                ? damaged[offset] ^ 0x01 : damaged[offset] ^ UInt8(truncatingIfNeeded: (seed >> 20) | 1)
+            let reads = try Self.bothReads(damaged, .right)
+            #expect(reads.same, "byte \(offset): read by \(reads.path), the reads differ")
+            #expect(reads.path == .libjpeg || !reads.warned, "byte \(offset): libjpeg warned, the split read did not refuse")
+            paths.append(reads.path)
+        }
+        #expect(paths.contains(.libjpeg), "no damage sent the file to libjpeg")
+    }
+
     @Test("a damaged file is refused with libjpeg's reason, not turned")
     func damagedFileIsRefused() throws {
         let folder = try TemporaryDirectory("coefficient-turn-damaged")

@@ -23,12 +23,26 @@ enum {
 /// Reads the coefficients of `jpeg` (`count` bytes, which must stay valid until
 /// `pc_jpeg_turn_close`) and prepares up to `strips` output strips of whole iMCU rows for
 /// the turn that EXIF orientation `orientation` (1...8; 1 re-codes the coefficients as they
-/// are, as a baseline file) asks for. On success `*turn` is set and
+/// are, as a baseline file) asks for. With `decoders` 2 a large single-scan baseline file is
+/// entropy-decoded on two threads (`pc_jpeg_turn_entropy_decode` says how it was read); with 1,
+/// by libjpeg alone. On success `*turn` is set and
 /// `pc_jpeg_turn_strip` can be called once for every index below `pc_jpeg_turn_strip_count`,
 /// from any threads (each strip touches only its own coefficients and its own compressor).
 /// `message` (at least 200 bytes) receives the reason of a failure.
-int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int strips,
+int pc_jpeg_turn_open(const uint8_t *jpeg, size_t count, int orientation, int strips, int decoders,
                       pc_jpeg_turn **turn, char *message);
+
+/// How the coefficients were read.
+enum {
+    /// By libjpeg's jpeg_read_coefficients.
+    PC_JPEG_TURN_DECODED_BY_LIBJPEG = 0,
+    /// By the split decoder on one thread: the second thread never fell into step.
+    PC_JPEG_TURN_DECODED_IN_ONE = 1,
+    /// By the split decoder, the second half on a second thread.
+    PC_JPEG_TURN_DECODED_IN_TWO = 2,
+};
+
+int pc_jpeg_turn_entropy_decode(const pc_jpeg_turn *turn);
 
 /// The number of strips prepared (1 when the picture has too few iMCU rows, or the restart
 /// interval of a strip would not fit in 16 bits).
