@@ -14,7 +14,7 @@
 #include "pages.h"
 #include "split.h"
 
-enum { lookahead = 9, max_blocks = 10 };
+enum { lookahead = 10, max_blocks = 10 };
 
 /// A Huffman table ready for decoding: codes up to `lookahead` bits by one lookup, longer ones
 /// by libjpeg's canonical search.
@@ -184,7 +184,9 @@ struct plan {
     int blocks;
     int component[max_blocks], x[max_blocks], y[max_blocks];
     struct huffman *dc[max_blocks], *ac[max_blocks];
-    struct huffman tables[2 * max_blocks];
+    // One each for the scan's table numbers, so components sharing tables share cache lines.
+    struct huffman dc_tables[NUM_HUFF_TBLS], ac_tables[NUM_HUFF_TBLS];
+    int derived[2][NUM_HUFF_TBLS];
     int mcus_per_row, mcu_rows;
     long mcus;
     uint64_t end_bits;  // the scan's unstuffed length
@@ -268,9 +270,10 @@ static int make_plan(j_decompress_ptr source, struct plan *plan, struct split_de
         split->columns[c] = ((int)info->width_in_blocks + h - 1) / h * h;
         if (info->dc_tbl_no < 0 || info->dc_tbl_no >= NUM_HUFF_TBLS || info->ac_tbl_no < 0 || info->ac_tbl_no >= NUM_HUFF_TBLS)
             return 0;
-        struct huffman *dc = &plan->tables[2 * i], *ac = &plan->tables[2 * i + 1];
-        if (!derive(source->dc_huff_tbl_ptrs[info->dc_tbl_no], 1, dc) || !derive(source->ac_huff_tbl_ptrs[info->ac_tbl_no], 0, ac))
-            return 0;
+        struct huffman *dc = &plan->dc_tables[info->dc_tbl_no], *ac = &plan->ac_tables[info->ac_tbl_no];
+        if (!plan->derived[0][info->dc_tbl_no] && !derive(source->dc_huff_tbl_ptrs[info->dc_tbl_no], 1, dc)) return 0;
+        if (!plan->derived[1][info->ac_tbl_no] && !derive(source->ac_huff_tbl_ptrs[info->ac_tbl_no], 0, ac)) return 0;
+        plan->derived[0][info->dc_tbl_no] = plan->derived[1][info->ac_tbl_no] = 1;
         for (int y = 0; y < v; y++) {
             for (int x = 0; x < h; x++) {
                 if (plan->blocks == max_blocks) return 0;

@@ -42,7 +42,9 @@ package enum MPFIndex {
     package static func assembling(_ primary: [UInt8], of original: [UInt8], companions: [Companion],
                                    replacedBy replacements: [Int: [UInt8]] = [:]) throws(CodecError) -> [UInt8] {
         guard let new = try location(in: primary), let old = try location(in: original) else {
-            return primary + (try JPEGFile.trailer(of: original))
+            // Most files end at their EOI: then the primary is the file, not a 5 MB copy of it.
+            let trailer = try JPEGFile.trailer(of: original)
+            return trailer.isEmpty ? primary : primary + trailer
         }
         let (rebuilt, placed) = try trailer(of: original, companions: companions, after: primary.count) {
             replacements[$0.entry] ?? Array(original[$0.range])
