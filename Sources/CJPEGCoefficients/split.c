@@ -226,6 +226,8 @@ static void *decode_second(void *argument) {
         for (int i = 0; i < plan->blocks && ok; i++)
             ok = decode_block(&b, plan->dc[i], plan->ac[i], &last_dc[plan->component[i]], second_block(work->split, plan, i, m));
         if (ok && position(&b) > plan->end_bits) break;  // runs past the data: the end, or not in step
+        // A bad code whose bits reach past the data is the final byte's padding: the end.
+        if (!ok && position(&b) + 32 > plan->end_bits) break;
         if (!ok) {
             // Not in step with the codes yet: start again further on, on a clean MCU.
             for (int i = 0; i < plan->blocks; i++) memset(second_block(work->split, plan, i, m), 0, sizeof(JBLOCK));
