@@ -28,6 +28,9 @@ struct huffman {
     uint8_t values[256];
 };
 
+/// A coefficient from its `size` extra bits, as libjpeg's HUFF_EXTEND.
+static inline int extend(int bits, int size) { return bits < (1 << (size - 1)) ? bits - (1 << size) + 1 : bits; }
+
 /// As jpeg_make_d_derived_tbl, and refusing what it refuses.
 static int derive(const JHUFF_TBL *table, int dc, struct huffman *out) {
     if (!table) return 0;
@@ -60,8 +63,7 @@ static int derive(const JHUFF_TBL *table, int dc, struct huffman *out) {
         int length = (int)(entry >> 8), run = (int)(entry >> 4) & 15, size = (int)entry & 15;
         out->coefficient[prefix] = 0;
         if (dc || !entry || !size || length + size > lookahead) continue;
-        int bits = (prefix >> (lookahead - length - size)) & ((1 << size) - 1);
-        int coefficient = bits < (1 << (size - 1)) ? bits - (1 << size) + 1 : bits;
+        int coefficient = extend((prefix >> (lookahead - length - size)) & ((1 << size) - 1), size);
         out->coefficient[prefix] = (int32_t)((uint32_t)coefficient << 8) | run << 4 | (length + size);
     }
     return 1;
@@ -130,7 +132,7 @@ static inline int value(struct bits *b, int size) {
     int bits = (int)(b->buffer >> (64 - size));
     b->buffer <<= size;
     b->count -= size;
-    return bits < (1 << (size - 1)) ? bits - (1 << size) + 1 : bits;
+    return extend(bits, size);
 }
 
 // Zigzag to natural order; past 63 (damaged data) as libjpeg's jpeg_natural_order.
@@ -245,6 +247,14 @@ static void *decode_second(void *argument) {
     return NULL;
 }
 
+/// Unmaps the second thread's streams.
+static void release_second(struct split_decode *split) {
+    for (int c = 0; c < MAX_COMPONENTS; c++)
+        for (int y = 0; y < SPLIT_MAX_SAMPLING; y++)
+            if (split->second[c][y]) munmap(split->second[c][y], split->second_bytes);
+    memset(split->second, 0, sizeof split->second);
+}
+
 static void *map(size_t bytes) {
     void *start = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (start == MAP_FAILED) return NULL;
@@ -345,11 +355,9 @@ void split_decode(j_decompress_ptr source, const uint8_t *jpeg, size_t count, st
     plan->end_bits = 8 * (uint64_t)((end - begin) - stuffed);
 
     int components = split->components;
-    int source_rows[MAX_COMPONENTS];
     work.capacity = plan->mcus + 1024;
     for (int c = 0; c < components; c++) {
-        source_rows[c] = plan->mcu_rows * split->v[c];
-        split->first_bytes[c] = (size_t)source_rows[c] * (size_t)split->columns[c] * sizeof(JBLOCK);
+        split->first_bytes[c] = (size_t)plan->mcu_rows * (size_t)split->v[c] * (size_t)split->columns[c] * sizeof(JBLOCK);
         split->first[c] = map(split->first_bytes[c]);
         if (!split->first[c]) goto done;
     }
@@ -407,7 +415,7 @@ void split_decode(j_decompress_ptr source, const uint8_t *jpeg, size_t count, st
             stop_at = plan->mcus;
         }
         uint64_t start = position(&b);
-        if (meet < 0 && stop_at == plan->mcus && started && start >= work.begin_bits) {
+        if (started && meet < 0 && start >= work.begin_bits) {
             long published = atomic_load_explicit(&work.published, memory_order_acquire);
             while (seen < published && work.starts[seen] < start) seen++;
             if (seen < published && work.starts[seen] == start) {
@@ -439,15 +447,8 @@ done:
     }
     free(work.starts);
     free(plan);
-    if (!split->used) {
-        split_release(split);
-    } else if (!split->synced) {
-        // Decoded whole here: the second thread's speculation is not needed.
-        for (int c = 0; c < MAX_COMPONENTS; c++)
-            for (int y = 0; y < SPLIT_MAX_SAMPLING; y++)
-                if (split->second[c][y]) munmap(split->second[c][y], split->second_bytes);
-        memset(split->second, 0, sizeof split->second);
-    }
+    if (!split->used) split_release(split);
+    else if (!split->synced) release_second(split);  // decoded whole here: the speculation is not needed
 }
 
 JBLOCKROW split_row(const struct split_decode *split, int c, int row) {
@@ -457,10 +458,8 @@ JBLOCKROW split_row(const struct split_decode *split, int c, int row) {
 }
 
 void split_release(struct split_decode *split) {
-    for (int c = 0; c < MAX_COMPONENTS; c++) {
+    release_second(split);
+    for (int c = 0; c < MAX_COMPONENTS; c++)
         if (split->first[c]) munmap(split->first[c], split->first_bytes[c]);
-        for (int y = 0; y < SPLIT_MAX_SAMPLING; y++)
-            if (split->second[c][y]) munmap(split->second[c][y], split->second_bytes);
-    }
     memset(split, 0, sizeof *split);
 }

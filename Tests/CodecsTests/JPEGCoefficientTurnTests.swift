@@ -117,6 +117,19 @@ struct JPEGCoefficientTurnTests {
         return (split.entropyDecode, splitBytes == plainBytes, splitBytes, plain.readWithWarnings)
     }
 
+    /// ``bothReads(_:_:)``, read again while the split read ran on one thread (up to four times,
+    /// each read still compared): the second thread may find no core before the first passes the
+    /// middle on a loaded machine, which is correct but not what the callers test.
+    static func readsInTwoHalves(_ jpeg: [UInt8], _ orientation: Orientation, _ name: String) throws
+        -> (path: JPEGCoefficientTurn.EntropyDecode, same: Bool, split: [UInt8], warned: Bool) {
+        var reads = try bothReads(jpeg, orientation)
+        for _ in 0..<4 where reads.path == .oneThread {
+            #expect(reads.same, "\(name): the one-thread read differs")
+            reads = try bothReads(jpeg, orientation)
+        }
+        return reads
+    }
+
     @Test("a large baseline file is read on two threads: libjpeg's coefficients, byte for byte, every turn",
           arguments: [
             (["-sample", "2x2"], PixelSize(width: 1280, height: 960)),                 // 4:2:0, whole iMCUs
@@ -133,13 +146,7 @@ struct JPEGCoefficientTurnTests {
         for value in 1...8 {
             let orientation = Orientation(exifValue: value)
             guard JPEGLosslessTransform.isExact(orientation, size: geometry.size, mcu: geometry.mcu) else { continue }
-            // The second thread may find no core before the first passes the middle (a loaded
-            // machine): then the first decodes alone, which is correct but not what is tested.
-            var reads = try Self.bothReads(original, orientation)
-            for _ in 0..<4 where reads.path == .oneThread {
-                #expect(reads.same, "orientation \(value), \(options): the one-thread read differs")
-                reads = try Self.bothReads(original, orientation)
-            }
+            let reads = try Self.readsInTwoHalves(original, orientation, "orientation \(value), \(options)")
             #expect(reads.path == .twoThreads, "orientation \(value), \(options): read by \(reads.path)")
             #expect(!reads.warned)
             #expect(reads.same, "orientation \(value), \(options): the two reads differ")
@@ -158,8 +165,7 @@ struct JPEGCoefficientTurnTests {
         let folder = TestPaths.testImages.appendingPathComponent("third-party/recurser-exif-orientation-examples")
         for name in (0...8).flatMap({ ["Landscape_\($0).jpg", "Portrait_\($0).jpg"] }) {
             let jpeg = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
-            var reads = try Self.bothReads(jpeg, .up)
-            for _ in 0..<4 where reads.path == .oneThread { reads = try Self.bothReads(jpeg, .up) }
+            let reads = try Self.readsInTwoHalves(jpeg, .up, name)
             // Their scans end in a padding the second thread cannot decode: the end, not damage.
             #expect(reads.path == .twoThreads, "\(name): read by \(reads.path)")
             #expect(reads.same, "\(name): the two reads differ")
@@ -203,8 +209,8 @@ struct JPEGCoefficientTurnTests {
             let offset = scan + Int(seed >> 33) % (original.count - 2 - scan)
             // Never a marker: the byte flips to another that is not FF, nor after an FF.
             guard damaged[offset] != 0xFF, damaged[offset - 1] != 0xFF else { continue }
-            damaged[offset] = damaged[offset] ^ UInt8(truncatingIfNeeded: (seed >> 20) | 1) == 0xFF
-                ? damaged[offset] ^ 0x01 : damaged[offset] ^ UInt8(truncatingIfNeeded: (seed >> 20) | 1)
+            let flipped = damaged[offset] ^ UInt8(truncatingIfNeeded: (seed >> 20) | 1)
+            damaged[offset] = flipped == 0xFF ? damaged[offset] ^ 0x01 : flipped
             let reads = try Self.bothReads(damaged, .right)
             #expect(reads.same, "byte \(offset): read by \(reads.path), the reads differ")
             #expect(reads.path == .libjpeg || !reads.warned, "byte \(offset): libjpeg warned, the split read did not refuse")

@@ -42,6 +42,7 @@ enum {
     PC_JPEG_TURN_DECODED_IN_TWO = 2,
 };
 
+/// How `turn`'s coefficients were read: one of the PC_JPEG_TURN_DECODED_ values.
 int pc_jpeg_turn_entropy_decode(const pc_jpeg_turn *turn);
 
 /// The number of strips prepared (1 when the picture has too few iMCU rows, or the restart
