@@ -195,6 +195,7 @@ let package = Package(
             "PhotocapServer", "PhotocapCommands", "PhotoCapture", "PhotoCaptureTesting", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
     ],
     swiftLanguageModes: [.v6]

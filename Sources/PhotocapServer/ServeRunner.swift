@@ -48,8 +48,7 @@ package enum ServeRunner {
                 fflush(nil)
             },
             logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app, CameraRelease(coordinator: coordinator)],
-                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = serviceGroup(app, coordinator: coordinator, stoppingOnSignals: true, logger: logger)
         do {
             try await group.run()
         } catch {
@@ -57,6 +56,16 @@ package enum ServeRunner {
             throw fail("\(error)")
         }
         note("serve stopped: camera released, \(store.all.count) photos taken in \(store.folder)")
+    }
+
+    /// The server `app` and the camera's release, in the order a graceful shutdown (on SIGTERM
+    /// or SIGINT when `stoppingOnSignals`, or triggered) stops them: the camera's event streams
+    /// first, so that the server's wait for its open responses ends.
+    package static func serviceGroup(_ app: some Service, coordinator: CaptureCoordinator,
+                                     stoppingOnSignals: Bool, logger: Logger) -> ServiceGroup {
+        ServiceGroup(configuration: .init(services: [app, CameraRelease(coordinator: coordinator)],
+                                          gracefulShutdownSignals: stoppingOnSignals ? [.sigterm, .sigint] : [],
+                                          logger: logger))
     }
 
     /// 128 random bits, hexadecimal.

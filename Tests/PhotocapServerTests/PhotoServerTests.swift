@@ -3,6 +3,7 @@ import Hummingbird
 import PhotoCapture
 import PhotocapCommands
 import PhotocapServer
+import ServiceLifecycle
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -58,14 +59,25 @@ struct PhotoServerTests {
                                                          limits: limits),
                               configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) })
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        // Stopped as `photocap serve` stops on SIGTERM: a graceful shutdown of the same group.
+        let group = ServeRunner.serviceGroup(app, coordinator: coordinator, stoppingOnSignals: false,
+                                                 logger: app.logger)
+        let server = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
         try await cleaningUp(after: { try await body(TestHTTPClient(port: port), coordinator) }) {
-            server.cancel()
+            await group.triggerGracefulShutdown()
+            let stopped = await server.result(within: Self.shutdownLimit)
+            if stopped == nil { server.cancel() }
+            #expect(stopped != nil, "the server did not stop within \(Self.shutdownLimit) of a graceful shutdown")
+            if case .failure(let error)? = stopped { Issue.record(error, "the server's graceful shutdown failed") }
             await coordinator.stop()
         }
     }
+
+    /// How long a graceful shutdown may take: the photo being taken is written, event streams
+    /// end at once.
+    static let shutdownLimit = Duration.seconds(10)
 
     func decode<T: Decodable>(_ type: T.Type, _ response: TestHTTPClient.Response) throws -> T {
         try JSONDecoder().decode(type, from: Data(response.body))
